@@ -1,0 +1,85 @@
+// The backend interface: one adapter per inference runtime.
+//
+// Lifecycle: the registry owns Backends for the whole process. Backend::Load() creates a
+// Session for one artifact on one target; a Session is used from one thread at a time
+// unless its backend reports Capabilities::thread_safe_run. Prepare() binds concrete input
+// shapes and must be called before Run(); Run() may be called any number of times after it.
+//
+// The harness owns the clock: a backend loads, prepares and runs, and never times itself.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/target.h"
+#include "core/status.h"
+#include "core/tensor.h"
+
+namespace edgebench {
+
+// What a backend can do, asked at run time (never #ifdef'd in callers).
+struct Capabilities {
+  bool thread_safe_run = false;  // Session::Run may be called from several threads at once
+  bool dynamic_shapes = false;   // Prepare() accepts new shapes after the first
+  bool placement = false;        // Session::GetPlacement() reports where nodes ran
+  bool op_profile = false;       // per-operator timings can be collected
+};
+
+// Something a backend can run on: an ORT execution provider, a TFLite delegate, a ggml device.
+struct DeviceInfo {
+  std::string name;         // the part after "backend:" in a target, e.g. "xnnpack"
+  std::string description;  // e.g. "XnnpackExecutionProvider"
+  bool available = false;
+  std::string reason;  // why it is not available
+};
+
+struct BackendInfo {
+  std::string name;  // "ort", "litert", "llamacpp", "null"
+  std::string runtime;  // the runtime's own name, e.g. "ONNX Runtime"
+  std::string version;
+  bool built = true;       // false when the build had no package for it
+  std::string reason;      // why it is not built / not usable
+  std::vector<std::string> artifact_extensions;  // ".onnx", ".tflite", ...
+  std::vector<DeviceInfo> devices;
+  Capabilities capabilities;
+};
+
+// Where each node of the model ran, as the runtime reports it.
+struct Placement {
+  std::map<std::string, int> nodes_by_device;  // device/provider name -> node count
+  std::vector<std::string> devices_used;       // devices that ran at least one node
+  bool known = false;                          // false when the runtime cannot tell
+};
+
+// A model file in one format.
+struct Artifact {
+  std::string path;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+  virtual const Signature& signature() const = 0;
+  // Bind concrete shapes (one per signature input, in order) and allocate.
+  virtual Status Prepare(const std::vector<std::vector<int64_t>>& input_shapes) = 0;
+  // Run once. `outputs` is reused across calls; the backend resizes it as needed.
+  virtual Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) = 0;
+  // Optional: where nodes ran. Default: unknown.
+  virtual Placement GetPlacement() const { return {}; }
+  // Messages the runtime produced while loading or running (warnings, notes), for the record.
+  virtual std::vector<std::string> notes() const { return {}; }
+  // Every target option with the value in force, defaults included, for the record.
+  virtual std::map<std::string, std::string> effective_options() const { return {}; }
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendInfo Info() const = 0;
+  virtual Result<std::unique_ptr<Session>> Load(const Artifact& artifact,
+                                                const Target& target) = 0;
+};
+
+}  // namespace edgebench

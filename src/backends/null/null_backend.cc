@@ -1,0 +1,113 @@
+#include "backends/null/null_backend.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "core/clock.h"
+
+namespace edgebench {
+namespace {
+
+constexpr int64_t kFeatures = 16;
+
+class NullSession : public Session {
+ public:
+  NullSession(bool spin, int run_us, int fail_at, int crash_at, bool dynamic)
+      : spin_(spin), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at) {
+    const Dim batch = dynamic ? Dim::Symbol("batch") : Dim::Fixed(1);
+    signature_.inputs.push_back({"input", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
+    signature_.outputs.push_back({"output", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
+  }
+
+  const Signature& signature() const override { return signature_; }
+
+  Status Prepare(const std::vector<std::vector<int64_t>>& input_shapes) override {
+    if (input_shapes.size() != 1 || input_shapes[0].size() != 2 ||
+        input_shapes[0][1] != kFeatures) {
+      return Status::Error("null backend: expected one input of shape [batch x 16]");
+    }
+    shape_ = input_shapes[0];
+    return Status::Ok();
+  }
+
+  Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override {
+    ++runs_;
+    if (crash_at_ > 0 && runs_ == crash_at_) std::abort();
+    if (fail_at_ > 0 && runs_ == fail_at_) {
+      return Status::Error("null backend: run " + std::to_string(runs_) +
+                           " failed as requested (fail_at)");
+    }
+    if (inputs.size() != 1) return Status::Error("null backend: expected one input");
+    if (spin_) {
+      const int64_t until = NowNs() + int64_t{run_us_} * 1000;
+      while (NowNs() < until) {
+      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(run_us_));
+    }
+    outputs.resize(1);
+    Tensor& out = outputs[0];
+    out.name = "output";
+    out.dtype = DType::kFloat32;
+    out.shape = inputs[0].shape;
+    out.data.resize(inputs[0].data.size());
+    std::memcpy(out.data.data(), inputs[0].data.data(), out.data.size());
+    return Status::Ok();
+  }
+
+  Placement GetPlacement() const override {
+    Placement placement;
+    placement.known = true;
+    placement.nodes_by_device[spin_ ? "spin" : "sleep"] = 1;
+    placement.devices_used = {spin_ ? "spin" : "sleep"};
+    return placement;
+  }
+
+ private:
+  Signature signature_;
+  std::vector<int64_t> shape_;
+  bool spin_;
+  int run_us_;
+  int fail_at_;
+  int crash_at_;
+  int runs_ = 0;
+};
+
+}  // namespace
+
+BackendInfo NullBackend::Info() const {
+  BackendInfo info;
+  info.name = "null";
+  info.runtime = "edgebench null backend";
+  info.version = "1";
+  info.devices = {{"sleep", "sleeps a set time per run", true, ""},
+                  {"spin", "busy-waits a set time per run", true, ""}};
+  info.capabilities.thread_safe_run = false;
+  info.capabilities.dynamic_shapes = true;
+  info.capabilities.placement = true;
+  return info;
+}
+
+Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
+                                                   const Target& target) {
+  if (target.device != "sleep" && target.device != "spin") {
+    return Status::Error("null backend has no device '" + target.device +
+                         "'; use null:sleep or null:spin");
+  }
+  TargetOptions options(target);
+  auto us = options.Int("us", 1000, 0, 60'000'000);
+  auto fail_at = options.Int("fail_at", 0, 0, 1 << 30);
+  auto crash_at = options.Int("crash_at", 0, 0, 1 << 30);
+  auto dynamic = options.Bool("dynamic", false);
+  for (const Status& s : {us.status(), fail_at.status(), crash_at.status(), dynamic.status(),
+                          options.CheckAllUsed()}) {
+    if (!s.ok()) return s;
+  }
+  return std::unique_ptr<Session>(new NullSession(target.device == "spin", us.value(),
+                                                  fail_at.value(), crash_at.value(),
+                                                  dynamic.value()));
+}
+
+}  // namespace edgebench

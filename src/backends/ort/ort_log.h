@@ -1,0 +1,44 @@
+// Receives ONNX Runtime's log messages. While a session is being created, the "Node
+// placements" messages are parsed into that session's placement; warnings and errors are
+// kept as notes for its record and shown on stderr; everything else only with --verbose.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <onnxruntime_cxx_api.h>
+
+namespace edgebench {
+
+// "Node(s) placed on [XnnpackExecutionProvider]. Number of nodes: 12" -> {provider, 12}.
+std::optional<std::pair<std::string, int>> ParseOrtPlacementLine(const std::string& message);
+
+// "XnnpackExecutionProvider" -> "xnnpack"; unknown providers keep their name.
+std::string OrtProviderToDevice(const std::string& provider);
+
+class OrtLogCapture {
+ public:
+  struct Captured {
+    std::map<std::string, int> nodes_by_provider;
+    std::vector<std::string> notes;
+  };
+
+  // Begin/End bracket one session creation. Not reentrant: the backend serialises them.
+  void Begin();
+  Captured End();
+
+  // The callback ORT calls (OrtLoggingFunction); `param` is the OrtLogCapture.
+  static void OnMessage(void* param, OrtLoggingLevel severity, const char* category,
+                        const char* logid, const char* code_location, const char* message);
+
+ private:
+  std::mutex mutex_;
+  bool capturing_ = false;
+  Captured captured_;
+};
+
+}  // namespace edgebench

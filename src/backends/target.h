@@ -1,0 +1,42 @@
+// A target: backend + device + options, written "ort:xnnpack" or "ort:cpu?threads=2&opt=all".
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+struct Target {
+  std::string text;     // as the user wrote it
+  std::string backend;  // "ort"
+  std::string device;   // "cpu"; defaults to "cpu" when omitted
+  std::map<std::string, std::string> options;
+
+  // The canonical spelling: backend:device?k=v&k=v with options sorted.
+  std::string Canonical() const;
+};
+
+Result<Target> ParseTarget(const std::string& text);
+// Splits "a,b,c" into targets; an error names the bad one.
+Result<std::vector<Target>> ParseTargetList(const std::string& text);
+
+// Reads typed options and remembers which keys were used, so unknown keys are reported.
+class TargetOptions {
+ public:
+  explicit TargetOptions(const Target& target) : target_(target) {}
+  Result<int> Int(const std::string& key, int default_value, int min_value, int max_value);
+  Result<std::string> Choice(const std::string& key, const std::string& default_value,
+                             const std::vector<std::string>& choices);
+  Result<bool> Bool(const std::string& key, bool default_value);
+  // Error naming every option that no reader asked for.
+  Status CheckAllUsed() const;
+
+ private:
+  const Target& target_;
+  std::vector<std::string> used_;
+};
+
+}  // namespace edgebench

@@ -1,0 +1,22 @@
+// `edgebench worker`: internal; runs one case for the orchestrator (see runner/worker_process.h).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "runner/worker_process.h"
+
+namespace edgebench {
+
+void AddWorkerCommand(CLI::App& app, CommandContext& context) {
+  CLI::App* cmd = app.add_subcommand("worker", "");  // empty description: hidden from --help
+  cmd->group("");
+  cmd->callback([&context] {
+    // stdout carries the protocol only: anything a runtime prints there goes to stderr.
+    const int protocol_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    context.exit_code = WorkerMain(context.registry, protocol_fd);
+    ::close(protocol_fd);
+  });
+}
+
+}  // namespace edgebench

@@ -1,0 +1,20 @@
+// Subcommands: each file adds one to the CLI11 app and sets the exit code when it runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "backends/registry.h"
+
+namespace edgebench {
+
+struct CommandContext {
+  Registry& registry;
+  std::string executable;  // this program, for worker processes
+  int exit_code = 0;
+};
+
+void AddDevicesCommand(CLI::App& app, CommandContext& context);
+void AddRunCommand(CLI::App& app, CommandContext& context);
+void AddWorkerCommand(CLI::App& app, CommandContext& context);
+
+}  // namespace edgebench

@@ -1,0 +1,71 @@
+// Tensors, their specifications and shapes as a model declares them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+enum class DType { kFloat32, kFloat16, kInt8, kUInt8, kInt32, kInt64, kBool, kUnknown };
+
+std::string DTypeName(DType dtype);
+size_t DTypeSize(DType dtype);  // bytes per element; 0 for kUnknown
+
+// One dimension of a declared shape: a fixed size, or a named symbol bound at prepare time.
+struct Dim {
+  int64_t size = -1;   // >= 0 when fixed
+  std::string symbol;  // non-empty when symbolic; "?" when the model gives no name
+
+  static Dim Fixed(int64_t n) { return Dim{n, ""}; }
+  static Dim Symbol(std::string name) { return Dim{-1, std::move(name)}; }
+  bool fixed() const { return size >= 0; }
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::kUnknown;
+  std::vector<Dim> shape;
+};
+
+struct Signature {
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;
+};
+
+std::string ShapeToString(const std::vector<Dim>& shape);
+std::string ShapeToString(const std::vector<int64_t>& shape);
+
+// Values for symbolic dimensions, by symbol name (`--dim batch=4`).
+using ShapeBindings = std::map<std::string, int64_t>;
+
+// Parses "name=value" into bindings; an error names the bad entry.
+Status ParseDimBinding(const std::string& text, ShapeBindings& bindings);
+
+// Resolves every input's shape. Unnamed symbolic dims ("?") may be bound by
+// "<input name>.<axis>" (for example `images.0=1`). The error names every unbound dim.
+Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& signature,
+                                                             const ShapeBindings& bindings);
+
+// A concrete tensor owning its bytes.
+struct Tensor {
+  std::string name;
+  DType dtype = DType::kUnknown;
+  std::vector<int64_t> shape;
+  std::vector<std::byte> data;
+
+  int64_t element_count() const;
+  template <typename T>
+  T* as() { return reinterpret_cast<T*>(data.data()); }
+  template <typename T>
+  const T* as() const { return reinterpret_cast<const T*>(data.data()); }
+};
+
+int64_t ElementCount(const std::vector<int64_t>& shape);
+
+}  // namespace edgebench

@@ -1,0 +1,25 @@
+#include "load/settings.h"
+
+namespace edgebench {
+
+Result<EffectiveRunSettings> Validate(const RunSettings& r) {
+  auto bad = [](const std::string& what) { return Status::Error("bad settings: " + what); };
+  if (r.warmup_queries < 0) return bad("--warmup must be 0 or more");
+  if (r.min_queries < 1) return bad("--min-queries must be at least 1");
+  if (r.min_duration_ms < 0) return bad("--min-duration must be 0 or more milliseconds");
+  if (r.max_duration_ms < 1) return bad("--max-duration must be at least 1 millisecond");
+  if (r.min_duration_ms > r.max_duration_ms) {
+    return bad("--min-duration (" + std::to_string(r.min_duration_ms) +
+               " ms) is longer than --max-duration (" + std::to_string(r.max_duration_ms) + " ms)");
+  }
+  if (!(r.max_cv > 0)) return bad("--max-cv must be above 0");
+  if (r.case_timeout_ms < 0) return bad("--timeout must be 0 (automatic) or more milliseconds");
+  EffectiveRunSettings effective{r};
+  if (effective.values.case_timeout_ms == 0) {
+    // Loading and warmup come on top of the measured phase; allow them generously.
+    effective.values.case_timeout_ms = 2 * r.max_duration_ms + 120000;
+  }
+  return effective;
+}
+
+}  // namespace edgebench

@@ -1,0 +1,29 @@
+// Load settings: plain structs with units in the field names. Requested settings are
+// validated once into effective ones; both go into the record. Bad values fail fast.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+struct RunSettings {
+  int64_t warmup_queries = 20;
+  int64_t min_queries = 100;
+  int64_t min_duration_ms = 1000;
+  int64_t max_duration_ms = 60000;
+  uint64_t seed = 0;
+  double max_cv = 0.30;  // a coefficient of variation above this makes the result INVALID
+  int64_t case_timeout_ms = 0;  // 0: derived from max_duration_ms (see Validate)
+};
+
+// Checked, with derived values filled in.
+struct EffectiveRunSettings {
+  RunSettings values;
+};
+
+Result<EffectiveRunSettings> Validate(const RunSettings& requested);
+
+}  // namespace edgebench

@@ -1,0 +1,181 @@
+#include "report/printers.h"
+
+#include <cstdio>
+#include <iomanip>
+#include <vector>
+
+namespace edgebench {
+namespace {
+
+std::string Ms(double ns) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", ns / 1e6);
+  return buffer;
+}
+
+std::string MsOrDash(const std::optional<int64_t>& ns) {
+  return ns ? Ms(static_cast<double>(*ns)) : "-";
+}
+
+std::string Ran(const Record& r) {
+  if (!r.placement.known) return "?";
+  std::string ran;
+  for (const auto& [device, nodes] : r.placement.nodes_by_device) {
+    ran += (ran.empty() ? "" : "+") + device + ":" + std::to_string(nodes);
+  }
+  return ran.empty() ? "?" : ran;
+}
+
+std::string Verdict(const Record& r) {
+  if (r.valid) return "VALID";
+  return "INVALID";
+}
+
+// The message for a record that did not measure, or the first invalid reason.
+std::string Why(const Record& r) {
+  if (r.status != CaseStatus::kOk) return r.error;
+  return r.invalid_reasons.empty() ? "" : r.invalid_reasons.front();
+}
+
+class TablePrinter : public RecordPrinter {
+ public:
+  explicit TablePrinter(std::ostream& out) : out_(out) {}
+  void Begin() override {
+    Row(TableHeader());
+  }
+  void Print(const Record& r) override {
+    Row(TableRow(r));
+    const std::string why = Why(r);
+    if (!why.empty()) out_ << "    ^ " << why << "\n";
+    out_.flush();
+  }
+
+ private:
+  void Row(const std::vector<std::string>& cells) {
+    static constexpr int kWidths[] = {18, 34, 11, 26, 6, 10, 10, 10, 10, 9, 8, 7};
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const int width = i < std::size(kWidths) ? kWidths[i] : 10;
+      std::string cell = cells[i];
+      if (static_cast<int>(cell.size()) > width) cell = cell.substr(0, static_cast<size_t>(width - 1)) + "~";
+      out_ << std::left << std::setw(width) << cell << (i + 1 < cells.size() ? " " : "");
+    }
+    out_ << "\n";
+  }
+  std::ostream& out_;
+};
+
+class MarkdownPrinter : public RecordPrinter {
+ public:
+  explicit MarkdownPrinter(std::ostream& out) : out_(out) {}
+  void Begin() override {
+    Row(TableHeader());
+    std::vector<std::string> rule(TableHeader().size(), "---");
+    Row(rule);
+  }
+  void Print(const Record& r) override {
+    auto cells = TableRow(r);
+    cells.push_back(Why(r));
+    Row(cells);
+  }
+
+ private:
+  void Row(const std::vector<std::string>& cells) {
+    out_ << "|";
+    for (const auto& c : cells) {
+      std::string escaped;
+      for (char ch : c) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch == '\n' ? ' ' : ch);
+      out_ << " " << escaped << " |";
+    }
+    out_ << "\n";
+  }
+  std::ostream& out_;
+};
+
+class CsvPrinter : public RecordPrinter {
+ public:
+  explicit CsvPrinter(std::ostream& out) : out_(out) {}
+  void Begin() override {
+    auto header = TableHeader();
+    header.push_back("why");
+    Row(header);
+  }
+  void Print(const Record& r) override {
+    auto cells = TableRow(r);
+    cells.push_back(Why(r));
+    Row(cells);
+  }
+
+ private:
+  void Row(const std::vector<std::string>& cells) {
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const std::string& c = cells[i];
+      if (c.find_first_of(",\"\n") != std::string::npos) {
+        std::string quoted = "\"";
+        for (char ch : c) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+        out_ << quoted << "\"";
+      } else {
+        out_ << c;
+      }
+      out_ << (i + 1 < cells.size() ? "," : "\n");
+    }
+  }
+  std::ostream& out_;
+};
+
+class JsonArrayPrinter : public RecordPrinter {
+ public:
+  explicit JsonArrayPrinter(std::ostream& out) : out_(out) {}
+  void Print(const Record& r) override { records_.push_back(RecordToJson(r)); }
+  void End() override { out_ << records_.dump(2) << "\n"; }
+
+ private:
+  std::ostream& out_;
+  nlohmann::json records_ = nlohmann::json::array();
+};
+
+class JsonLinesPrinter : public RecordPrinter {
+ public:
+  explicit JsonLinesPrinter(std::ostream& out) : out_(out) {}
+  void Print(const Record& r) override { out_ << RecordToJson(r).dump() << "\n" << std::flush; }
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace
+
+std::vector<std::string> TableHeader() {
+  return {"model", "target", "status", "ran on (nodes)", "n", "p50 ms", "p90 ms", "p99 ms",
+          "mean ms", "qps", "settle", "verdict"};
+}
+
+std::vector<std::string> TableRow(const Record& r) {
+  const LatencySummary& s = r.summary;
+  const bool measured = r.status == CaseStatus::kOk;
+  char qps[32];
+  std::snprintf(qps, sizeof qps, "%.1f", s.throughput_qps);
+  return {r.model,
+          r.requested_target,
+          CaseStatusName(r.status),
+          measured ? Ran(r) : "-",
+          measured ? std::to_string(s.count) : "-",
+          measured ? MsOrDash(s.Percentile(0.50)) : "-",
+          measured ? MsOrDash(s.Percentile(0.90)) : "-",
+          measured ? MsOrDash(s.Percentile(0.99)) : "-",
+          measured ? Ms(s.mean_ns) : "-",
+          measured ? qps : "-",
+          measured && r.settling ? "q" + std::to_string(r.settling->query_index) : "-",
+          Verdict(r)};
+}
+
+Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out) {
+  if (format == "table") return std::unique_ptr<RecordPrinter>(new TablePrinter(out));
+  if (format == "markdown") return std::unique_ptr<RecordPrinter>(new MarkdownPrinter(out));
+  if (format == "csv") return std::unique_ptr<RecordPrinter>(new CsvPrinter(out));
+  if (format == "json") return std::unique_ptr<RecordPrinter>(new JsonArrayPrinter(out));
+  if (format == "jsonl") return std::unique_ptr<RecordPrinter>(new JsonLinesPrinter(out));
+  return Status::Error("unknown output format '" + format +
+                       "'; use one of: table, markdown, csv, json, jsonl");
+}
+
+}  // namespace edgebench

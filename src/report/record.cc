@@ -1,0 +1,248 @@
+#include "report/record.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+namespace edgebench {
+
+using nlohmann::json;
+
+std::string CaseStatusName(CaseStatus status) {
+  switch (status) {
+    case CaseStatus::kOk: return "ok";
+    case CaseStatus::kFailed: return "failed";
+    case CaseStatus::kCrashed: return "crashed";
+    case CaseStatus::kTimeout: return "timeout";
+    case CaseStatus::kUnavailable: return "unavailable";
+  }
+  return "failed";
+}
+
+std::optional<CaseStatus> ParseCaseStatus(const std::string& name) {
+  for (CaseStatus s : {CaseStatus::kOk, CaseStatus::kFailed, CaseStatus::kCrashed,
+                       CaseStatus::kTimeout, CaseStatus::kUnavailable}) {
+    if (CaseStatusName(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+json SettingsToJson(const RunSettings& s) {
+  return {{"warmup_queries", s.warmup_queries}, {"min_queries", s.min_queries},
+          {"min_duration_ms", s.min_duration_ms}, {"max_duration_ms", s.max_duration_ms},
+          {"seed", s.seed}, {"max_cv", s.max_cv}, {"case_timeout_ms", s.case_timeout_ms}};
+}
+
+RunSettings SettingsFromJson(const json& j) {
+  RunSettings s;
+  s.warmup_queries = j.at("warmup_queries").get<int64_t>();
+  s.min_queries = j.at("min_queries").get<int64_t>();
+  s.min_duration_ms = j.at("min_duration_ms").get<int64_t>();
+  s.max_duration_ms = j.at("max_duration_ms").get<int64_t>();
+  s.seed = j.at("seed").get<uint64_t>();
+  s.max_cv = j.at("max_cv").get<double>();
+  s.case_timeout_ms = j.at("case_timeout_ms").get<int64_t>();
+  return s;
+}
+
+json EnvironmentToJson(const Environment& e) {
+  return {{"edgebench_version", e.edgebench_version}, {"hostname", e.hostname}, {"os", e.os},
+          {"kernel", e.kernel}, {"cpu_model", e.cpu_model}, {"logical_cores", e.logical_cores},
+          {"cpu_governor", e.cpu_governor}, {"cpu_max_freq_mhz", e.cpu_max_freq_mhz},
+          {"compiler", e.compiler}, {"build_type", e.build_type},
+          {"debug_build", e.debug_build}, {"sanitizers", e.sanitizers},
+          {"runtimes", e.runtimes}};
+}
+
+Environment EnvironmentFromJson(const json& j) {
+  Environment e;
+  e.edgebench_version = j.at("edgebench_version").get<std::string>();
+  e.hostname = j.at("hostname").get<std::string>();
+  e.os = j.at("os").get<std::string>();
+  e.kernel = j.at("kernel").get<std::string>();
+  e.cpu_model = j.at("cpu_model").get<std::string>();
+  e.logical_cores = j.at("logical_cores").get<int>();
+  e.cpu_governor = j.at("cpu_governor").get<std::string>();
+  e.cpu_max_freq_mhz = j.at("cpu_max_freq_mhz").get<std::string>();
+  e.compiler = j.at("compiler").get<std::string>();
+  e.build_type = j.at("build_type").get<std::string>();
+  e.debug_build = j.at("debug_build").get<bool>();
+  e.sanitizers = j.at("sanitizers").get<bool>();
+  e.runtimes = j.at("runtimes").get<std::map<std::string, std::string>>();
+  return e;
+}
+
+json SummaryToJson(const LatencySummary& s) {
+  json percentiles = json::object();
+  for (const auto& [p, value] : s.percentiles) {
+    percentiles[PercentileName(p)] = value ? json(*value) : json(nullptr);
+  }
+  return {{"count", s.count}, {"min_ns", s.min_ns}, {"max_ns", s.max_ns},
+          {"mean_ns", s.mean_ns}, {"stddev_ns", s.stddev_ns}, {"cv", s.cv},
+          {"percentiles_ns", percentiles}, {"throughput_qps", s.throughput_qps},
+          {"wall_ns", s.wall_ns}};
+}
+
+}  // namespace
+
+json RecordToJson(const Record& r) {
+  json inputs = json::array();
+  for (const auto& in : r.inputs) {
+    inputs.push_back({{"name", in.name}, {"dtype", in.dtype}, {"shape", in.shape}});
+  }
+  json j = {
+      {"schema", r.schema},
+      {"id", r.id},
+      {"started_at", r.started_at},
+      {"config",
+       {{"model", r.model},
+        {"artifact", r.artifact},
+        {"artifact_bytes", r.artifact_bytes},
+        {"scenario", r.scenario},
+        {"requested_target", r.requested_target},
+        {"effective_target", r.effective_target},
+        {"backend", r.backend},
+        {"device", r.device},
+        {"requested_settings", SettingsToJson(r.requested_settings)},
+        {"effective_settings", SettingsToJson(r.effective_settings)},
+        {"inputs", inputs}}},
+      {"environment", EnvironmentToJson(r.environment)},
+      {"status", CaseStatusName(r.status)},
+      {"failure", {{"stage", r.failed_stage}, {"error", r.error}, {"signal", r.signal}}},
+      {"placement",
+       {{"known", r.placement.known},
+        {"nodes_by_device", r.placement.nodes_by_device},
+        {"devices_used", r.placement.devices_used}}},
+      {"timings_ns", {{"load", r.load_ns}, {"prepare", r.prepare_ns}}},
+      {"samples",
+       {{"warmup_ns", r.warmup_ns},
+        {"measured_ns", r.measured_ns},
+        {"measured_wall_ns", r.measured_wall_ns},
+        {"stop_reason", r.stop_reason}}},
+      {"summary", SummaryToJson(r.summary)},
+      {"settling", r.settling ? json{{"query_index", r.settling->query_index},
+                                     {"time_ns", r.settling->time_ns}}
+                              : json(nullptr)},
+      {"verdict", {{"valid", r.valid}, {"reasons", r.invalid_reasons}}},
+      {"notes", r.notes},
+  };
+  return j;
+}
+
+Result<Record> RecordFromJson(const json& j) {
+  try {
+    Record r;
+    r.schema = j.at("schema").get<std::string>();
+    if (r.schema != kRecordSchema) {
+      return Status::Error("record schema '" + r.schema + "' is not " + kRecordSchema);
+    }
+    r.id = j.at("id").get<std::string>();
+    r.started_at = j.at("started_at").get<std::string>();
+    const json& c = j.at("config");
+    r.model = c.at("model").get<std::string>();
+    r.artifact = c.at("artifact").get<std::string>();
+    r.artifact_bytes = c.at("artifact_bytes").get<int64_t>();
+    r.scenario = c.at("scenario").get<std::string>();
+    r.requested_target = c.at("requested_target").get<std::string>();
+    r.effective_target = c.at("effective_target").get<std::string>();
+    r.backend = c.at("backend").get<std::string>();
+    r.device = c.at("device").get<std::string>();
+    r.requested_settings = SettingsFromJson(c.at("requested_settings"));
+    r.effective_settings = SettingsFromJson(c.at("effective_settings"));
+    for (const json& in : c.at("inputs")) {
+      r.inputs.push_back({in.at("name").get<std::string>(), in.at("dtype").get<std::string>(),
+                          in.at("shape").get<std::vector<int64_t>>()});
+    }
+    r.environment = EnvironmentFromJson(j.at("environment"));
+    const auto status = ParseCaseStatus(j.at("status").get<std::string>());
+    if (!status) return Status::Error("record has unknown status '" + j.at("status").get<std::string>() + "'");
+    r.status = *status;
+    r.failed_stage = j.at("failure").at("stage").get<std::string>();
+    r.error = j.at("failure").at("error").get<std::string>();
+    r.signal = j.at("failure").at("signal").get<int>();
+    r.placement.known = j.at("placement").at("known").get<bool>();
+    r.placement.nodes_by_device =
+        j.at("placement").at("nodes_by_device").get<std::map<std::string, int>>();
+    r.placement.devices_used = j.at("placement").at("devices_used").get<std::vector<std::string>>();
+    r.load_ns = j.at("timings_ns").at("load").get<int64_t>();
+    r.prepare_ns = j.at("timings_ns").at("prepare").get<int64_t>();
+    const json& s = j.at("samples");
+    r.warmup_ns = s.at("warmup_ns").get<std::vector<int64_t>>();
+    r.measured_ns = s.at("measured_ns").get<std::vector<int64_t>>();
+    r.measured_wall_ns = s.at("measured_wall_ns").get<int64_t>();
+    r.stop_reason = s.at("stop_reason").get<std::string>();
+    r.notes = j.at("notes").get<std::vector<std::string>>();
+    // The summary, settling and verdict are derived: recompute them from the raw samples and
+    // check that the stored verdict agrees, so an edited record cannot claim a false verdict.
+    FinishRecord(r);
+    if (r.valid != j.at("verdict").at("valid").get<bool>()) {
+      return Status::Error("record " + r.id + ": stored verdict disagrees with its samples");
+    }
+    return r;
+  } catch (const json::exception& e) {
+    return Status::Error(std::string("malformed record: ") + e.what());
+  }
+}
+
+void FinishRecord(Record& r) {
+  r.summary = Summarize(r.measured_ns, r.measured_wall_ns);
+  r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
+  r.invalid_reasons.clear();
+  if (r.status != CaseStatus::kOk) {
+    r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
+                                (r.failed_stage.empty() ? "" : " at " + r.failed_stage));
+  } else {
+    const RunSettings& s = r.effective_settings;
+    if (r.summary.count < s.min_queries) {
+      r.invalid_reasons.push_back("stopped at max_duration (" + std::to_string(s.max_duration_ms) +
+                                  " ms) after " + std::to_string(r.summary.count) +
+                                  " queries, fewer than min_queries " +
+                                  std::to_string(s.min_queries));
+    }
+    if (r.summary.cv > s.max_cv) {
+      char buffer[160];
+      std::snprintf(buffer, sizeof buffer,
+                    "latency too unstable: coefficient of variation %.3f exceeds max_cv %.3f",
+                    r.summary.cv, s.max_cv);
+      r.invalid_reasons.push_back(buffer);
+    }
+    if (r.environment.debug_build) r.invalid_reasons.push_back("debug build of edgebench");
+    if (r.environment.sanitizers) r.invalid_reasons.push_back("sanitizer build of edgebench");
+    if (r.placement.known && r.placement.nodes_by_device.count(r.device) == 0 &&
+        !r.placement.nodes_by_device.empty()) {
+      std::string ran;
+      for (const auto& [device, nodes] : r.placement.nodes_by_device) {
+        ran += (ran.empty() ? "" : ", ") + device + " (" + std::to_string(nodes) + " nodes)";
+      }
+      r.invalid_reasons.push_back("requested device '" + r.device +
+                                  "' ran no node: everything fell back to " + ran);
+    }
+  }
+  r.valid = r.invalid_reasons.empty();
+}
+
+std::string NewRecordId() {
+  static std::atomic<int> counter{0};
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%lld-%d-%d",
+                static_cast<long long>(std::chrono::duration_cast<std::chrono::microseconds>(now).count()),
+                static_cast<int>(::getpid()), counter.fetch_add(1));
+  return buffer;
+}
+
+std::string UtcNowIso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+}  // namespace edgebench

@@ -1,0 +1,96 @@
+// The record: everything about one case (model x target x scenario). One schema for every
+// printer and the store; raw samples are kept apart from the summary computed from them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/backend.h"
+#include "core/environment.h"
+#include "load/settings.h"
+#include "stats/summary.h"
+
+namespace edgebench {
+
+inline constexpr const char* kRecordSchema = "edgebench.record/1";
+
+// How a case ended.
+enum class CaseStatus {
+  kOk,           // measured
+  kFailed,       // the runtime returned an error (load, prepare or run)
+  kCrashed,      // the worker died on a signal
+  kTimeout,      // the worker ran past its time limit and was killed
+  kUnavailable,  // the backend or device is not available on this machine or build
+};
+std::string CaseStatusName(CaseStatus status);
+std::optional<CaseStatus> ParseCaseStatus(const std::string& name);
+
+struct InputDescription {
+  std::string name;
+  std::string dtype;
+  std::vector<int64_t> shape;
+};
+
+struct Record {
+  std::string schema = kRecordSchema;
+  std::string id;
+  std::string started_at;  // UTC, ISO 8601
+
+  // Configuration.
+  std::string model;     // model name
+  std::string artifact;  // path of the file the target loaded
+  int64_t artifact_bytes = 0;
+  std::string scenario = "single-stream";
+  std::string requested_target;  // as the user wrote it
+  std::string effective_target;  // canonical, with every option the backend used
+  std::string backend;
+  std::string device;
+  RunSettings requested_settings;
+  RunSettings effective_settings;
+  std::vector<InputDescription> inputs;
+
+  Environment environment;
+
+  // Outcome.
+  CaseStatus status = CaseStatus::kOk;
+  std::string failed_stage;  // "load", "prepare", "inputs", "run", "worker"
+  std::string error;         // the runtime's message, with what edgebench knows around it
+  int signal = 0;            // for kCrashed
+
+  // What ran.
+  Placement placement;
+
+  // Latency decomposition (ns). First run is warmup query 0.
+  int64_t load_ns = 0;
+  int64_t prepare_ns = 0;
+
+  // Raw samples and what is computed from them.
+  std::vector<int64_t> warmup_ns;
+  std::vector<int64_t> measured_ns;
+  int64_t measured_wall_ns = 0;
+  std::string stop_reason;
+  LatencySummary summary;
+  std::optional<Settling> settling;
+
+  bool valid = false;
+  std::vector<std::string> invalid_reasons;
+  std::vector<std::string> notes;  // warnings that do not invalidate (runtime messages, coverage)
+};
+
+nlohmann::json RecordToJson(const Record& record);
+// An error names the first field that is missing or of the wrong type.
+Result<Record> RecordFromJson(const nlohmann::json& json);
+
+// Fills summary, settling and verdict from the raw samples and the configuration.
+void FinishRecord(Record& record);
+
+// A fresh record id: time, process and a counter.
+std::string NewRecordId();
+std::string UtcNowIso8601();
+
+}  // namespace edgebench

@@ -1,0 +1,167 @@
+#include "runner/worker_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+
+#include "core/clock.h"
+#include "runner/run_case.h"
+
+namespace edgebench {
+namespace {
+
+void WriteLine(int fd, const std::string& line) {
+  std::string data = line + "\n";
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+
+Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
+            const std::string& stage, const std::string& error, int signal) {
+  Record r = MakeBaseRecord(spec, registry);
+  r.status = status;
+  r.failed_stage = stage.empty() ? "worker" : stage;
+  r.error = error;
+  r.signal = signal;
+  FinishRecord(r);
+  return r;
+}
+
+}  // namespace
+
+int WorkerMain(Registry& registry, int protocol_fd) {
+  const std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  const auto json = nlohmann::json::parse(input, nullptr, false);
+  if (json.is_discarded()) {
+    std::cerr << "edgebench worker: stdin is not a JSON case description\n";
+    return 2;
+  }
+  auto spec = CaseSpecFromJson(json);
+  if (!spec.ok()) {
+    std::cerr << "edgebench worker: " << spec.error() << "\n";
+    return 2;
+  }
+  Record record = RunCase(spec.value(), registry, [&](const std::string& stage) {
+    WriteLine(protocol_fd, nlohmann::json{{"stage", stage}}.dump());
+  });
+  WriteLine(protocol_fd, nlohmann::json{{"record", RecordToJson(record)}}.dump());
+  return 0;
+}
+
+Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
+                       const Registry& registry, const std::vector<std::string>& extra_args) {
+  int to_child[2];
+  int from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) {
+    return Died(spec, registry, CaseStatus::kFailed, "worker",
+                std::string("cannot create pipes for the worker: ") + std::strerror(errno), 0);
+  }
+  std::vector<std::string> args = {executable};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());  // global flags come first
+  args.push_back("worker");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    return Died(spec, registry, CaseStatus::kFailed, "worker",
+                std::string("cannot start a worker process: ") + std::strerror(errno), 0);
+  }
+  if (pid == 0) {
+    ::dup2(to_child[0], STDIN_FILENO);
+    ::dup2(from_child[1], STDOUT_FILENO);
+    ::execv(executable.c_str(), argv.data());
+    const char* msg = "edgebench: cannot exec the worker\n";
+    (void)!::write(STDERR_FILENO, msg, std::strlen(msg));
+    ::_exit(127);
+  }
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  const std::string request = CaseSpecToJson(spec).dump();
+  {
+    // The child may die before reading; ignore SIGPIPE for this write.
+    struct sigaction ignore {}, previous {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, &previous);
+    WriteLine(to_child[1], request);
+    ::sigaction(SIGPIPE, &previous, nullptr);
+  }
+  ::close(to_child[1]);
+
+  auto effective = Validate(spec.settings);
+  const int64_t timeout_ms =
+      effective.ok() ? effective.value().values.case_timeout_ms : spec.settings.case_timeout_ms;
+  const int64_t deadline = NowNs() + timeout_ms * 1'000'000;
+  std::string buffer;
+  std::string stage;
+  std::optional<nlohmann::json> record_json;
+  bool timed_out = false;
+  for (;;) {
+    const int64_t left_ms = (deadline - NowNs()) / 1'000'000;
+    if (left_ms <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{from_child[0], POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left_ms, 1000)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) continue;
+    char chunk[65536];
+    const ssize_t n = ::read(from_child[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EOF: the worker finished or died
+    buffer.append(chunk, static_cast<size_t>(n));
+    for (size_t nl; (nl = buffer.find('\n')) != std::string::npos;) {
+      const auto message = nlohmann::json::parse(buffer.substr(0, nl), nullptr, false);
+      buffer.erase(0, nl + 1);
+      if (message.is_discarded()) continue;
+      if (message.contains("stage")) stage = message["stage"].get<std::string>();
+      if (message.contains("record")) record_json = message["record"];
+    }
+  }
+  ::close(from_child[0]);
+  if (timed_out) ::kill(pid, SIGKILL);
+  int wait_status = 0;
+  while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+  }
+
+  if (timed_out) {
+    return Died(spec, registry, CaseStatus::kTimeout, stage,
+                "no result within " + std::to_string(timeout_ms) + " ms (stage '" + stage +
+                    "'); the worker was killed. Raise --timeout if the model is this slow",
+                SIGKILL);
+  }
+  if (WIFSIGNALED(wait_status)) {
+    const int sig = WTERMSIG(wait_status);
+    std::string what = std::string("the worker died on signal ") + std::to_string(sig) + " (" +
+                       ::strsignal(sig) + ") during stage '" + stage + "'";
+    if (sig == SIGKILL) what += "; killed from outside, most likely out of memory";
+    return Died(spec, registry, CaseStatus::kCrashed, stage, what, sig);
+  }
+  if (record_json) {
+    auto record = RecordFromJson(*record_json);
+    if (record.ok()) return record.take();
+    return Died(spec, registry, CaseStatus::kFailed, "worker",
+                "the worker's record was unreadable: " + record.error(), 0);
+  }
+  const int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+  return Died(spec, registry, CaseStatus::kFailed, stage,
+              "the worker exited with code " + std::to_string(code) + " during stage '" + stage +
+                  "' without a result",
+              0);
+}
+
+}  // namespace edgebench

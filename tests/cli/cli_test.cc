@@ -1,0 +1,69 @@
+// The CLI as a user drives it: exit codes, messages, and one row per target.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "../test_util.h"
+
+namespace edgebench {
+namespace {
+
+using testing::Executable;
+using testing::RunCommand;
+using testing::TestModel;
+
+TEST(Cli, VersionAndHelp) {
+  auto version = RunCommand(Executable() + " --version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_NE(version.output.find("edgebench "), std::string::npos);
+  for (const char* sub : {"devices", "run"}) {
+    auto help = RunCommand(Executable() + " " + sub + " --help");
+    EXPECT_EQ(help.exit_code, 0) << sub;
+    EXPECT_NE(help.output.find("[OPTIONS]"), std::string::npos) << sub;
+  }
+}
+
+TEST(Cli, BadFlagIsAClearErrorWithExitTwo) {
+  auto r = RunCommand(Executable() + " run model.onnx --no-such-flag 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--no-such-flag"), std::string::npos) << r.output;
+  auto bad_target = RunCommand(Executable() + " run x.onnx --target 'ort:' 2>&1");
+  EXPECT_EQ(bad_target.exit_code, 2);
+  EXPECT_NE(bad_target.output.find("bad target"), std::string::npos) << bad_target.output;
+  auto missing = RunCommand(Executable() + " run /nonexistent.onnx --target ort:cpu 2>&1");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("/nonexistent.onnx"), std::string::npos);
+  auto settings = RunCommand(Executable() +
+                             " run x.onnx --target null:spin --min-duration 10 --max-duration 5 2>&1");
+  EXPECT_EQ(settings.exit_code, 2);
+  EXPECT_NE(settings.output.find("--min-duration"), std::string::npos) << settings.output;
+}
+
+TEST(Cli, DevicesListsEveryBackend) {
+  auto r = RunCommand(Executable() + " devices");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("null:spin"), std::string::npos);
+  EXPECT_NE(r.output.find("ort:"), std::string::npos) << r.output;
+}
+
+TEST(Cli, OneRowPerTargetAndAFailureDoesNotStopTheOthers) {
+  const std::string dir = "/tmp/edgebench_cli_" + std::to_string(::getpid());
+  auto r = RunCommand(Executable() + " run none --format jsonl --min-queries 20 --min-duration 0" +
+                      " --warmup 2 --out " + dir +
+                      " --target 'null:spin?us=50,null:spin?us=10&crash_at=3,null:sleep?us=100'");
+  EXPECT_EQ(r.exit_code, 1);  // one target crashed
+  std::istringstream lines(r.output);
+  std::vector<nlohmann::json> records;
+  for (std::string line; std::getline(lines, line);) records.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0]["status"], "ok");
+  EXPECT_EQ(records[1]["status"], "crashed");
+  EXPECT_EQ(records[2]["status"], "ok");
+  // The store has the same three records, one per line.
+  auto stored = RunCommand("wc -l < " + dir + "/results.jsonl");
+  EXPECT_EQ(std::stoi(stored.output), 3);
+  RunCommand("rm -rf " + dir);
+}
+
+}  // namespace
+}  // namespace edgebench

@@ -1,0 +1,69 @@
+#include "runner/worker_process.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "../test_util.h"
+
+namespace edgebench {
+namespace {
+
+CaseSpec NullCase(const std::string& target) {
+  CaseSpec spec;
+  spec.model = "null";
+  spec.artifact = "none";
+  spec.target = target;
+  spec.settings.warmup_queries = 2;
+  spec.settings.min_queries = 20;
+  spec.settings.min_duration_ms = 0;
+  spec.settings.max_duration_ms = 2000;
+  return spec;
+}
+
+class WorkerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { RegisterBuiltBackends(registry_); }
+  Registry registry_;
+};
+
+TEST_F(WorkerTest, MeasuresInAChildProcess) {
+  Record r = RunCaseInWorker(testing::Executable(), NullCase("null:spin?us=100"), registry_);
+  EXPECT_EQ(r.status, CaseStatus::kOk) << r.error;
+  EXPECT_EQ(r.measured_ns.size(), 20u);
+  EXPECT_EQ(r.warmup_ns.size(), 2u);
+  EXPECT_EQ(r.effective_target, "null:spin?us=100");
+  EXPECT_FALSE(r.environment.cpu_model.empty());
+}
+
+TEST_F(WorkerTest, CrashBecomesARecordWithSignalAndStage) {
+  Record r = RunCaseInWorker(testing::Executable(), NullCase("null:spin?us=10&crash_at=5"), registry_);
+  EXPECT_EQ(r.status, CaseStatus::kCrashed);
+  EXPECT_EQ(r.signal, SIGABRT);
+  EXPECT_EQ(r.failed_stage, "run");
+  EXPECT_NE(r.error.find("signal"), std::string::npos);
+  EXPECT_FALSE(r.valid);
+}
+
+TEST_F(WorkerTest, HangIsKilledAtTheTimeout) {
+  CaseSpec spec = NullCase("null:sleep?us=30000000");
+  spec.settings.case_timeout_ms = 500;
+  Record r = RunCaseInWorker(testing::Executable(), spec, registry_);
+  EXPECT_EQ(r.status, CaseStatus::kTimeout);
+  EXPECT_NE(r.error.find("500 ms"), std::string::npos) << r.error;
+}
+
+TEST_F(WorkerTest, RuntimeErrorIsAFailedRecord) {
+  Record r = RunCaseInWorker(testing::Executable(), NullCase("null:spin?us=10&fail_at=4"), registry_);
+  EXPECT_EQ(r.status, CaseStatus::kFailed);
+  EXPECT_EQ(r.failed_stage, "run");
+  EXPECT_NE(r.error.find("query 3"), std::string::npos) << r.error;
+}
+
+TEST_F(WorkerTest, UnknownBackendIsUnavailable) {
+  Record r = RunCaseInWorker(testing::Executable(), NullCase("tpu:npu"), registry_);
+  EXPECT_EQ(r.status, CaseStatus::kUnavailable);
+  EXPECT_NE(r.error.find("unknown backend 'tpu'"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace edgebench

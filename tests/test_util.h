@@ -1,0 +1,56 @@
+// Helpers shared by the tests: paths of the built binary and test models, running commands.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "backends/registry.h"
+#include "report/record.h"
+
+namespace edgebench::testing {
+
+inline std::string Executable() { return EDGEBENCH_EXECUTABLE; }
+inline std::string TestModel(const std::string& name) {
+  return std::string(EDGEBENCH_TEST_MODELS) + "/" + name;
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout (and stderr when merged by the command line)
+};
+
+// Runs a shell command line and captures its stdout.
+inline CommandResult RunCommand(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// A record with a plausible configuration and the given samples, finished.
+inline Record MakeRecord(std::vector<int64_t> measured, std::vector<int64_t> warmup = {}) {
+  Record r;
+  r.id = "test-1";
+  r.started_at = "2026-01-01T00:00:00Z";
+  r.model = "m";
+  r.artifact = "m.onnx";
+  r.requested_target = "null:spin";
+  r.effective_target = "null:spin";
+  r.backend = "null";
+  r.device = "spin";
+  r.requested_settings.min_queries = static_cast<int64_t>(measured.size());
+  r.effective_settings = r.requested_settings;
+  r.measured_ns = std::move(measured);
+  r.warmup_ns = std::move(warmup);
+  r.measured_wall_ns = 1'000'000'000;
+  r.stop_reason = "min_queries_and_duration";
+  FinishRecord(r);
+  return r;
+}
+
+}  // namespace edgebench::testing
