@@ -50,7 +50,10 @@ struct BackendInfo {
 struct Placement {
   std::map<std::string, int> nodes_by_device;  // device/provider name -> node count
   std::vector<std::string> devices_used;       // devices that ran at least one node
-  bool known = false;                          // false when the runtime cannot tell
+  // device -> op type -> node count, where the runtime tells op types (TFLite does).
+  std::map<std::string, std::map<std::string, int>> ops_by_device;
+  int delegate_partitions = 0;  // subgraphs handed to a delegate (TFLite)
+  bool known = false;           // false when the runtime cannot tell
 };
 
 // A model file in one format.

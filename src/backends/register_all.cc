@@ -7,6 +7,9 @@
 #if EDGEBENCH_WITH_ORT
 #include "backends/ort/ort_backend.h"
 #endif
+#if EDGEBENCH_WITH_LITERT
+#include "backends/litert/litert_backend.h"
+#endif
 
 namespace edgebench {
 
@@ -16,6 +19,12 @@ void RegisterBuiltBackends(Registry& registry) {
   registry.Add(MakeOrtBackend());
 #else
   registry.AddNotBuilt({"ort", "ONNX Runtime", "", false, kOrtNotBuiltReason, {".onnx"}, {}, {}});
+#endif
+#if EDGEBENCH_WITH_LITERT
+  registry.Add(MakeLiteRtBackend());
+#else
+  registry.AddNotBuilt(
+      {"litert", "TensorFlow Lite", "", false, kLiteRtNotBuiltReason, {".tflite"}, {}, {}});
 #endif
 }
 

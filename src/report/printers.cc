@@ -31,10 +31,15 @@ std::string Verdict(const Record& r) {
   return "INVALID";
 }
 
-// The message for a record that did not measure, or the first invalid reason.
+// The message for a record that did not measure, or the first invalid reason, on one line.
 std::string Why(const Record& r) {
-  if (r.status != CaseStatus::kOk) return r.error;
-  return r.invalid_reasons.empty() ? "" : r.invalid_reasons.front();
+  std::string why = r.status != CaseStatus::kOk ? r.error
+                    : r.invalid_reasons.empty() ? ""
+                                                : r.invalid_reasons.front();
+  for (char& c : why) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return why;
 }
 
 class TablePrinter : public RecordPrinter {

@@ -18,13 +18,14 @@ std::string CaseStatusName(CaseStatus status) {
     case CaseStatus::kCrashed: return "crashed";
     case CaseStatus::kTimeout: return "timeout";
     case CaseStatus::kUnavailable: return "unavailable";
+    case CaseStatus::kSkipped: return "skipped";
   }
   return "failed";
 }
 
 std::optional<CaseStatus> ParseCaseStatus(const std::string& name) {
   for (CaseStatus s : {CaseStatus::kOk, CaseStatus::kFailed, CaseStatus::kCrashed,
-                       CaseStatus::kTimeout, CaseStatus::kUnavailable}) {
+                       CaseStatus::kTimeout, CaseStatus::kUnavailable, CaseStatus::kSkipped}) {
     if (CaseStatusName(s) == name) return s;
   }
   return std::nullopt;
@@ -117,6 +118,8 @@ json RecordToJson(const Record& r) {
       {"placement",
        {{"known", r.placement.known},
         {"nodes_by_device", r.placement.nodes_by_device},
+        {"ops_by_device", r.placement.ops_by_device},
+        {"delegate_partitions", r.placement.delegate_partitions},
         {"devices_used", r.placement.devices_used}}},
       {"timings_ns", {{"load", r.load_ns}, {"prepare", r.prepare_ns}}},
       {"samples",
@@ -169,6 +172,10 @@ Result<Record> RecordFromJson(const json& j) {
     r.placement.nodes_by_device =
         j.at("placement").at("nodes_by_device").get<std::map<std::string, int>>();
     r.placement.devices_used = j.at("placement").at("devices_used").get<std::vector<std::string>>();
+    r.placement.ops_by_device = j.at("placement")
+                                    .at("ops_by_device")
+                                    .get<std::map<std::string, std::map<std::string, int>>>();
+    r.placement.delegate_partitions = j.at("placement").at("delegate_partitions").get<int>();
     r.load_ns = j.at("timings_ns").at("load").get<int64_t>();
     r.prepare_ns = j.at("timings_ns").at("prepare").get<int64_t>();
     const json& s = j.at("samples");

@@ -1,0 +1,268 @@
+#include "backends/litert/litert_backend.h"
+
+#include <dlfcn.h>
+
+#include <cstdarg>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <regex>
+#include <thread>
+
+#include "tensorflow/lite/core/interpreter_builder.h"
+#include "tensorflow/lite/error_reporter.h"
+#include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/kernels/register.h"
+#include "tensorflow/lite/logger.h"
+#include "tensorflow/lite/model_builder.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+#include "tensorflow/lite/c/c_api.h"
+
+namespace edgebench {
+namespace {
+
+// Collects TFLite's error messages so they reach the record instead of raw stderr.
+class CollectingReporter : public tflite::ErrorReporter {
+ public:
+  int Report(const char* format, va_list args) override {
+    char buffer[2048];
+    std::vsnprintf(buffer, sizeof buffer, format, args);
+    if (!text_.empty()) text_ += "; ";
+    text_ += buffer;
+    return 0;
+  }
+  const std::string& text() const { return text_; }
+  void Clear() { text_.clear(); }
+
+ private:
+  std::string text_;
+};
+
+DType FromTfLiteType(TfLiteType type) {
+  switch (type) {
+    case kTfLiteFloat32: return DType::kFloat32;
+    case kTfLiteFloat16: return DType::kFloat16;
+    case kTfLiteInt8: return DType::kInt8;
+    case kTfLiteUInt8: return DType::kUInt8;
+    case kTfLiteInt32: return DType::kInt32;
+    case kTfLiteInt64: return DType::kInt64;
+    case kTfLiteBool: return DType::kBool;
+    default: return DType::kUnknown;
+  }
+}
+
+TensorSpec SpecOf(const TfLiteTensor* t) {
+  TensorSpec spec;
+  spec.name = t->name ? t->name : "";
+  spec.dtype = FromTfLiteType(t->type);
+  // dims_signature keeps -1 for dynamic axes; dims has them as 1.
+  const TfLiteIntArray* dims = t->dims_signature && t->dims_signature->size ? t->dims_signature : t->dims;
+  for (int i = 0; i < dims->size; ++i) {
+    spec.shape.push_back(dims->data[i] >= 0 ? Dim::Fixed(dims->data[i]) : Dim::Symbol("?"));
+  }
+  return spec;
+}
+
+// Whether the loaded TFLite library carries the XNNPACK delegate (Debian's does not).
+bool LibraryHasXnnpack() {
+  void* self = ::dlopen(nullptr, RTLD_LAZY);
+  const bool found = self && ::dlsym(self, "TfLiteXNNPackDelegateCreate") != nullptr;
+  if (self) ::dlclose(self);
+  return found;
+}
+
+class LiteRtSession : public Session {
+ public:
+  LiteRtSession(std::unique_ptr<CollectingReporter> reporter,
+                std::unique_ptr<tflite::FlatBufferModel> model,
+                std::unique_ptr<tflite::Interpreter> interpreter, int threads)
+      : reporter_(std::move(reporter)),
+        model_(std::move(model)),
+        interpreter_(std::move(interpreter)),
+        threads_(threads) {
+    for (int index : interpreter_->inputs()) signature_.inputs.push_back(SpecOf(interpreter_->tensor(index)));
+    for (int index : interpreter_->outputs()) signature_.outputs.push_back(SpecOf(interpreter_->tensor(index)));
+  }
+
+  const Signature& signature() const override { return signature_; }
+
+  Status Prepare(const std::vector<std::vector<int64_t>>& input_shapes) override {
+    const auto& inputs = interpreter_->inputs();
+    if (input_shapes.size() != inputs.size()) {
+      return Status::Error("expected " + std::to_string(inputs.size()) + " input shapes, got " +
+                           std::to_string(input_shapes.size()));
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const TfLiteTensor* t = interpreter_->tensor(inputs[i]);
+      std::vector<int> wanted(input_shapes[i].begin(), input_shapes[i].end());
+      const std::vector<int> current(t->dims->data, t->dims->data + t->dims->size);
+      if (wanted != current &&
+          interpreter_->ResizeInputTensor(inputs[i], wanted) != kTfLiteOk) {
+        return Status::Error("TensorFlow Lite cannot resize input '" + signature_.inputs[i].name +
+                             "' to " + ShapeToString(input_shapes[i]));
+      }
+    }
+    reporter_->Clear();
+    if (interpreter_->AllocateTensors() != kTfLiteOk) {
+      return Status::Error("TensorFlow Lite could not allocate tensors for input shapes " +
+                           ShapesText(input_shapes) + ": " + reporter_->text());
+    }
+    return Status::Ok();
+  }
+
+  Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override {
+    const auto& in = interpreter_->inputs();
+    if (inputs.size() != in.size()) {
+      return Status::Error("expected " + std::to_string(in.size()) + " inputs, got " +
+                           std::to_string(inputs.size()));
+    }
+    for (size_t i = 0; i < in.size(); ++i) {
+      TfLiteTensor* t = interpreter_->tensor(in[i]);
+      if (t->bytes != inputs[i].data.size()) {
+        return Status::Error("input '" + signature_.inputs[i].name + "' holds " +
+                             std::to_string(t->bytes) + " bytes but " +
+                             std::to_string(inputs[i].data.size()) + " were given; call Prepare");
+      }
+      std::memcpy(t->data.raw, inputs[i].data.data(), t->bytes);
+    }
+    reporter_->Clear();
+    if (interpreter_->Invoke() != kTfLiteOk) {
+      return Status::Error("TensorFlow Lite failed to run: " +
+                           (reporter_->text().empty() ? "Invoke returned an error" : reporter_->text()));
+    }
+    const auto& out = interpreter_->outputs();
+    outputs.resize(out.size());
+    for (size_t i = 0; i < out.size(); ++i) {
+      const TfLiteTensor* t = interpreter_->tensor(out[i]);
+      Tensor& o = outputs[i];
+      o.name = t->name ? t->name : "";
+      o.dtype = FromTfLiteType(t->type);
+      o.shape.assign(t->dims->data, t->dims->data + t->dims->size);
+      o.data.resize(t->bytes);
+      if (t->bytes) std::memcpy(o.data.data(), t->data.raw, t->bytes);
+    }
+    return Status::Ok();
+  }
+
+  Placement GetPlacement() const override {
+    Placement placement;
+    placement.known = true;
+    for (int node_index : interpreter_->execution_plan()) {
+      const auto* node_and_reg = interpreter_->node_and_registration(node_index);
+      if (!node_and_reg) continue;
+      const TfLiteNode& node = node_and_reg->first;
+      const TfLiteRegistration& reg = node_and_reg->second;
+      std::string op;
+      if (reg.builtin_code == tflite::BuiltinOperator_CUSTOM) {
+        op = reg.custom_name ? reg.custom_name : "CUSTOM";
+      } else {
+        op = tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(reg.builtin_code));
+      }
+      const std::string device = node.delegate ? "delegate" : "cpu";
+      if (node.delegate) ++placement.delegate_partitions;
+      placement.nodes_by_device[device] += 1;
+      placement.ops_by_device[device][op] += 1;
+    }
+    for (const auto& [device, nodes] : placement.nodes_by_device) placement.devices_used.push_back(device);
+    return placement;
+  }
+
+  std::map<std::string, std::string> effective_options() const override {
+    return {{"threads", std::to_string(threads_)}};
+  }
+
+ private:
+  static std::string ShapesText(const std::vector<std::vector<int64_t>>& shapes) {
+    std::string text;
+    for (const auto& s : shapes) text += (text.empty() ? "" : ", ") + ShapeToString(s);
+    return text;
+  }
+
+  std::unique_ptr<CollectingReporter> reporter_;     // the model reports through it
+  std::unique_ptr<tflite::FlatBufferModel> model_;  // must outlive the interpreter
+  std::unique_ptr<tflite::Interpreter> interpreter_;
+  int threads_;
+  Signature signature_;
+};
+
+class LiteRtBackend : public Backend {
+ public:
+  BackendInfo Info() const override {
+    BackendInfo info;
+    info.name = "litert";
+    info.runtime = "TensorFlow Lite";
+    info.version = TfLiteVersion();
+    info.artifact_extensions = {".tflite"};
+    info.capabilities.dynamic_shapes = true;
+    info.capabilities.placement = true;
+    info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, ""});
+    const bool xnnpack = LibraryHasXnnpack();
+    info.devices.push_back(
+        {"xnnpack", "XNNPACK delegate", false,
+         xnnpack ? "this build of edgebench does not drive TensorFlow Lite's XNNPACK delegate"
+                 : "this TensorFlow Lite " + std::string(TfLiteVersion()) +
+                       " (Debian's libtensorflow-lite) is built without the XNNPACK delegate: "
+                       "the library has no TfLiteXNNPackDelegateCreate, so only builtin kernels "
+                       "could run, and they are litert:cpu"});
+    return info;
+  }
+
+  Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target& target) override {
+    if (target.device != "cpu") {
+      return Status::Error("litert:" + target.device + " cannot run here: see `edgebench devices`");
+    }
+    TargetOptions options(target);
+    auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()), 1, 1024);
+    for (const Status& s : {threads.status(), options.CheckAllUsed()}) {
+      if (!s.ok()) return s;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(artifact.path, ec)) {
+      return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
+    }
+    // TFLite's INFO lines ("Initialized TensorFlow Lite runtime") are noise for users.
+    tflite::LoggerOptions::SetMinimumLogSeverity(tflite::TFLITE_LOG_WARNING);
+    auto owned_reporter = std::make_unique<CollectingReporter>();
+    CollectingReporter& reporter = *owned_reporter;
+    auto model = tflite::FlatBufferModel::VerifyAndBuildFromFile(artifact.path.c_str(), nullptr, &reporter);
+    if (!model) {
+      return Status::Error("TensorFlow Lite cannot read '" + artifact.path +
+                           "': not a valid .tflite flatbuffer (truncated or corrupt?)" +
+                           (reporter.text().empty() ? "" : ": " + reporter.text()));
+    }
+    tflite::ops::builtin::BuiltinOpResolverWithoutDefaultDelegates resolver;
+    std::unique_ptr<tflite::Interpreter> interpreter;
+    reporter.Clear();
+    tflite::InterpreterBuilder builder(*model, resolver);  // reports through the model's reporter
+    if (builder(&interpreter, threads.value()) != kTfLiteOk || !interpreter) {
+      return Status::Error("TensorFlow Lite cannot build an interpreter for '" + artifact.path +
+                           "': " + Explain(reporter.text()));
+    }
+    if (interpreter->AllocateTensors() != kTfLiteOk) {
+      return Status::Error("TensorFlow Lite cannot prepare '" + artifact.path + "': " +
+                           Explain(reporter.text()));
+    }
+    return std::unique_ptr<Session>(
+        new LiteRtSession(std::move(owned_reporter), std::move(model), std::move(interpreter),
+                          threads.value()));
+  }
+
+ private:
+  // Makes "unresolved custom op" errors name the op and say what it means.
+  static std::string Explain(const std::string& message) {
+    static const std::regex kCustomOp(R"(unresolved custom op: ([A-Za-z0-9_]+))");
+    std::smatch match;
+    if (std::regex_search(message, match, kCustomOp)) {
+      return "the model needs the custom operator '" + match[1].str() +
+             "', which TensorFlow Lite's builtin kernels do not provide (the runtime the model "
+             "was made for, e.g. MediaPipe, registers it). TensorFlow Lite said: " + message;
+    }
+    return message.empty() ? "unknown error" : message;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeLiteRtBackend() { return std::make_unique<LiteRtBackend>(); }
+
+}  // namespace edgebench
