@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "report/printers.h"
 #include "report/store.h"
+#include "runner/plan.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
 
@@ -41,11 +42,15 @@ int Run(const RunOptions& o, CommandContext& context) {
     std::cerr << "edgebench run: " << valid.error() << "\n";
     return 2;
   }
-  std::error_code ec;
-  const bool only_null = std::all_of(targets.value().begin(), targets.value().end(),
-                                     [](const Target& t) { return t.backend == "null"; });
-  if (!only_null && !std::filesystem::is_regular_file(o.model_path, ec)) {
-    std::cerr << "edgebench run: model file '" << o.model_path << "' does not exist\n";
+  auto model = ParseModelArgument(o.model_path);
+  if (!model.ok()) {
+    std::cerr << "edgebench run: " << model.error() << "\n";
+    return 2;
+  }
+  if (!o.model_name.empty()) model.value().name = o.model_name;
+  const std::vector<PlannedTarget> plan = PlanTargets(model.value(), targets.value(), context.registry);
+  if (const std::string missing = MissingArtifacts(plan); !missing.empty()) {
+    std::cerr << "edgebench run: " << missing << "\n";
     return 2;
   }
   auto printer = MakePrinter(o.format, std::cout);
@@ -62,20 +67,27 @@ int Run(const RunOptions& o, CommandContext& context) {
     }
     store = opened.take();
   }
-  const std::string name = o.model_name.empty()
-                               ? std::filesystem::path(o.model_path).stem().string()
-                               : o.model_name;
   std::vector<std::string> worker_args;
   if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
 
   int exit_code = 0;
   printer.value()->Begin();
-  for (const Target& target : targets.value()) {
-    CaseSpec spec{name, o.model_path, target.text, dims, o.settings};
-    Log(LogLevel::kInfo, "running " + name + " on " + target.text);
-    Record record = o.in_process ? RunCase(spec, context.registry)
-                                 : RunCaseInWorker(context.executable, spec, context.registry,
-                                                   worker_args);
+  for (const PlannedTarget& planned : plan) {
+    const std::string& name = model.value().name;
+    CaseSpec spec{name, planned.artifact ? planned.artifact->path : "", planned.target.text, dims,
+                  o.settings};
+    Record record;
+    if (!planned.artifact) {
+      record = MakeBaseRecord(spec, context.registry);
+      record.status = CaseStatus::kSkipped;
+      record.failed_stage = "plan";
+      record.error = planned.skip_reason;
+      FinishRecord(record);
+    } else {
+      Log(LogLevel::kInfo, "running " + name + " (" + spec.artifact + ") on " + spec.target);
+      record = o.in_process ? RunCase(spec, context.registry)
+                            : RunCaseInWorker(context.executable, spec, context.registry, worker_args);
+    }
     if (store) {
       if (Status s = store->Append(record); !s.ok()) {
         std::cerr << "edgebench run: " << s.message() << "\n";
@@ -83,7 +95,7 @@ int Run(const RunOptions& o, CommandContext& context) {
       }
     }
     printer.value()->Print(record);
-    if (record.status != CaseStatus::kOk) exit_code = 1;
+    if (record.status != CaseStatus::kOk && record.status != CaseStatus::kSkipped) exit_code = 1;
   }
   printer.value()->End();
   if (store) std::cerr << "edgebench: records appended to " << store->path() << "\n";
@@ -97,11 +109,14 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "run", "measure a model on one or more targets (single-stream), one row per target");
   cmd->footer(
-      "Exit status: 0 when every target measured, 1 when any failed, crashed, timed out or was "
-      "unavailable, 2 for bad arguments.");
-  cmd->add_option("model", options->model_path, "model file (.onnx)")->required();
+      "Exit status: 0 when every target measured (or was skipped: the model has no artifact for "
+      "it), 1 when any failed, crashed, timed out or was unavailable, 2 for bad arguments.");
+  cmd->add_option("model", options->model_path,
+                  "model: FILE, NAME=FILE1,FILE2 (one network in several formats; each may end "
+                  "in ?layout=nchw|nhwc), or a manifest .json")
+      ->required();
   cmd->add_option("-t,--target", options->targets,
-                  "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2")
+                  "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu")
       ->capture_default_str();
   cmd->add_option("--name", options->model_name, "model name in results (default: file stem)");
   cmd->add_option("--dim", options->dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");

@@ -26,6 +26,7 @@ enum class CaseStatus {
   kCrashed,      // the worker died on a signal
   kTimeout,      // the worker ran past its time limit and was killed
   kUnavailable,  // the backend or device is not available on this machine or build
+  kSkipped,      // the model has no artifact the target's backend reads
 };
 std::string CaseStatusName(CaseStatus status);
 std::optional<CaseStatus> ParseCaseStatus(const std::string& name);

@@ -21,8 +21,10 @@ Result<ResultStore> ResultStore::Open(const std::string& directory) {
   return store;
 }
 
-Status ResultStore::Append(const Record& record) {
-  const std::string line = RecordToJson(record).dump() + "\n";
+Status ResultStore::Append(const Record& record) { return AppendJsonLine(path_, RecordToJson(record)); }
+
+Status AppendJsonLine(const std::string& path_, const nlohmann::json& value) {
+  const std::string line = value.dump() + "\n";
   const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Status::Error("cannot open '" + path_ + "': " + std::strerror(errno));
   size_t written = 0;

@@ -20,6 +20,9 @@ class ResultStore {
   std::string path_;
 };
 
+// Appends one JSON value as a line to `path`, then fsyncs: nothing written is lost to a crash.
+Status AppendJsonLine(const std::string& path, const nlohmann::json& value);
+
 // Reads every record of a results.jsonl; an error names the line that is not a record.
 Result<std::vector<Record>> ReadRecords(const std::string& path);
 

@@ -45,28 +45,42 @@ int WorkerMain(Registry& registry, int protocol_fd) {
   const std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   const auto json = nlohmann::json::parse(input, nullptr, false);
   if (json.is_discarded()) {
-    std::cerr << "edgebench worker: stdin is not a JSON case description\n";
+    std::cerr << "edgebench worker: stdin is not a JSON request\n";
     return 2;
   }
-  auto spec = CaseSpecFromJson(json);
-  if (!spec.ok()) {
-    std::cerr << "edgebench worker: " << spec.error() << "\n";
-    return 2;
-  }
-  Record record = RunCase(spec.value(), registry, [&](const std::string& stage) {
+  auto announce = [&](const std::string& stage) {
     WriteLine(protocol_fd, nlohmann::json{{"stage", stage}}.dump());
-  });
-  WriteLine(protocol_fd, nlohmann::json{{"record", RecordToJson(record)}}.dump());
+  };
+  nlohmann::json result;
+  if (json.value("mode", "measure") == "outputs") {
+    auto request = OutputsRequestFromJson(json);
+    if (!request.ok()) {
+      std::cerr << "edgebench worker: " << request.error() << "\n";
+      return 2;
+    }
+    result = OutputsResultToJson(RunOutputsCase(request.value(), registry, announce));
+  } else {
+    auto spec = CaseSpecFromJson(json);
+    if (!spec.ok()) {
+      std::cerr << "edgebench worker: " << spec.error() << "\n";
+      return 2;
+    }
+    result = RecordToJson(RunCase(spec.value(), registry, announce));
+  }
+  WriteLine(protocol_fd, nlohmann::json{{"result", result}}.dump());
   return 0;
 }
 
-Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
-                       const Registry& registry, const std::vector<std::string>& extra_args) {
+WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
+                        int64_t timeout_ms, const std::vector<std::string>& extra_args) {
+  WorkerOutcome outcome;
   int to_child[2];
   int from_child[2];
   if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) {
-    return Died(spec, registry, CaseStatus::kFailed, "worker",
-                std::string("cannot create pipes for the worker: ") + std::strerror(errno), 0);
+    outcome.status = CaseStatus::kFailed;
+    outcome.stage = "worker";
+    outcome.message = std::string("cannot create pipes for the worker: ") + std::strerror(errno);
+    return outcome;
   }
   std::vector<std::string> args = {executable};
   args.insert(args.end(), extra_args.begin(), extra_args.end());  // global flags come first
@@ -77,8 +91,10 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
 
   const pid_t pid = ::fork();
   if (pid < 0) {
-    return Died(spec, registry, CaseStatus::kFailed, "worker",
-                std::string("cannot start a worker process: ") + std::strerror(errno), 0);
+    outcome.status = CaseStatus::kFailed;
+    outcome.stage = "worker";
+    outcome.message = std::string("cannot start a worker process: ") + std::strerror(errno);
+    return outcome;
   }
   if (pid == 0) {
     ::dup2(to_child[0], STDIN_FILENO);
@@ -90,24 +106,19 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
   }
   ::close(to_child[0]);
   ::close(from_child[1]);
-  const std::string request = CaseSpecToJson(spec).dump();
   {
     // The child may die before reading; ignore SIGPIPE for this write.
     struct sigaction ignore {}, previous {};
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, &previous);
-    WriteLine(to_child[1], request);
+    WriteLine(to_child[1], request.dump());
     ::sigaction(SIGPIPE, &previous, nullptr);
   }
   ::close(to_child[1]);
 
-  auto effective = Validate(spec.settings);
-  const int64_t timeout_ms =
-      effective.ok() ? effective.value().values.case_timeout_ms : spec.settings.case_timeout_ms;
   const int64_t deadline = NowNs() + timeout_ms * 1'000'000;
   std::string buffer;
-  std::string stage;
-  std::optional<nlohmann::json> record_json;
+  std::string& stage = outcome.stage;
   bool timed_out = false;
   for (;;) {
     const int64_t left_ms = (deadline - NowNs()) / 1'000'000;
@@ -129,7 +140,7 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
       buffer.erase(0, nl + 1);
       if (message.is_discarded()) continue;
       if (message.contains("stage")) stage = message["stage"].get<std::string>();
-      if (message.contains("record")) record_json = message["record"];
+      if (message.contains("result")) outcome.result = message["result"];
     }
   }
   ::close(from_child[0]);
@@ -139,29 +150,61 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
   }
 
   if (timed_out) {
-    return Died(spec, registry, CaseStatus::kTimeout, stage,
-                "no result within " + std::to_string(timeout_ms) + " ms (stage '" + stage +
-                    "'); the worker was killed. Raise --timeout if the model is this slow",
-                SIGKILL);
-  }
-  if (WIFSIGNALED(wait_status)) {
+    outcome.result.reset();
+    outcome.status = CaseStatus::kTimeout;
+    outcome.signal = SIGKILL;
+    outcome.message = "no result within " + std::to_string(timeout_ms) + " ms (stage '" + stage +
+                      "'); the worker was killed. Raise --timeout if the model is this slow";
+  } else if (WIFSIGNALED(wait_status)) {
     const int sig = WTERMSIG(wait_status);
-    std::string what = std::string("the worker died on signal ") + std::to_string(sig) + " (" +
-                       ::strsignal(sig) + ") during stage '" + stage + "'";
-    if (sig == SIGKILL) what += "; killed from outside, most likely out of memory";
-    return Died(spec, registry, CaseStatus::kCrashed, stage, what, sig);
+    outcome.result.reset();
+    outcome.status = CaseStatus::kCrashed;
+    outcome.signal = sig;
+    outcome.message = std::string("the worker died on signal ") + std::to_string(sig) + " (" +
+                      ::strsignal(sig) + ") during stage '" + stage + "'";
+    if (sig == SIGKILL) outcome.message += "; killed from outside, most likely out of memory";
+  } else if (!outcome.result) {
+    const int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+    outcome.status = CaseStatus::kFailed;
+    outcome.message = "the worker exited with code " + std::to_string(code) + " during stage '" +
+                      stage + "' without a result";
   }
-  if (record_json) {
-    auto record = RecordFromJson(*record_json);
+  return outcome;
+}
+
+Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
+                       const Registry& registry, const std::vector<std::string>& extra_args) {
+  auto effective = Validate(spec.settings);
+  const int64_t timeout_ms =
+      effective.ok() ? effective.value().values.case_timeout_ms : spec.settings.case_timeout_ms;
+  WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args);
+  if (outcome.result) {
+    auto record = RecordFromJson(*outcome.result);
     if (record.ok()) return record.take();
     return Died(spec, registry, CaseStatus::kFailed, "worker",
                 "the worker's record was unreadable: " + record.error(), 0);
   }
-  const int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
-  return Died(spec, registry, CaseStatus::kFailed, stage,
-              "the worker exited with code " + std::to_string(code) + " during stage '" + stage +
-                  "' without a result",
-              0);
+  return Died(spec, registry, outcome.status, outcome.stage, outcome.message, outcome.signal);
+}
+
+OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
+                                 int64_t timeout_ms, const std::vector<std::string>& extra_args) {
+  WorkerOutcome outcome = RunWorker(executable, OutputsRequestToJson(request), timeout_ms, extra_args);
+  OutputsResult failed;
+  failed.artifact = request.artifact.path;
+  failed.effective_target = request.target;
+  if (outcome.result) {
+    auto result = OutputsResultFromJson(*outcome.result);
+    if (result.ok()) return result.take();
+    failed.status = "failed";
+    failed.stage = "worker";
+    failed.error = "the worker's answer was unreadable: " + result.error();
+    return failed;
+  }
+  failed.status = CaseStatusName(outcome.status);
+  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
+  failed.error = outcome.message;
+  return failed;
 }
 
 }  // namespace edgebench

@@ -1,23 +1,43 @@
-// Crash isolation: each case runs in a child process (`edgebench worker`), which reads its
-// CaseSpec as JSON on stdin and writes JSON lines on stdout: {"stage": ...} as each stage
-// starts, then {"record": ...}. A segfault, abort, hang or out-of-memory kill in a runtime
-// becomes a record with status crashed or timeout, and the run goes on.
+// Crash isolation: each case runs in a child process (`edgebench worker`), which reads a JSON
+// request on stdin and writes JSON lines on stdout: {"stage": ...} as each stage starts, then
+// {"result": ...}. A segfault, abort, hang or out-of-memory kill in a runtime becomes a
+// result with status crashed or timeout, dated to its stage, and the run goes on.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "backends/registry.h"
 #include "report/record.h"
 #include "runner/case_spec.h"
+#include "runner/outputs_case.h"
 
 namespace edgebench {
 
-// Runs `spec` in a child process of `executable` (normally /proc/self/exe) and returns its
-// record, or a crashed/timeout/failed record that says what happened and at which stage.
+// How a worker ended, whatever it was asked to do.
+struct WorkerOutcome {
+  std::optional<nlohmann::json> result;  // set when the worker finished and answered
+  CaseStatus status = CaseStatus::kOk;   // kCrashed, kTimeout or kFailed when no result
+  std::string stage;                     // the last stage the worker announced
+  std::string message;                   // what happened, for people
+  int signal = 0;
+};
+
+WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
+                        int64_t timeout_ms, const std::vector<std::string>& extra_args = {});
+
+// A measurement case in a worker: its record, or a crashed/timeout/failed record.
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args = {});
 
-// The child's side: reads the spec from stdin, runs it, writes the protocol to `protocol_fd`.
+// One inference for `agree` in a worker.
+OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
+                                 int64_t timeout_ms, const std::vector<std::string>& extra_args = {});
+
+// The child's side: reads the request from stdin, runs it, writes the protocol to `protocol_fd`.
 int WorkerMain(Registry& registry, int protocol_fd);
 
 }  // namespace edgebench

@@ -1,0 +1,236 @@
+// `edgebench agree MODEL --target T1,T2,...`: the same inputs through every target, each in a
+// worker; each output compared with the reference target's (default: the first).
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "core/log.h"
+#include "core/tensor_json.h"
+#include "diagnose/agreement.h"
+#include "load/image_input.h"
+#include "report/record.h"
+#include "report/store.h"
+#include "runner/plan.h"
+#include "runner/worker_process.h"
+
+namespace edgebench {
+namespace {
+
+struct AgreeOptions {
+  std::string model;
+  std::string targets;
+  std::string reference;
+  std::vector<std::string> dims;
+  uint64_t seed = 0;
+  std::string image;
+  std::string preprocess;
+  std::optional<double> max_abs, min_cosine, min_sqnr_db;
+  std::string format = "table";
+  std::string out_dir;
+  int64_t timeout_ms = 300000;
+};
+
+std::string Num(const char* format, double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, v);
+  return buffer;
+}
+
+int Agree(const AgreeOptions& o, CommandContext& context) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench agree: " << message << "\n";
+    return 2;
+  };
+  ShapeBindings dims;
+  for (const std::string& d : o.dims) {
+    if (Status s = ParseDimBinding(d, dims); !s.ok()) return fail(s.message());
+  }
+  auto model = ParseModelArgument(o.model);
+  if (!model.ok()) return fail(model.error());
+  auto targets = ParseTargetList(o.targets);
+  if (!targets.ok()) return fail(targets.error());
+  if (targets.value().size() < 2) return fail("give at least two targets to compare");
+  if (o.format != "table" && o.format != "json") return fail("--format must be table or json");
+  // Tolerances: flags over the manifest over defaults.
+  Tolerances tolerances = model.value().tolerances;
+  if (!tolerances.min_cosine) tolerances.min_cosine = 0.999;
+  if (!tolerances.min_sqnr_db) tolerances.min_sqnr_db = 30.0;
+  if (o.max_abs) tolerances.max_abs = o.max_abs;
+  if (o.min_cosine) tolerances.min_cosine = o.min_cosine;
+  if (o.min_sqnr_db) tolerances.min_sqnr_db = o.min_sqnr_db;
+
+  std::vector<PlannedTarget> plan = PlanTargets(model.value(), targets.value(), context.registry);
+  if (const std::string missing = MissingArtifacts(plan); !missing.empty()) return fail(missing);
+  size_t ref_index = 0;
+  if (!o.reference.empty()) {
+    ref_index = plan.size();
+    for (size_t i = 0; i < plan.size(); ++i) {
+      if (plan[i].target.text == o.reference) ref_index = i;
+    }
+    if (ref_index == plan.size()) return fail("--reference '" + o.reference + "' is not one of --target");
+  }
+  std::rotate(plan.begin(), plan.begin() + static_cast<long>(ref_index), plan.begin() + static_cast<long>(ref_index) + 1);
+  if (!plan[0].artifact) return fail("the reference target " + plan[0].target.text + " is skipped: " + plan[0].skip_reason);
+
+  std::vector<Tensor> inputs;
+  const Layout compare_layout = plan[0].artifact->layout;
+  if (!o.image.empty()) {
+    auto pre = ParseImagePreprocess(o.preprocess);
+    if (!pre.ok()) return fail(pre.error());
+    if (compare_layout != Layout::kAny) pre.value().layout = compare_layout;
+    auto image = LoadImageTensor(o.image, pre.value());
+    if (!image.ok()) return fail(image.error());
+    inputs.push_back(image.take());
+  }
+  std::vector<std::string> worker_args;
+  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
+
+  nlohmann::json report = {{"schema", "edgebench.agreement/1"},
+                           {"id", NewRecordId()},
+                           {"started_at", UtcNowIso8601()},
+                           {"model", model.value().name},
+                           {"reference", plan[0].target.text},
+                           {"input", o.image.empty() ? "seeded random (seed " + std::to_string(o.seed) + ")" : o.image},
+                           {"tolerances", {{"max_abs", tolerances.max_abs ? nlohmann::json(*tolerances.max_abs) : nlohmann::json(nullptr)},
+                                           {"min_cosine", *tolerances.min_cosine},
+                                           {"min_sqnr_db", *tolerances.min_sqnr_db}}},
+                           {"targets", nlohmann::json::array()}};
+  int exit_code = 0;
+  std::vector<Tensor> reference_outputs;
+  if (o.format == "table") {
+    std::cout << std::left << std::setw(30) << "target" << std::setw(22) << "output" << std::setw(15) << "shape"
+              << std::setw(11) << "max abs" << std::setw(11) << "mean abs" << std::setw(11) << "cosine"
+              << std::setw(10) << "SQNR dB" << std::setw(6) << "top1" << std::setw(6) << "top5" << "result\n";
+  }
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const PlannedTarget& p = plan[i];
+    nlohmann::json entry = {{"target", p.target.text}, {"outputs", nlohmann::json::array()}};
+    auto row_note = [&](const std::string& status, const std::string& message) {
+      entry["status"] = status;
+      entry["error"] = message;
+      if (o.format == "table") {
+        std::cout << std::setw(30) << p.target.text << status << ": " << message << "\n";
+      }
+    };
+    if (!p.artifact) {
+      row_note("skipped", p.skip_reason);
+      report["targets"].push_back(entry);
+      continue;
+    }
+    OutputsRequest request{model.value().name, *p.artifact, compare_layout, p.target.text, dims, o.seed, inputs};
+    OutputsResult result = RunOutputsInWorker(context.executable, request, o.timeout_ms, worker_args);
+    entry["artifact"] = result.artifact;
+    entry["effective_target"] = result.effective_target;
+    if (result.status != "ok") {
+      row_note(result.status, result.stage + ": " + result.error);
+      if (i == 0) {
+        std::cerr << "edgebench agree: the reference target failed; nothing to compare against\n";
+        report["targets"].push_back(entry);
+        exit_code = 1;
+        break;
+      }
+      exit_code = 1;
+      report["targets"].push_back(entry);
+      continue;
+    }
+    entry["status"] = "ok";
+    if (i == 0) {
+      inputs = result.inputs;  // every other target gets exactly these
+      reference_outputs = result.outputs;
+      for (const Tensor& t : result.outputs) {
+        entry["outputs"].push_back({{"name", t.name}, {"shape", t.shape}});
+        if (o.format == "table") {
+          std::cout << std::setw(30) << p.target.text << std::setw(22) << t.name.substr(0, 21)
+                    << std::setw(15) << ShapeToString(t.shape) << "reference\n";
+        }
+      }
+      report["targets"].push_back(entry);
+      continue;
+    }
+    auto pairs = PairOutputs(reference_outputs, result.outputs);
+    if (!pairs.ok()) {
+      row_note("failed", pairs.error());
+      exit_code = 1;
+      report["targets"].push_back(entry);
+      continue;
+    }
+    for (const auto& [ri, oi] : pairs.value()) {
+      auto agreement = CompareOutput(reference_outputs[ri], result.outputs[oi]);
+      if (!agreement.ok()) {
+        row_note("failed", agreement.error());
+        exit_code = 1;
+        continue;
+      }
+      OutputAgreement& a = agreement.value();
+      CheckTolerances(a, tolerances);
+      const bool pass = a.violations.empty();
+      if (!pass) exit_code = 1;
+      nlohmann::json out = {{"name", a.output}, {"other_name", result.outputs[oi].name}, {"shape", a.shape},
+                            {"max_abs_error", a.max_abs_error}, {"mean_abs_error", a.mean_abs_error},
+                            {"cosine", a.cosine},
+                            {"sqnr_db", std::isinf(a.sqnr_db) ? nlohmann::json(a.sqnr_db > 0 ? "inf" : "-inf")
+                                                              : nlohmann::json(a.sqnr_db)},
+                            {"top1_agrees", a.top1_agrees ? nlohmann::json(*a.top1_agrees) : nlohmann::json(nullptr)},
+                            {"top5_overlap", a.top5_overlap ? nlohmann::json(*a.top5_overlap) : nlohmann::json(nullptr)},
+                            {"within_tolerance", pass}, {"violations", a.violations}};
+      entry["outputs"].push_back(out);
+      if (o.format == "table") {
+        std::string result_text = pass ? "PASS" : "FAIL";
+        for (const auto& v : a.violations) result_text += "; " + v;
+        std::cout << std::setw(30) << p.target.text << std::setw(22) << a.output.substr(0, 21)
+                  << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << Num("%.3g", a.max_abs_error)
+                  << std::setw(11) << Num("%.3g", a.mean_abs_error) << std::setw(11) << Num("%.6f", a.cosine)
+                  << std::setw(10) << Num("%.1f", a.sqnr_db)
+                  << std::setw(6) << (a.top1_agrees ? (*a.top1_agrees ? "yes" : "no") : "-")
+                  << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << result_text << "\n";
+      }
+    }
+    report["targets"].push_back(entry);
+  }
+  report["within_tolerance"] = exit_code == 0;
+  if (o.format == "json") std::cout << report.dump(2) << "\n";
+  if (!o.out_dir.empty()) {
+    auto store = ResultStore::Open(o.out_dir);
+    if (!store.ok()) return fail(store.error());
+    const std::string path = std::filesystem::path(o.out_dir) / "agreement.jsonl";
+    if (Status s = AppendJsonLine(path, report); !s.ok()) return fail(s.message());
+    std::cerr << "edgebench: agreement appended to " << path << "\n";
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+void AddAgreeCommand(CLI::App& app, CommandContext& context) {
+  auto o = std::make_shared<AgreeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "agree", "run the same inputs through every target and compare outputs with a reference");
+  cmd->footer(
+      "Metrics per output against the reference: max and mean absolute error, cosine similarity, "
+      "SQNR (dB), top-1/top-5 agreement for score vectors. Default tolerances: cosine >= 0.999, "
+      "SQNR >= 30 dB; a manifest's tolerances or the flags override them.\n"
+      "Exit status: 0 when every target is within tolerance, 1 when any is not or failed, 2 for "
+      "bad arguments.");
+  cmd->add_option("model", o->model, "model: FILE, NAME=FILE1,FILE2[?layout=nchw|nhwc], or a manifest .json")
+      ->required();
+  cmd->add_option("-t,--target", o->targets, "comma-separated targets (at least two)")->required();
+  cmd->add_option("--reference", o->reference, "the target others are compared with (default: the first)");
+  cmd->add_option("--dim", o->dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
+  cmd->add_option("--seed", o->seed, "seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--input", o->image, "an image file to use as the input instead of seeded data");
+  cmd->add_option("--preprocess", o->preprocess,
+                  "for --input: resize=WxH,scale=S,mean=M[:M:M],std=S[:S:S],layout=nhwc|nchw "
+                  "(value = (pixel*scale - mean)/std; default scale 1/255)");
+  cmd->add_option("--max-abs", o->max_abs, "tolerance: largest absolute error");
+  cmd->add_option("--min-cosine", o->min_cosine, "tolerance: smallest cosine similarity");
+  cmd->add_option("--min-sqnr", o->min_sqnr_db, "tolerance: smallest SQNR in dB");
+  cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
+  cmd->add_option("-o,--out", o->out_dir, "append the comparison to DIR/agreement.jsonl");
+  cmd->add_option("--timeout", o->timeout_ms, "kill a target's worker after this many ms")->capture_default_str();
+  cmd->callback([o, &context] { context.exit_code = Agree(*o, context); });
+}
+
+}  // namespace edgebench

@@ -1,0 +1,177 @@
+#include "diagnose/agreement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+namespace edgebench {
+namespace {
+
+double HalfToDouble(uint16_t h) {
+  const int sign = (h >> 15) & 1;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  double value;
+  if (exponent == 0) {
+    value = std::ldexp(mantissa, -24);
+  } else if (exponent == 31) {
+    value = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  } else {
+    value = std::ldexp(mantissa + 1024, exponent - 25);
+  }
+  return sign ? -value : value;
+}
+
+template <typename T>
+std::vector<double> Read(const Tensor& t) {
+  const int64_t n = t.element_count();
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    T x;
+    std::memcpy(&x, t.data.data() + i * sizeof(T), sizeof(T));
+    v[static_cast<size_t>(i)] = static_cast<double>(x);
+  }
+  return v;
+}
+
+// A score vector: one axis with more than one element, all others 1.
+bool IsScoreVector(const std::vector<int64_t>& shape) {
+  int big = 0;
+  for (int64_t d : shape) {
+    if (d > 1) ++big;
+  }
+  return big == 1;
+}
+
+std::vector<size_t> TopK(const std::vector<double>& v, size_t k) {
+  std::vector<size_t> index(v.size());
+  std::iota(index.begin(), index.end(), 0);
+  k = std::min(k, v.size());
+  std::partial_sort(index.begin(), index.begin() + static_cast<long>(k), index.end(),
+                    [&](size_t a, size_t b) { return v[a] > v[b] || (v[a] == v[b] && a < b); });
+  index.resize(k);
+  return index;
+}
+
+std::string Format(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+}  // namespace
+
+Result<std::vector<double>> TensorValues(const Tensor& t) {
+  if (t.data.size() != static_cast<size_t>(t.element_count()) * DTypeSize(t.dtype) || DTypeSize(t.dtype) == 0) {
+    return Status::Error("output '" + t.name + "' has an unsupported type or inconsistent size");
+  }
+  switch (t.dtype) {
+    case DType::kFloat32: return Read<float>(t);
+    case DType::kInt8: return Read<int8_t>(t);
+    case DType::kUInt8: return Read<uint8_t>(t);
+    case DType::kInt32: return Read<int32_t>(t);
+    case DType::kInt64: return Read<int64_t>(t);
+    case DType::kBool: return Read<uint8_t>(t);
+    case DType::kFloat16: {
+      std::vector<double> v;
+      for (double h : Read<uint16_t>(t)) v.push_back(HalfToDouble(static_cast<uint16_t>(h)));
+      return v;
+    }
+    case DType::kUnknown: break;
+  }
+  return Status::Error("output '" + t.name + "' has an unsupported type");
+}
+
+Result<OutputAgreement> CompareOutput(const Tensor& reference, const Tensor& other) {
+  auto ref = TensorValues(reference);
+  auto x = TensorValues(other);
+  if (!ref.ok()) return ref.status();
+  if (!x.ok()) return x.status();
+  const auto& a = ref.value();
+  const auto& b = x.value();
+  if (a.size() != b.size()) {
+    return Status::Error("output '" + reference.name + "' has " + std::to_string(a.size()) +
+                         " elements but '" + other.name + "' has " + std::to_string(b.size()));
+  }
+  OutputAgreement r;
+  r.output = reference.name;
+  r.shape = reference.shape;
+  double dot = 0, norm_a = 0, norm_b = 0, signal = 0, noise = 0, sum_abs = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double d = std::abs(a[i] - b[i]);
+    r.max_abs_error = std::max(r.max_abs_error, d);
+    sum_abs += d;
+    dot += a[i] * b[i];
+    norm_a += a[i] * a[i];
+    norm_b += b[i] * b[i];
+    signal += a[i] * a[i];
+    noise += (a[i] - b[i]) * (a[i] - b[i]);
+  }
+  r.mean_abs_error = a.empty() ? 0 : sum_abs / static_cast<double>(a.size());
+  if (norm_a == 0 && norm_b == 0) {
+    r.cosine = 1;
+  } else if (norm_a == 0 || norm_b == 0) {
+    r.cosine = 0;
+  } else {
+    r.cosine = dot / (std::sqrt(norm_a) * std::sqrt(norm_b));
+  }
+  r.sqnr_db = noise == 0 ? std::numeric_limits<double>::infinity()
+              : signal == 0 ? -std::numeric_limits<double>::infinity()
+                            : 10.0 * std::log10(signal / noise);
+  if (IsScoreVector(reference.shape) && a.size() > 1) {
+    r.top1_agrees = TopK(a, 1) == TopK(b, 1);
+    if (a.size() >= 5) {
+      const auto ta = TopK(a, 5);
+      const auto tb = TopK(b, 5);
+      int common = 0;
+      for (size_t i : ta) common += std::count(tb.begin(), tb.end(), i) ? 1 : 0;
+      r.top5_overlap = common / 5.0;
+    }
+  }
+  return r;
+}
+
+Result<std::vector<std::pair<size_t, size_t>>> PairOutputs(const std::vector<Tensor>& reference,
+                                                           const std::vector<Tensor>& other) {
+  std::vector<std::pair<size_t, size_t>> pairs;
+  if (reference.size() == other.size()) {
+    bool same = true;
+    for (size_t i = 0; i < reference.size(); ++i) same &= reference[i].shape == other[i].shape;
+    if (same) {
+      for (size_t i = 0; i < reference.size(); ++i) pairs.emplace_back(i, i);
+      return pairs;
+    }
+  }
+  // Runtimes may order outputs differently: pair by shape when each shape is unique.
+  for (size_t i = 0; i < reference.size(); ++i) {
+    std::vector<size_t> matches;
+    for (size_t k = 0; k < other.size(); ++k) {
+      if (other[k].shape == reference[i].shape) matches.push_back(k);
+    }
+    if (matches.size() != 1) {
+      return Status::Error("cannot pair output '" + reference[i].name + "' " +
+                           ShapeToString(reference[i].shape) + ": " +
+                           std::to_string(matches.size()) + " outputs of the other artifact have that shape");
+    }
+    pairs.emplace_back(i, matches[0]);
+  }
+  return pairs;
+}
+
+void CheckTolerances(OutputAgreement& a, const Tolerances& t) {
+  a.violations.clear();
+  if (t.max_abs && !(a.max_abs_error <= *t.max_abs)) {
+    a.violations.push_back("max abs error " + Format("%.3g", a.max_abs_error) + " > " + Format("%.3g", *t.max_abs));
+  }
+  if (t.min_cosine && !(a.cosine >= *t.min_cosine)) {
+    a.violations.push_back("cosine " + Format("%.6f", a.cosine) + " < " + Format("%.6f", *t.min_cosine));
+  }
+  if (t.min_sqnr_db && !(a.sqnr_db >= *t.min_sqnr_db)) {
+    a.violations.push_back("SQNR " + Format("%.1f", a.sqnr_db) + " dB < " + Format("%.1f", *t.min_sqnr_db) + " dB");
+  }
+}
+
+}  // namespace edgebench

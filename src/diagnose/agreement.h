@@ -1,0 +1,40 @@
+// Output agreement between two runs of the same model: max and mean absolute error, cosine
+// similarity, SQNR, and top-1/top-5 agreement for score vectors.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/tensor.h"
+#include "runner/model_spec.h"
+
+namespace edgebench {
+
+struct OutputAgreement {
+  std::string output;  // the reference's output name
+  std::vector<int64_t> shape;
+  double max_abs_error = 0;
+  double mean_abs_error = 0;
+  double cosine = 0;    // 1 when both are all zeros
+  double sqnr_db = 0;   // 10 log10(sum ref^2 / sum (ref - x)^2); +inf when identical
+  std::optional<bool> top1_agrees;    // score vectors only
+  std::optional<double> top5_overlap;  // |top5(ref) & top5(x)| / 5, score vectors with >= 5 scores
+  std::vector<std::string> violations;  // tolerances not met
+};
+
+// Values of a tensor as doubles (float32, float16, integer and bool tensors).
+Result<std::vector<double>> TensorValues(const Tensor& tensor);
+
+// Compares one output with its reference; shapes must hold the same number of elements.
+Result<OutputAgreement> CompareOutput(const Tensor& reference, const Tensor& other);
+
+// Pairs outputs by position when shapes agree, else by unique shape; error when impossible.
+Result<std::vector<std::pair<size_t, size_t>>> PairOutputs(const std::vector<Tensor>& reference,
+                                                           const std::vector<Tensor>& other);
+
+// Fills `violations` from the tolerances.
+void CheckTolerances(OutputAgreement& agreement, const Tolerances& tolerances);
+
+}  // namespace edgebench

@@ -1,0 +1,30 @@
+// A real input: an image file (PNG, JPEG, BMP, ...) turned into a float32 tensor with
+// declared preprocessing: resize, scale, per-channel mean and std, layout.
+//   value = (pixel * scale - mean[c]) / std[c]
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/tensor.h"
+#include "runner/model_spec.h"
+
+namespace edgebench {
+
+struct ImagePreprocess {
+  int width = 0;   // 0: keep the image's size
+  int height = 0;
+  double scale = 1.0 / 255.0;
+  std::vector<double> mean = {0, 0, 0};
+  std::vector<double> stddev = {1, 1, 1};
+  Layout layout = Layout::kNhwc;  // of the produced [1,H,W,3] or [1,3,H,W] tensor
+};
+
+// Parses "resize=128x128,scale=0.0039215686,mean=0.5:0.5:0.5,std=0.5:0.5:0.5,layout=nhwc".
+Result<ImagePreprocess> ParseImagePreprocess(const std::string& text);
+
+// RGB image to tensor; bilinear resize. The error names the file.
+Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& preprocess);
+
+}  // namespace edgebench

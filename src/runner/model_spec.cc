@@ -1,0 +1,127 @@
+#include "runner/model_spec.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace edgebench {
+namespace {
+
+Result<Layout> ParseLayout(const std::string& text, const std::string& context) {
+  if (text == "nchw" || text == "NCHW") return Layout::kNchw;
+  if (text == "nhwc" || text == "NHWC") return Layout::kNhwc;
+  if (text == "any" || text.empty()) return Layout::kAny;
+  return Status::Error("bad layout '" + text + "' for " + context + ": use nchw or nhwc");
+}
+
+Result<ArtifactSpec> ParseArtifact(const std::string& text) {
+  ArtifactSpec artifact;
+  const auto q = text.find('?');
+  artifact.path = text.substr(0, q);
+  if (artifact.path.empty()) return Status::Error("empty artifact path in '" + text + "'");
+  if (q != std::string::npos) {
+    const std::string option = text.substr(q + 1);
+    if (option.rfind("layout=", 0) != 0) {
+      return Status::Error("bad artifact option '" + option + "' in '" + text +
+                           "': the only option is layout=nchw|nhwc");
+    }
+    auto layout = ParseLayout(option.substr(7), artifact.path);
+    if (!layout.ok()) return layout.status();
+    artifact.layout = layout.value();
+  }
+  return artifact;
+}
+
+std::string Extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+}  // namespace
+
+std::string LayoutName(Layout layout) {
+  switch (layout) {
+    case Layout::kNchw: return "nchw";
+    case Layout::kNhwc: return "nhwc";
+    case Layout::kAny: break;
+  }
+  return "any";
+}
+
+Result<ModelSpec> ParseModelArgument(const std::string& text) {
+  if (Extension(text) == ".json") {
+    std::ifstream in(text);
+    if (!in) return Status::Error("cannot read model manifest '" + text + "'");
+    const auto json = nlohmann::json::parse(in, nullptr, false);
+    if (json.is_discarded()) return Status::Error("model manifest '" + text + "' is not valid JSON");
+    auto spec = ParseModelManifest(json, std::filesystem::path(text).parent_path().string());
+    if (!spec.ok()) return Status::Error("model manifest '" + text + "': " + spec.error());
+    return spec;
+  }
+  ModelSpec spec;
+  std::string list = text;
+  const auto eq = text.find('=');
+  const auto slash = text.find('/');
+  if (eq != std::string::npos && (slash == std::string::npos || eq < slash) &&
+      text.find('?') > eq) {
+    spec.name = text.substr(0, eq);
+    list = text.substr(eq + 1);
+    if (spec.name.empty()) return Status::Error("empty model name in '" + text + "'");
+  }
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    const auto comma = list.find(',', pos);
+    auto artifact = ParseArtifact(list.substr(pos, comma == std::string::npos ? comma : comma - pos));
+    if (!artifact.ok()) return artifact.status();
+    spec.artifacts.push_back(artifact.take());
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  if (spec.name.empty()) spec.name = std::filesystem::path(spec.artifacts[0].path).stem().string();
+  return spec;
+}
+
+Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::string& base_dir) {
+  try {
+    ModelSpec spec;
+    spec.name = json.at("name").get<std::string>();
+    for (const auto& a : json.at("artifacts")) {
+      ArtifactSpec artifact;
+      std::filesystem::path path = a.at("path").get<std::string>();
+      if (path.is_relative() && !base_dir.empty()) path = std::filesystem::path(base_dir) / path;
+      artifact.path = path.string();
+      auto layout = ParseLayout(a.value("layout", "any"), artifact.path);
+      if (!layout.ok()) return layout.status();
+      artifact.layout = layout.value();
+      spec.artifacts.push_back(artifact);
+    }
+    if (spec.artifacts.empty()) return Status::Error("no artifacts");
+    if (json.contains("tolerances")) {
+      const auto& t = json["tolerances"];
+      if (t.contains("max_abs")) spec.tolerances.max_abs = t["max_abs"].get<double>();
+      if (t.contains("min_cosine")) spec.tolerances.min_cosine = t["min_cosine"].get<double>();
+      if (t.contains("min_sqnr_db")) spec.tolerances.min_sqnr_db = t["min_sqnr_db"].get<double>();
+    }
+    return spec;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(e.what());
+  }
+}
+
+Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend) {
+  if (backend.artifact_extensions.empty()) return model.artifacts.front();
+  for (const ArtifactSpec& a : model.artifacts) {
+    const std::string ext = Extension(a.path);
+    for (const std::string& wanted : backend.artifact_extensions) {
+      if (ext == wanted) return a;
+    }
+  }
+  std::string reads, has;
+  for (const auto& e : backend.artifact_extensions) reads += (reads.empty() ? "" : " or ") + e;
+  for (const auto& a : model.artifacts) has += (has.empty() ? "" : ", ") + std::filesystem::path(a.path).filename().string();
+  return Status::Error("model '" + model.name + "' has no artifact that backend '" + backend.name +
+                       "' reads (" + reads + "); it has: " + has);
+}
+
+}  // namespace edgebench

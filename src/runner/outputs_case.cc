@@ -1,0 +1,190 @@
+#include "runner/outputs_case.h"
+
+#include "core/layout.h"
+#include "core/tensor_json.h"
+#include "load/input_generator.h"
+
+namespace edgebench {
+namespace {
+
+Result<Layout> LayoutFromName(const std::string& name) {
+  if (name == "nchw") return Layout::kNchw;
+  if (name == "nhwc") return Layout::kNhwc;
+  if (name == "any") return Layout::kAny;
+  return Status::Error("unknown layout '" + name + "'");
+}
+
+// Converts 4-D tensors from one declared layout to another; unknown layouts: unchanged.
+std::vector<Tensor> Convert(const std::vector<Tensor>& tensors, Layout from, Layout to) {
+  if (from == Layout::kAny || to == Layout::kAny || from == to) return tensors;
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(Transpose4D(t, to == Layout::kNhwc));
+  return out;
+}
+
+nlohmann::json TensorsToJson(const std::vector<Tensor>& tensors) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Tensor& t : tensors) list.push_back(TensorToJson(t));
+  return list;
+}
+
+Result<std::vector<Tensor>> TensorsFromJson(const nlohmann::json& list) {
+  std::vector<Tensor> tensors;
+  for (const auto& j : list) {
+    auto t = TensorFromJson(j);
+    if (!t.ok()) return t.status();
+    tensors.push_back(t.take());
+  }
+  return tensors;
+}
+
+OutputsResult Fail(OutputsResult r, const std::string& status, const std::string& stage,
+                   const std::string& error) {
+  r.status = status;
+  r.stage = stage;
+  r.error = error;
+  return r;
+}
+
+}  // namespace
+
+nlohmann::json OutputsRequestToJson(const OutputsRequest& r) {
+  return {{"mode", "outputs"},
+          {"model", r.model},
+          {"artifact", r.artifact.path},
+          {"artifact_layout", LayoutName(r.artifact.layout)},
+          {"compare_layout", LayoutName(r.compare_layout)},
+          {"target", r.target},
+          {"dims", r.dims},
+          {"seed", r.seed},
+          {"inputs", TensorsToJson(r.inputs)}};
+}
+
+Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
+  try {
+    OutputsRequest r;
+    r.model = j.at("model").get<std::string>();
+    r.artifact.path = j.at("artifact").get<std::string>();
+    auto artifact_layout = LayoutFromName(j.at("artifact_layout").get<std::string>());
+    auto compare_layout = LayoutFromName(j.at("compare_layout").get<std::string>());
+    if (!artifact_layout.ok()) return artifact_layout.status();
+    if (!compare_layout.ok()) return compare_layout.status();
+    r.artifact.layout = artifact_layout.value();
+    r.compare_layout = compare_layout.value();
+    r.target = j.at("target").get<std::string>();
+    r.dims = j.at("dims").get<ShapeBindings>();
+    r.seed = j.at("seed").get<uint64_t>();
+    auto inputs = TensorsFromJson(j.at("inputs"));
+    if (!inputs.ok()) return inputs.status();
+    r.inputs = inputs.take();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed outputs request: ") + e.what());
+  }
+}
+
+nlohmann::json OutputsResultToJson(const OutputsResult& r) {
+  return {{"status", r.status},
+          {"stage", r.stage},
+          {"error", r.error},
+          {"effective_target", r.effective_target},
+          {"artifact", r.artifact},
+          {"inputs", TensorsToJson(r.inputs)},
+          {"outputs", TensorsToJson(r.outputs)},
+          {"placement", {{"known", r.placement.known}, {"nodes_by_device", r.placement.nodes_by_device}}}};
+}
+
+Result<OutputsResult> OutputsResultFromJson(const nlohmann::json& j) {
+  try {
+    OutputsResult r;
+    r.status = j.at("status").get<std::string>();
+    r.stage = j.at("stage").get<std::string>();
+    r.error = j.at("error").get<std::string>();
+    r.effective_target = j.at("effective_target").get<std::string>();
+    r.artifact = j.at("artifact").get<std::string>();
+    auto inputs = TensorsFromJson(j.at("inputs"));
+    auto outputs = TensorsFromJson(j.at("outputs"));
+    if (!inputs.ok()) return inputs.status();
+    if (!outputs.ok()) return outputs.status();
+    r.inputs = inputs.take();
+    r.outputs = outputs.take();
+    r.placement.known = j.at("placement").at("known").get<bool>();
+    r.placement.nodes_by_device = j.at("placement").at("nodes_by_device").get<std::map<std::string, int>>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed outputs result: ") + e.what());
+  }
+}
+
+OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
+                             const StageCallback& on_stage) {
+  auto stage = [&](const std::string& name) {
+    if (on_stage) on_stage(name);
+  };
+  OutputsResult r;
+  r.artifact = request.artifact.path;
+  r.effective_target = request.target;
+  auto target = ParseTarget(request.target);
+  if (!target.ok()) return Fail(r, "failed", "target", target.error());
+  Backend* backend = registry.Find(target.value().backend);
+  if (!backend) return Fail(r, "unavailable", "target", registry.WhyUnusable(target.value().backend));
+  for (const DeviceInfo& d : backend->Info().devices) {
+    if (d.name == target.value().device && !d.available) {
+      return Fail(r, "unavailable", "target", request.target + " is not available here: " + d.reason);
+    }
+  }
+  stage("load");
+  auto session = backend->Load(Artifact{request.artifact.path}, target.value());
+  if (!session.ok()) return Fail(r, "failed", "load", session.error());
+  Session& s = *session.value();
+  r.placement = s.GetPlacement();
+  Target effective = target.value();
+  for (const auto& [key, value] : s.effective_options()) effective.options[key] = value;
+  r.effective_target = effective.Canonical();
+
+  stage("inputs");
+  std::vector<Tensor> inputs;
+  std::vector<std::vector<int64_t>> shapes;
+  if (request.inputs.empty()) {
+    auto resolved = ResolveInputShapes(s.signature(), request.dims);
+    if (!resolved.ok()) return Fail(r, "failed", "inputs", resolved.error());
+    shapes = resolved.take();
+    auto generated = GenerateInputs(s.signature(), shapes, request.seed);
+    if (!generated.ok()) return Fail(r, "failed", "inputs", generated.error());
+    inputs = generated.take();
+  } else {
+    inputs = Convert(request.inputs, request.compare_layout, request.artifact.layout);
+    const auto& specs = s.signature().inputs;
+    if (inputs.size() != specs.size()) {
+      return Fail(r, "failed", "inputs",
+                  "the artifact has " + std::to_string(specs.size()) + " inputs but " +
+                      std::to_string(inputs.size()) + " were given");
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const auto& spec = specs[i];
+      bool fits = spec.dtype == inputs[i].dtype && spec.shape.size() == inputs[i].shape.size();
+      for (size_t k = 0; fits && k < spec.shape.size(); ++k) {
+        fits = !spec.shape[k].fixed() || spec.shape[k].size == inputs[i].shape[k];
+      }
+      if (!fits) {
+        return Fail(r, "failed", "inputs",
+                    "input " + std::to_string(i) + " ('" + spec.name + "') is " +
+                        DTypeName(spec.dtype) + " " + ShapeToString(spec.shape) + " but the given tensor is " +
+                        DTypeName(inputs[i].dtype) + " " + ShapeToString(inputs[i].shape) +
+                        " (declare each artifact's layout if they differ)");
+      }
+      inputs[i].name = spec.name;
+      shapes.push_back(inputs[i].shape);
+    }
+  }
+  stage("prepare");
+  if (Status p = s.Prepare(shapes); !p.ok()) return Fail(r, "failed", "prepare", p.message());
+  stage("run");
+  std::vector<Tensor> outputs;
+  if (Status run = s.Run(inputs, outputs); !run.ok()) return Fail(r, "failed", "run", run.message());
+  r.inputs = Convert(inputs, request.artifact.layout, request.compare_layout);
+  r.outputs = Convert(outputs, request.artifact.layout, request.compare_layout);
+  return r;
+}
+
+}  // namespace edgebench

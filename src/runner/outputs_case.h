@@ -1,0 +1,48 @@
+// One inference for output comparison (`edgebench agree`): load an artifact on a target, run
+// the given inputs (or seeded ones) once, return inputs and outputs. 4-D tensors are
+// converted between the artifact's declared layout and the comparison's layout.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/registry.h"
+#include "core/tensor.h"
+#include "runner/model_spec.h"
+#include "runner/run_case.h"
+
+namespace edgebench {
+
+struct OutputsRequest {
+  std::string model;
+  ArtifactSpec artifact;
+  Layout compare_layout = Layout::kAny;  // layout of `inputs` and of the returned tensors
+  std::string target;
+  ShapeBindings dims;
+  uint64_t seed = 0;
+  std::vector<Tensor> inputs;  // empty: generate from the artifact's signature with `seed`
+};
+
+struct OutputsResult {
+  std::string status = "ok";  // as CaseStatusName
+  std::string stage;
+  std::string error;
+  std::string effective_target;
+  std::string artifact;
+  std::vector<Tensor> inputs;   // as run, in compare_layout
+  std::vector<Tensor> outputs;  // in compare_layout
+  Placement placement;
+};
+
+nlohmann::json OutputsRequestToJson(const OutputsRequest& request);
+Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& json);
+nlohmann::json OutputsResultToJson(const OutputsResult& result);
+Result<OutputsResult> OutputsResultFromJson(const nlohmann::json& json);
+
+OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
+                             const StageCallback& on_stage = {});
+
+}  // namespace edgebench
