@@ -92,6 +92,7 @@ Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& si
       auto it = bindings.end();
       if (dim.symbol != "?") it = bindings.find(dim.symbol);
       if (it == bindings.end()) it = bindings.find(by_axis);
+      if (it == bindings.end()) it = bindings.find("*");
       if (it == bindings.end()) {
         unbound.push_back(dim.symbol != "?"
                               ? "'" + dim.symbol + "' (input '" + input.name + "' axis " +
@@ -109,7 +110,7 @@ Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& si
     std::string message = "unbound symbolic dimension" +
                           std::string(unbound.size() > 1 ? "s: " : ": ");
     for (size_t i = 0; i < unbound.size(); ++i) message += (i ? ", " : "") + unbound[i];
-    message += ". Bind each with --dim NAME=VALUE";
+    message += ". Bind each with --dim NAME=VALUE (or all remaining ones with --dim '*=VALUE')";
     return Status::Error(message);
   }
   return shapes;

@@ -47,8 +47,9 @@ using ShapeBindings = std::map<std::string, int64_t>;
 // Parses "name=value" into bindings; an error names the bad entry.
 Status ParseDimBinding(const std::string& text, ShapeBindings& bindings);
 
-// Resolves every input's shape. Unnamed symbolic dims ("?") may be bound by
-// "<input name>.<axis>" (for example `images.0=1`). The error names every unbound dim.
+// Resolves every input's shape. A symbolic dim is bound by its name; an unnamed one ("?") by
+// "<input name>.<axis>" (for example `images.0=1`); "*" binds every dim left unbound (handy
+// when artifacts name the same batch axis differently). The error names every unbound dim.
 Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& signature,
                                                              const ShapeBindings& bindings);
 

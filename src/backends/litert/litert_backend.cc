@@ -1,11 +1,15 @@
 #include "backends/litert/litert_backend.h"
 
+#include "backends/litert/litert_types.h"
+#include "backends/litert/litert_xnnpack_session.h"
+
 #include <dlfcn.h>
 
 #include <cstdarg>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -37,19 +41,6 @@ class CollectingReporter : public tflite::ErrorReporter {
  private:
   std::string text_;
 };
-
-DType FromTfLiteType(TfLiteType type) {
-  switch (type) {
-    case kTfLiteFloat32: return DType::kFloat32;
-    case kTfLiteFloat16: return DType::kFloat16;
-    case kTfLiteInt8: return DType::kInt8;
-    case kTfLiteUInt8: return DType::kUInt8;
-    case kTfLiteInt32: return DType::kInt32;
-    case kTfLiteInt64: return DType::kInt64;
-    case kTfLiteBool: return DType::kBool;
-    default: return DType::kUnknown;
-  }
-}
 
 TensorSpec SpecOf(const TfLiteTensor* t) {
   TensorSpec spec;
@@ -196,25 +187,37 @@ class LiteRtBackend : public Backend {
     info.capabilities.dynamic_shapes = true;
     info.capabilities.placement = true;
     info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, ""});
-    const bool xnnpack = LibraryHasXnnpack();
-    info.devices.push_back(
-        {"xnnpack", "XNNPACK delegate", false,
-         xnnpack ? "this build of edgebench does not drive TensorFlow Lite's XNNPACK delegate"
-                 : "this TensorFlow Lite " + std::string(TfLiteVersion()) +
-                       " (Debian's libtensorflow-lite) is built without the XNNPACK delegate: "
-                       "the library has no TfLiteXNNPackDelegateCreate, so only builtin kernels "
-                       "could run, and they are litert:cpu"});
+    // Debian's TFLite has no XNNPACK delegate; XNNPACK comes from LiteRT's own library.
+    auto library = Library();
+    std::string reason;
+    if (!library.ok()) {
+      reason = "Debian's TensorFlow Lite " + std::string(TfLiteVersion()) +
+               " is built without the XNNPACK delegate (no TfLiteXNNPackDelegateCreate" +
+               std::string(LibraryHasXnnpack() ? ", yet the symbol is present" : "") +
+               "), and LiteRT's library with XNNPACK is not usable: " + library.error();
+    }
+    info.devices.push_back({"xnnpack",
+                            library.ok() ? "XNNPACK via LiteRT " + std::string(kLiteRtWheelVersion) +
+                                               " (ai-edge-litert wheel) at " + library.value()->path()
+                                         : "XNNPACK delegate",
+                            library.ok(), reason});
     return info;
   }
 
   Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target& target) override {
-    if (target.device != "cpu") {
-      return Status::Error("litert:" + target.device + " cannot run here: see `edgebench devices`");
+    if (target.device != "cpu" && target.device != "xnnpack") {
+      return Status::Error("TensorFlow Lite has no device '" + target.device +
+                           "'; use litert:cpu or litert:xnnpack");
     }
     TargetOptions options(target);
     auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()), 1, 1024);
     for (const Status& s : {threads.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
+    }
+    if (target.device == "xnnpack") {
+      auto library = Library();
+      if (!library.ok()) return library.status();
+      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value());
     }
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
@@ -248,6 +251,16 @@ class LiteRtBackend : public Backend {
   }
 
  private:
+  // LiteRT's library, opened once on first use.
+  Result<std::shared_ptr<LiteRtLibrary>> Library() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!library_) library_ = LiteRtLibrary::Open(LiteRtLibraryPath());
+    return *library_;
+  }
+
+  mutable std::mutex mutex_;
+  mutable std::optional<Result<std::shared_ptr<LiteRtLibrary>>> library_;
+
   // Makes "unresolved custom op" errors name the op and say what it means.
   static std::string Explain(const std::string& message) {
     static const std::regex kCustomOp(R"(unresolved custom op: ([A-Za-z0-9_]+))");

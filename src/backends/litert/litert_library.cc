@@ -1,0 +1,85 @@
+#include "backends/litert/litert_library.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+
+namespace edgebench {
+
+std::string LiteRtLibraryPath() {
+  if (const char* path = std::getenv("EDGEBENCH_LITERT_LIB"); path && *path) return path;
+  std::string cache;
+  if (const char* c = std::getenv("EDGEBENCH_CACHE"); c && *c) {
+    cache = c;
+  } else {
+    const char* home = std::getenv("HOME");
+    cache = std::string(home ? home : "/root") + "/.cache/edgebench";
+  }
+  return cache + "/runtimes/ai-edge-litert-" + kLiteRtWheelVersion + "/libLiteRt.so";
+}
+
+Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& path) {
+  auto library = std::shared_ptr<LiteRtLibrary>(new LiteRtLibrary());
+  library->path_ = path;
+  library->handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library->handle_) {
+    const char* why = ::dlerror();
+    return Status::Error("cannot load LiteRT from '" + path + "': " + (why ? why : "unknown error") +
+                         " (run scripts/fixtures to fetch ai-edge-litert " + kLiteRtWheelVersion +
+                         ", or set EDGEBENCH_LITERT_LIB)");
+  }
+  std::string missing;
+  auto resolve = [&](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(::dlsym(library->handle_, name));
+    if (!fn) missing += (missing.empty() ? "" : ", ") + std::string(name);
+  };
+  LiteRtApi& a = library->api_;
+  resolve(a.CreateEnvironment, "LiteRtCreateEnvironment");
+  resolve(a.DestroyEnvironment, "LiteRtDestroyEnvironment");
+  resolve(a.CreateModelFromFile, "LiteRtCreateModelFromFile");
+  resolve(a.DestroyModel, "LiteRtDestroyModel");
+  resolve(a.GetNumModelSignatures, "LiteRtGetNumModelSignatures");
+  resolve(a.GetModelSignature, "LiteRtGetModelSignature");
+  resolve(a.GetSignatureSubgraph, "LiteRtGetSignatureSubgraph");
+  resolve(a.GetNumSubgraphOps, "LiteRtGetNumSubgraphOps");
+  resolve(a.GetSubgraphOp, "LiteRtGetSubgraphOp");
+  resolve(a.GetOpCode, "LiteRtGetOpCode");
+  resolve(a.GetNumSignatureInputs, "LiteRtGetNumSignatureInputs");
+  resolve(a.GetNumSignatureOutputs, "LiteRtGetNumSignatureOutputs");
+  resolve(a.GetSignatureInputName, "LiteRtGetSignatureInputName");
+  resolve(a.GetSignatureOutputName, "LiteRtGetSignatureOutputName");
+  resolve(a.GetSignatureInputTensorByIndex, "LiteRtGetSignatureInputTensorByIndex");
+  resolve(a.GetSignatureOutputTensorByIndex, "LiteRtGetSignatureOutputTensorByIndex");
+  resolve(a.GetRankedTensorType, "LiteRtGetRankedTensorType");
+  resolve(a.CreateOptions, "LiteRtCreateOptions");
+  resolve(a.DestroyOptions, "LiteRtDestroyOptions");
+  resolve(a.SetOptionsHardwareAccelerators, "LiteRtSetOptionsHardwareAccelerators");
+  resolve(a.CreateOpaqueOptions, "LiteRtCreateOpaqueOptions");
+  resolve(a.AddOpaqueOptions, "LiteRtAddOpaqueOptions");
+  resolve(a.CreateCompiledModel, "LiteRtCreateCompiledModel");
+  resolve(a.DestroyCompiledModel, "LiteRtDestroyCompiledModel");
+  resolve(a.CompiledModelIsFullyAccelerated, "LiteRtCompiledModelIsFullyAccelerated");
+  resolve(a.CompiledModelResizeInputTensor, "LiteRtCompiledModelResizeInputTensor");
+  resolve(a.GetCompiledModelInputBufferRequirements, "LiteRtGetCompiledModelInputBufferRequirements");
+  resolve(a.GetCompiledModelOutputBufferRequirements, "LiteRtGetCompiledModelOutputBufferRequirements");
+  resolve(a.GetTensorBufferRequirementsBufferSize, "LiteRtGetTensorBufferRequirementsBufferSize");
+  resolve(a.CreateTensorBufferFromHostMemory, "LiteRtCreateTensorBufferFromHostMemory");
+  resolve(a.DestroyTensorBuffer, "LiteRtDestroyTensorBuffer");
+  resolve(a.RunCompiledModel, "LiteRtRunCompiledModel");
+  resolve(a.CompiledModelGetProfiler, "LiteRtCompiledModelGetProfiler");
+  resolve(a.StartProfiler, "LiteRtStartProfiler");
+  resolve(a.StopProfiler, "LiteRtStopProfiler");
+  resolve(a.GetProfileSummary, "LiteRtGetProfileSummary");
+  if (!missing.empty()) {
+    return Status::Error("'" + path + "' is not the LiteRT C API edgebench drives (ai-edge-litert " +
+                         kLiteRtWheelVersion + "): missing " + missing);
+  }
+  return library;
+}
+
+LiteRtLibrary::~LiteRtLibrary() {
+  // The library registers accelerators with process-wide state; unloading it is not safe.
+  // The handle is kept for the life of the process on purpose.
+}
+
+}  // namespace edgebench

@@ -1,0 +1,389 @@
+#include "backends/litert/litert_xnnpack_session.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "backends/litert/litert_types.h"
+#include "core/stderr_filter.h"
+#include "tensorflow/lite/error_reporter.h"
+#include "tensorflow/lite/model_builder.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+
+namespace edgebench {
+namespace {
+
+constexpr int kCpuAccelerator = 1;  // kLiteRtHwAcceleratorCpu
+
+// LiteRtRankedTensorType, kept opaque: the library fills it and gets it back. In 2.3.0 it is
+// {int32 element_type; uint8 rank:7; ...; int32 dims[8] at byte 8; ...}; we read the element
+// type, rank and dims and rewrite dims for resized inputs, nothing else.
+struct alignas(64) RankedType {
+  unsigned char bytes[512] = {};
+  int element_type() const { int32_t t; std::memcpy(&t, bytes, 4); return t; }
+  int rank() const { return bytes[4] & 0x7f; }
+  std::vector<int64_t> dims() const {
+    std::vector<int64_t> d;
+    for (int i = 0; i < rank() && i < 8; ++i) {
+      int32_t v;
+      std::memcpy(&v, bytes + 8 + 4 * i, 4);
+      d.push_back(v);
+    }
+    return d;
+  }
+  void set_dims(const std::vector<int64_t>& d) {
+    for (size_t i = 0; i < d.size() && i < 8; ++i) {
+      const auto v = static_cast<int32_t>(d[i]);
+      std::memcpy(bytes + 8 + 4 * i, &v, 4);
+    }
+  }
+};
+
+// LiteRT writes INFO lines and warnings about GPU/NPU accelerators it cannot find to stderr.
+bool IsLiteRtNoise(const std::string& line) {
+  return line.rfind("INFO: ", 0) == 0 ||
+         (line.rfind("WARNING: ", 0) == 0 &&
+          (line.find("accelerator could not be loaded") != std::string::npos ||
+           line.find("Attempting to load") != std::string::npos));
+}
+
+// The verifier's messages are summarised in our own error instead.
+class SilentReporter : public tflite::ErrorReporter {
+ public:
+  int Report(const char*, va_list) override { return 0; }
+};
+
+struct AlignedBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+  ~AlignedBuffer() { std::free(data); }
+};
+
+class LiteRtXnnpackSession : public Session {
+ public:
+  LiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library, int threads)
+      : lib_(std::move(library)), api_(lib_->api()), threads_(threads) {}
+
+  ~LiteRtXnnpackSession() override {
+    StderrFilter quiet(IsLiteRtNoise);  // LiteRT logs "DestroyAccelerator" at INFO
+    DestroyBuffers();
+    if (compiled_) api_.DestroyCompiledModel(compiled_);
+    if (options_) api_.DestroyOptions(options_);
+    if (model_) api_.DestroyModel(model_);
+    if (env_) api_.DestroyEnvironment(env_);
+  }
+
+  Status Init(const std::string& path) {
+    // LiteRT 2.3.0 crashes on some corrupt files; TensorFlow Lite's flatbuffer verifier
+    // rejects them first, with a message for people.
+    SilentReporter silent;
+    if (!tflite::FlatBufferModel::VerifyAndBuildFromFile(path.c_str(), nullptr, &silent)) {
+      return Error("cannot read '" + path + "': not a valid .tflite flatbuffer (truncated or corrupt?)");
+    }
+    StderrFilter quiet(IsLiteRtNoise);
+    if (api_.CreateEnvironment(0, nullptr, &env_) != 0) return Error("could not create its environment");
+    if (api_.CreateModelFromFile(env_, path.c_str(), &model_) != 0 || !model_) {
+      return Error("cannot read '" + path + "': not a valid .tflite model (truncated or corrupt?)");
+    }
+    size_t signatures = 0;
+    if (api_.GetNumModelSignatures(model_, &signatures) != 0 || signatures == 0 ||
+        api_.GetModelSignature(model_, 0, &signature_handle_) != 0) {
+      return Error("'" + path + "' has no signature to run");
+    }
+    void* subgraph = nullptr;
+    size_t ops = 0;
+    if (api_.GetSignatureSubgraph(signature_handle_, &subgraph) == 0 &&
+        api_.GetNumSubgraphOps(subgraph, &ops) == 0) {
+      for (size_t i = 0; i < ops; ++i) {
+        void* op = nullptr;
+        int code = -1;
+        if (api_.GetSubgraphOp(subgraph, i, &op) == 0 && api_.GetOpCode(op, &code) == 0) {
+          const char* name = code >= 0 && code <= tflite::BuiltinOperator_MAX
+                                 ? tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(code))
+                                 : "";
+          op_types_[name && *name ? name : "op" + std::to_string(code)] += 1;
+        }
+      }
+    }
+    size_t inputs = 0, outputs = 0;
+    api_.GetNumSignatureInputs(signature_handle_, &inputs);
+    api_.GetNumSignatureOutputs(signature_handle_, &outputs);
+    for (size_t i = 0; i < inputs + outputs; ++i) {
+      const bool is_input = i < inputs;
+      const size_t index = is_input ? i : i - inputs;
+      void* tensor = nullptr;
+      const char* name = nullptr;
+      RankedType type;
+      if ((is_input ? api_.GetSignatureInputTensorByIndex : api_.GetSignatureOutputTensorByIndex)(
+              signature_handle_, index, &tensor) != 0 ||
+          api_.GetRankedTensorType(tensor, type.bytes) != 0 || type.rank() > 8) {
+        return Error("cannot read the type of " + std::string(is_input ? "input " : "output ") +
+                     std::to_string(index));
+      }
+      (is_input ? api_.GetSignatureInputName : api_.GetSignatureOutputName)(signature_handle_, index, &name);
+      TensorSpec spec{name ? name : "", FromTfLiteType(static_cast<TfLiteType>(type.element_type())), {}};
+      for (int64_t d : type.dims()) spec.shape.push_back(d >= 0 ? Dim::Fixed(d) : Dim::Symbol("?"));
+      (is_input ? signature_.inputs : signature_.outputs).push_back(spec);
+      (is_input ? input_types_ : output_types_).push_back(type);
+    }
+    if (Status s = Compile(false, &compiled_, &options_); !s.ok()) return s;
+    bool full = false;
+    api_.CompiledModelIsFullyAccelerated(compiled_, &full);
+    placement_.known = true;
+    int builtin_total = 0;
+    if (!full) {
+      // Which nodes XNNPACK left to builtin kernels: one profiled run of a second compiled model.
+      auto builtin = ProfileBuiltinNodes();
+      if (!builtin.ok()) {
+        placement_.known = false;
+        notes_.push_back("LiteRT: the model is not fully taken by XNNPACK, and the nodes left to "
+                         "builtin kernels could not be counted: " + builtin.error());
+      } else {
+        for (const auto& [op, n] : builtin.value()) {
+          placement_.ops_by_device["cpu"][op] += n;
+          builtin_total += n;
+        }
+      }
+    }
+    int total = 0;
+    for (const auto& [op, n] : op_types_) total += n;
+    if (placement_.known) {
+      if (builtin_total > 0) placement_.nodes_by_device["cpu"] = builtin_total;
+      if (total - builtin_total > 0) {
+        placement_.nodes_by_device["xnnpack"] = total - builtin_total;
+        placement_.delegate_partitions = 1;
+      }
+      auto& xnn = placement_.ops_by_device["xnnpack"];
+      for (const auto& [op, n] : op_types_) {
+        const int left = placement_.ops_by_device["cpu"].count(op) ? placement_.ops_by_device["cpu"][op] : 0;
+        if (n - left > 0) xnn[op] = n - left;
+      }
+      if (placement_.ops_by_device["cpu"].empty()) placement_.ops_by_device.erase("cpu");
+      if (xnn.empty()) placement_.ops_by_device.erase("xnnpack");
+      for (const auto& [device, n] : placement_.nodes_by_device) placement_.devices_used.push_back(device);
+    }
+    notes_.push_back("LiteRT " + std::string(kLiteRtWheelVersion) + " (ai-edge-litert wheel) from " +
+                     lib_->path() + ", XNNPACK with " + std::to_string(threads_) + " threads");
+    return Status::Ok();
+  }
+
+  const Signature& signature() const override { return signature_; }
+
+  Status Prepare(const std::vector<std::vector<int64_t>>& shapes) override {
+    if (shapes.size() != input_types_.size()) {
+      return Status::Error("expected " + std::to_string(input_types_.size()) + " input shapes");
+    }
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      if (shapes[i] == input_types_[i].dims()) continue;
+      std::vector<int> dims(shapes[i].begin(), shapes[i].end());
+      if (api_.CompiledModelResizeInputTensor(compiled_, 0, i, dims.data(), dims.size()) != 0) {
+        return Error("cannot resize input '" + signature_.inputs[i].name + "' to " + ShapeToString(shapes[i]));
+      }
+    }
+    return AllocateBuffers(compiled_, shapes);
+  }
+
+  Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override {
+    if (inputs.size() != in_memory_.size()) return Status::Error("call Prepare before Run");
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].data.size() > in_memory_[i]->size) {
+        return Status::Error("input '" + inputs[i].name + "' is larger than the prepared buffer");
+      }
+      std::memcpy(in_memory_[i]->data, inputs[i].data.data(), inputs[i].data.size());
+    }
+    if (api_.RunCompiledModel(compiled_, 0, in_buffers_.size(), in_buffers_.data(), out_buffers_.size(),
+                              out_buffers_.data()) != 0) {
+      return Error("failed to run");
+    }
+    outputs.resize(out_memory_.size());
+    for (size_t i = 0; i < out_memory_.size(); ++i) {
+      Tensor& o = outputs[i];
+      o.name = signature_.outputs[i].name;
+      o.dtype = signature_.outputs[i].dtype;
+      o.shape = out_shapes_[i];
+      const size_t bytes = static_cast<size_t>(ElementCount(o.shape)) * DTypeSize(o.dtype);
+      o.data.resize(bytes);
+      std::memcpy(o.data.data(), out_memory_[i]->data, std::min(bytes, out_memory_[i]->size));
+    }
+    return Status::Ok();
+  }
+
+  Placement GetPlacement() const override { return placement_; }
+  std::vector<std::string> notes() const override { return notes_; }
+  std::map<std::string, std::string> effective_options() const override {
+    return {{"threads", std::to_string(threads_)}};
+  }
+
+ private:
+  Status Error(const std::string& what) const {
+    return Status::Error("LiteRT " + std::string(kLiteRtWheelVersion) + " (XNNPACK) " + what);
+  }
+
+  Status Compile(bool profiling, void** compiled, void** options) {
+    StderrFilter quiet(IsLiteRtNoise);
+    if (api_.CreateOptions(options) != 0 || api_.SetOptionsHardwareAccelerators(*options, kCpuAccelerator) != 0) {
+      return Error("could not create compilation options");
+    }
+    auto add = [&](const char* id, const std::string& toml) {
+      void* opaque = nullptr;
+      char* payload = ::strdup(toml.c_str());
+      if (api_.CreateOpaqueOptions(id, payload, std::free, &opaque) != 0) {
+        std::free(payload);
+        return false;
+      }
+      return api_.AddOpaqueOptions(*options, opaque) == 0;  // the options own it now
+    };
+    if (!add("xnnpack", "num_threads = " + std::to_string(threads_) + "\n")) {
+      return Error("rejected the XNNPACK options");
+    }
+    if (profiling && !add("runtime_options_string", "enable_profiling = true\n")) {
+      return Error("rejected the profiling option");
+    }
+    if (api_.CreateCompiledModel(env_, model_, *options, compiled) != 0 || !*compiled) {
+      return Error("could not compile the model for the CPU (XNNPACK)");
+    }
+    return Status::Ok();
+  }
+
+  Status AllocateBuffers(void* compiled, const std::vector<std::vector<int64_t>>& input_shapes) {
+    DestroyBuffers();
+    for (size_t i = 0; i < input_types_.size() + output_types_.size(); ++i) {
+      const bool is_input = i < input_types_.size();
+      const size_t index = is_input ? i : i - input_types_.size();
+      void* requirements = nullptr;
+      size_t size = 0;
+      if ((is_input ? api_.GetCompiledModelInputBufferRequirements : api_.GetCompiledModelOutputBufferRequirements)(
+              compiled, 0, index, &requirements) != 0 ||
+          api_.GetTensorBufferRequirementsBufferSize(requirements, &size) != 0) {
+        return Error("cannot size the buffer of " + std::string(is_input ? "input " : "output ") + std::to_string(index));
+      }
+      RankedType type = is_input ? input_types_[index] : output_types_[index];
+      std::vector<int64_t> shape = is_input ? input_shapes[index] : type.dims();
+      if (!is_input) {
+        // Outputs: the model's dims, with one dynamic axis resolved from the buffer size.
+        const size_t width = DTypeSize(signature_.outputs[index].dtype);
+        int64_t known = 1;
+        int dynamic = -1;
+        for (size_t k = 0; k < shape.size(); ++k) {
+          if (shape[k] < 0) {
+            if (dynamic >= 0) return Error("cannot tell the shape of output " + std::to_string(index));
+            dynamic = static_cast<int>(k);
+          } else {
+            known *= shape[k];
+          }
+        }
+        if (dynamic >= 0 && width && known) shape[static_cast<size_t>(dynamic)] = static_cast<int64_t>(size / width) / known;
+        out_shapes_.push_back(shape);
+      }
+      type.set_dims(shape);
+      auto memory = std::make_unique<AlignedBuffer>();
+      memory->size = (size + 63) / 64 * 64;
+      memory->data = std::aligned_alloc(64, memory->size);
+      std::memset(memory->data, 0, memory->size);
+      void* buffer = nullptr;
+      if (api_.CreateTensorBufferFromHostMemory(type.bytes, memory->data, memory->size, nullptr, &buffer) != 0) {
+        return Error("cannot wrap host memory for " + std::string(is_input ? "input " : "output ") + std::to_string(index));
+      }
+      (is_input ? in_buffers_ : out_buffers_).push_back(buffer);
+      (is_input ? in_memory_ : out_memory_).push_back(std::move(memory));
+    }
+    return Status::Ok();
+  }
+
+  void DestroyBuffers() {
+    for (void* b : in_buffers_) api_.DestroyTensorBuffer(b);
+    for (void* b : out_buffers_) api_.DestroyTensorBuffer(b);
+    in_buffers_.clear();
+    out_buffers_.clear();
+    in_memory_.clear();
+    out_memory_.clear();
+    out_shapes_.clear();
+  }
+
+  Result<std::map<std::string, int>> ProfileBuiltinNodes() {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const RankedType& t : input_types_) {
+      shapes.push_back(t.dims());
+      for (int64_t d : shapes.back()) {
+        if (d < 0) return Status::Error("the model has dynamic input shapes");
+      }
+    }
+    void* compiled = nullptr;
+    void* options = nullptr;
+    Status compiled_ok = Compile(true, &compiled, &options);
+    std::map<std::string, int> builtin;
+    Status result = compiled_ok;
+    if (compiled_ok.ok()) {
+      StderrFilter quiet(IsLiteRtNoise);
+      void* profiler = nullptr;
+      const char* summary = nullptr;
+      result = AllocateBuffers(compiled, shapes);
+      if (result.ok() && api_.CompiledModelGetProfiler(compiled, &profiler) == 0 && profiler &&
+          api_.StartProfiler(profiler) == 0 &&
+          api_.RunCompiledModel(compiled, 0, in_buffers_.size(), in_buffers_.data(), out_buffers_.size(),
+                                out_buffers_.data()) == 0 &&
+          api_.StopProfiler(profiler) == 0 && api_.GetProfileSummary(profiler, compiled, &summary) == 0 && summary) {
+        builtin = BuiltinNodesInProfile(summary);
+        std::free(const_cast<char*>(summary));
+      } else if (result.ok()) {
+        result = Status::Error("the profiled run failed");
+      }
+      DestroyBuffers();
+    }
+    if (compiled) api_.DestroyCompiledModel(compiled);
+    if (options) api_.DestroyOptions(options);
+    if (!result.ok()) return result;
+    return builtin;
+  }
+
+  std::shared_ptr<LiteRtLibrary> lib_;
+  const LiteRtApi& api_;
+  int threads_;
+  void* env_ = nullptr;
+  void* model_ = nullptr;
+  void* signature_handle_ = nullptr;
+  void* options_ = nullptr;
+  void* compiled_ = nullptr;
+  Signature signature_;
+  std::vector<RankedType> input_types_, output_types_;
+  std::vector<void*> in_buffers_, out_buffers_;
+  std::vector<std::unique_ptr<AlignedBuffer>> in_memory_, out_memory_;
+  std::vector<std::vector<int64_t>> out_shapes_;
+  std::map<std::string, int> op_types_;
+  Placement placement_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace
+
+std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary) {
+  std::map<std::string, int> builtin;
+  std::istringstream in(summary);
+  bool in_run_order = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("=====") != std::string::npos) {
+      in_run_order = line.find("Run Order") != std::string::npos;
+      continue;
+    }
+    if (!in_run_order || line.find("[Builtin]") == std::string::npos) continue;
+    std::istringstream fields(line);
+    std::string op;
+    fields >> op;
+    builtin[op] += 1;
+  }
+  return builtin;
+}
+
+Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
+                                                         const Artifact& artifact, int threads) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(artifact.path, ec)) {
+    return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
+  }
+  auto session = std::make_unique<LiteRtXnnpackSession>(std::move(library), threads);
+  if (Status s = session->Init(artifact.path); !s.ok()) return s;
+  return std::unique_ptr<Session>(std::move(session));
+}
+
+}  // namespace edgebench

@@ -1,0 +1,127 @@
+// LiteRT backend on real MediaPipe models (fixtures).
+#include "backends/litert/litert_backend.h"
+
+#include <gtest/gtest.h>
+
+#include "../fixtures_util.h"
+#include "../test_util.h"
+#include "backends/litert/litert_xnnpack_session.h"
+#include "load/input_generator.h"
+
+namespace edgebench {
+namespace {
+
+using namespace edgebench::testing;
+
+std::vector<Tensor> RunOnce(Session& s) {
+  auto shapes = ResolveInputShapes(s.signature(), {{"*", 1}}).take();
+  EXPECT_TRUE(s.Prepare(shapes).ok());
+  auto inputs = GenerateInputs(s.signature(), shapes, 3).take();
+  std::vector<Tensor> outputs;
+  const Status status = s.Run(inputs, outputs);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return outputs;
+}
+
+TEST(LiteRtBackend, RunsBlazeFaceOnBuiltinKernels) {
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({BlazeFaceShort()}, ParseTarget("litert:cpu?threads=1").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(ShapeToString(s.value()->signature().inputs[0].shape), "[1x128x128x3]");
+  auto out = RunOnce(*s.value());
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].shape, (std::vector<int64_t>{1, 896, 16}));
+  const Placement p = s.value()->GetPlacement();
+  EXPECT_EQ(p.nodes_by_device.at("cpu"), 164);
+  EXPECT_EQ(p.ops_by_device.at("cpu").at("CONV_2D"), 21);
+  EXPECT_EQ(p.delegate_partitions, 0);
+}
+
+TEST(LiteRtBackend, RunsFullRangeBlazeFace) {
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({BlazeFaceFull()}, ParseTarget("litert:cpu").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(ShapeToString(s.value()->signature().inputs[0].shape), "[1x192x192x3]");
+  EXPECT_FALSE(RunOnce(*s.value()).empty());
+}
+
+TEST(LiteRtBackend, DynamicBatchIsResized) {
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({OwwDir() + "/embedding_model.tflite"}, ParseTarget("litert:cpu").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  EXPECT_EQ(s.value()->signature().inputs[0].shape[0].symbol, "?");
+  ASSERT_TRUE(s.value()->Prepare({{3, 76, 32, 1}}).ok());
+  auto inputs = GenerateInputs(s.value()->signature(), {{3, 76, 32, 1}}, 0).take();
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.value()->Run(inputs, out).ok());
+  EXPECT_EQ(out[0].shape, (std::vector<int64_t>{3, 1, 1, 96}));
+}
+
+TEST(LiteRtBackend, CustomOpErrorNamesTheOp) {
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({SelfieSegmentation()}, ParseTarget("litert:cpu").take());
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().find("custom operator 'Convolution2DTransposeBias'"), std::string::npos) << s.error();
+}
+
+TEST(LiteRtBackend, TruncatedModelIsAClearError) {
+  auto backend = MakeLiteRtBackend();
+  for (const char* target : {"litert:cpu", "litert:xnnpack"}) {
+    auto s = backend->Load({FixtureVariant("face_short_truncated.tflite")}, ParseTarget(target).take());
+    ASSERT_FALSE(s.ok()) << target;
+    EXPECT_NE(s.error().find("face_short_truncated.tflite"), std::string::npos) << s.error();
+    EXPECT_NE(s.error().find("not a valid .tflite"), std::string::npos) << s.error();
+  }
+}
+
+TEST(LiteRtBackend, XnnpackTargetRunsOnXnnpackAndAgreesWithBuiltin) {
+  auto backend = MakeLiteRtBackend();
+  auto xnn = backend->Load({BlazeFaceShort()}, ParseTarget("litert:xnnpack?threads=1").take());
+  ASSERT_TRUE(xnn.ok()) << xnn.error() << " (scripts/fixtures fetches the LiteRT library)";
+  const Placement p = xnn.value()->GetPlacement();
+  EXPECT_EQ(p.nodes_by_device.at("xnnpack"), 164);
+  EXPECT_EQ(p.nodes_by_device.count("cpu"), 0u);
+  auto builtin = backend->Load({BlazeFaceShort()}, ParseTarget("litert:cpu?threads=1").take());
+  ASSERT_TRUE(builtin.ok());
+  auto a = RunOnce(*builtin.value());
+  auto b = RunOnce(*xnn.value());
+  ASSERT_EQ(a.size(), b.size());
+  for (int i = 0; i < 100; ++i) EXPECT_NEAR(a[0].as<float>()[i], b[0].as<float>()[i], 1e-3);
+}
+
+TEST(LiteRtBackend, ProfileSummaryParsing) {
+  const std::string summary =
+      "============ Run Order ============\n"
+      "   DEQUANTIZE   0.0  0.1  0.0  1%  1%  0  30   [Builtin]:0\n"
+      "   Delegate/Add (ND)  0.0  0.1  0.0  1%  1%  0  30   [Delegate]:1\n"
+      "   DEQUANTIZE   0.0  0.1  0.0  1%  1%  0  30   [Builtin]:2\n"
+      "============ Top by Computation Time ============\n"
+      "   DEQUANTIZE   0.0  0.1  0.0  1%  1%  0  30   [Builtin]:0\n";
+  const auto builtin = BuiltinNodesInProfile(summary);
+  ASSERT_EQ(builtin.size(), 1u);
+  EXPECT_EQ(builtin.at("DEQUANTIZE"), 2);
+}
+
+TEST(LiteRtBackend, MissingXnnpackIsReportedNeverRelabelled) {
+  // Without LiteRT's library, litert:xnnpack must be unavailable with the reason, and never
+  // run builtin kernels under the XNNPACK label.
+  auto r = RunCommand("EDGEBENCH_LITERT_LIB=/nonexistent/libLiteRt.so " + Executable() + " run " +
+                      BlazeFaceShort() + " --target litert:cpu,litert:xnnpack --min-queries 5"
+                      " --warmup 1 --min-duration 0 --format jsonl");
+  EXPECT_EQ(r.exit_code, 1);
+  std::istringstream lines(r.output);
+  std::string cpu, xnn;
+  std::getline(lines, cpu);
+  std::getline(lines, xnn);
+  const auto cpu_record = nlohmann::json::parse(cpu);
+  const auto xnn_record = nlohmann::json::parse(xnn);
+  EXPECT_EQ(cpu_record["status"], "ok");
+  EXPECT_EQ(xnn_record["status"], "unavailable");
+  EXPECT_TRUE(xnn_record["samples"]["measured_ns"].empty());
+  const std::string why = xnn_record["failure"]["error"];
+  EXPECT_NE(why.find("without the XNNPACK delegate"), std::string::npos) << why;
+  EXPECT_NE(why.find("/nonexistent/libLiteRt.so"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace edgebench

@@ -1,0 +1,71 @@
+#include "runner/model_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace edgebench {
+namespace {
+
+TEST(ModelSpec, SingleFileTakesItsStemAsName) {
+  auto m = ParseModelArgument("/models/vit_b16.onnx");
+  ASSERT_TRUE(m.ok()) << m.error();
+  EXPECT_EQ(m.value().name, "vit_b16");
+  ASSERT_EQ(m.value().artifacts.size(), 1u);
+  EXPECT_EQ(m.value().artifacts[0].layout, Layout::kAny);
+}
+
+TEST(ModelSpec, NamedArtifactsWithLayouts) {
+  auto m = ParseModelArgument("blaze=/m/a.onnx?layout=nchw,/m/a.tflite?layout=nhwc");
+  ASSERT_TRUE(m.ok()) << m.error();
+  EXPECT_EQ(m.value().name, "blaze");
+  ASSERT_EQ(m.value().artifacts.size(), 2u);
+  EXPECT_EQ(m.value().artifacts[0].path, "/m/a.onnx");
+  EXPECT_EQ(m.value().artifacts[0].layout, Layout::kNchw);
+  EXPECT_EQ(m.value().artifacts[1].layout, Layout::kNhwc);
+  EXPECT_FALSE(ParseModelArgument("x=a.onnx?layout=chwn").ok());
+  EXPECT_FALSE(ParseModelArgument("x=a.onnx?shape=1").ok());
+  EXPECT_FALSE(ParseModelArgument("x=a.onnx,").ok());
+}
+
+TEST(ModelSpec, ManifestWithRelativePathsAndTolerances) {
+  const auto dir = std::filesystem::temp_directory_path() / ("edgebench_manifest_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir / "m.json");
+    out << R"({"name": "oww", "artifacts": [{"path": "e.onnx"}, {"path": "e.tflite", "layout": "nhwc"}],
+               "tolerances": {"min_cosine": 0.99, "max_abs": 0.01}})";
+  }
+  auto m = ParseModelArgument((dir / "m.json").string());
+  ASSERT_TRUE(m.ok()) << m.error();
+  EXPECT_EQ(m.value().name, "oww");
+  EXPECT_EQ(m.value().artifacts[0].path, (dir / "e.onnx").string());
+  EXPECT_EQ(m.value().artifacts[1].layout, Layout::kNhwc);
+  EXPECT_EQ(m.value().tolerances.min_cosine, 0.99);
+  EXPECT_EQ(m.value().tolerances.max_abs, 0.01);
+  EXPECT_FALSE(m.value().tolerances.min_sqnr_db.has_value());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ModelSpec, EachBackendGetsTheArtifactItReadsOrAReason) {
+  auto m = ParseModelArgument("oww=a.onnx,a.tflite").take();
+  BackendInfo ort;
+  ort.name = "ort";
+  ort.artifact_extensions = {".onnx"};
+  BackendInfo litert;
+  litert.name = "litert";
+  litert.artifact_extensions = {".tflite"};
+  BackendInfo llama;
+  llama.name = "llamacpp";
+  llama.artifact_extensions = {".gguf"};
+  EXPECT_EQ(SelectArtifact(m, ort).value().path, "a.onnx");
+  EXPECT_EQ(SelectArtifact(m, litert).value().path, "a.tflite");
+  auto none = SelectArtifact(m, llama);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("(.gguf)"), std::string::npos) << none.error();
+  EXPECT_NE(none.error().find("a.onnx, a.tflite"), std::string::npos) << none.error();
+}
+
+}  // namespace
+}  // namespace edgebench
