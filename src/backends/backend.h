@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/llm_session.h"
 #include "backends/target.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -25,6 +26,13 @@ struct Capabilities {
   bool dynamic_shapes = false;   // Prepare() accepts new shapes after the first
   bool placement = false;        // Session::GetPlacement() reports where nodes ran
   bool op_profile = false;       // per-operator timings can be collected
+  bool language_model = false;   // LoadLlm() gives language-model sessions
+};
+
+// What the harness will ask of a language-model session, so the backend can size it.
+struct LlmLoadHints {
+  int32_t tokens_per_sequence = 0;  // prompt + generated tokens
+  int32_t sequences = 1;
 };
 
 // Something a backend can run on: an ORT execution provider, a TFLite delegate, a ggml device.
@@ -83,6 +91,12 @@ class Backend {
   virtual BackendInfo Info() const = 0;
   virtual Result<std::unique_ptr<Session>> Load(const Artifact& artifact,
                                                 const Target& target) = 0;
+  // Optional (Capabilities::language_model): a language-model session.
+  virtual Result<std::unique_ptr<LlmSession>> LoadLlm(const Artifact& /*artifact*/,
+                                                      const Target& target,
+                                                      const LlmLoadHints& /*hints*/) {
+    return Status::Error("backend '" + target.backend + "' does not run language models");
+  }
 };
 
 }  // namespace edgebench

@@ -10,6 +10,9 @@
 #if EDGEBENCH_WITH_LITERT
 #include "backends/litert/litert_backend.h"
 #endif
+#if EDGEBENCH_WITH_LLAMACPP
+#include "backends/llamacpp/llamacpp_backend.h"
+#endif
 
 namespace edgebench {
 
@@ -25,6 +28,11 @@ void RegisterBuiltBackends(Registry& registry) {
 #else
   registry.AddNotBuilt(
       {"litert", "TensorFlow Lite", "", false, kLiteRtNotBuiltReason, {".tflite"}, {}, {}});
+#endif
+#if EDGEBENCH_WITH_LLAMACPP
+  registry.Add(MakeLlamaCppBackend());
+#else
+  registry.AddNotBuilt({"llamacpp", "llama.cpp", "", false, kLlamaCppNotBuiltReason, {".gguf"}, {}, {}});
 #endif
 }
 

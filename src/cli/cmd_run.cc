@@ -74,8 +74,12 @@ int Run(const RunOptions& o, CommandContext& context) {
   printer.value()->Begin();
   for (const PlannedTarget& planned : plan) {
     const std::string& name = model.value().name;
-    CaseSpec spec{name, planned.artifact ? planned.artifact->path : "", planned.target.text, dims,
-                  o.settings};
+    CaseSpec spec;
+    spec.model = name;
+    spec.artifact = planned.artifact ? planned.artifact->path : "";
+    spec.target = planned.target.text;
+    spec.dims = dims;
+    spec.settings = o.settings;
     Record record;
     if (!planned.artifact) {
       record = MakeBaseRecord(spec, context.registry);

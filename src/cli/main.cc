@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   edgebench::AddDevicesCommand(app, context);
   edgebench::AddRunCommand(app, context);
   edgebench::AddAgreeCommand(app, context);
+  edgebench::AddLlmCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

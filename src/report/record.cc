@@ -89,6 +89,92 @@ json SummaryToJson(const LatencySummary& s) {
           {"wall_ns", s.wall_ns}};
 }
 
+json TimingsToJson(const std::vector<LlmRequestTiming>& timings) {
+  json list = json::array();
+  for (const auto& t : timings) {
+    std::vector<int64_t> offsets;
+    for (int64_t x : t.token_ns) offsets.push_back(x - t.start_ns);
+    list.push_back({{"ttft_ns", t.ttft_ns()}, {"token_offsets_ns", offsets}});
+  }
+  return list;
+}
+
+std::vector<LlmRequestTiming> TimingsFromJson(const json& list) {
+  std::vector<LlmRequestTiming> timings;
+  for (const json& j : list) {
+    LlmRequestTiming t;
+    t.start_ns = 0;
+    t.first_token_ns = j.at("ttft_ns").get<int64_t>();
+    t.token_ns = j.at("token_offsets_ns").get<std::vector<int64_t>>();
+    timings.push_back(t);
+  }
+  return timings;
+}
+
+json LlmToJson(const LlmRecord& l) {
+  const LlmSummary& s = l.summary;
+  auto percentiles = [](const LatencySummary& x) {
+    json p = json::object();
+    for (const auto& [q, v] : x.percentiles) p[PercentileName(q)] = v ? json(*v) : json(nullptr);
+    return p;
+  };
+  return {{"settings",
+           {{"prompt_tokens", l.settings.prompt_tokens}, {"gen_tokens", l.settings.gen_tokens},
+            {"repetitions", l.settings.repetitions}, {"warmup_requests", l.settings.warmup_requests},
+            {"sequences", l.settings.sequences}, {"seed", l.settings.seed},
+            {"prompt_text", l.settings.prompt_text}}},
+          {"prompt_tokens_run", l.prompt_tokens_run},
+          {"prompt_source", l.prompt_source},
+          {"warmup", TimingsToJson(l.warmup)},
+          {"measured", TimingsToJson(l.measured)},
+          {"model",
+           {{"description", l.session.model_description}, {"parameters", l.session.model_parameters},
+            {"bytes", l.session.model_bytes}, {"vocab_size", l.session.vocab_size},
+            {"context_size", l.session.context_size}, {"max_sequences", l.session.max_sequences},
+            {"random_weights", l.session.random_weights}}},
+          {"kv_cache_bytes", l.session.kv_cache_bytes},
+          {"runtime_environment", l.session.environment},
+          {"rss_bytes", l.rss_bytes},
+          {"rss_peak_bytes", l.rss_peak_bytes},
+          {"summary",
+           {{"requests", s.requests},
+            {"ttft_mean_ns", s.ttft.mean_ns}, {"ttft_percentiles_ns", percentiles(s.ttft)},
+            {"tpot_mean_ns", s.tpot.mean_ns}, {"tpot_percentiles_ns", percentiles(s.tpot)},
+            {"tpot_steps", s.tpot.count},
+            {"prefill_tokens_per_s", s.prefill_tokens_per_s},
+            {"decode_tokens_per_s", s.decode_tokens_per_s},
+            {"per_sequence_tokens_per_s", s.per_sequence_tokens_per_s}}}};
+}
+
+LlmRecord LlmFromJson(const json& j) {
+  LlmRecord l;
+  const json& st = j.at("settings");
+  l.settings.prompt_tokens = st.at("prompt_tokens").get<int64_t>();
+  l.settings.gen_tokens = st.at("gen_tokens").get<int64_t>();
+  l.settings.repetitions = st.at("repetitions").get<int64_t>();
+  l.settings.warmup_requests = st.at("warmup_requests").get<int64_t>();
+  l.settings.sequences = st.at("sequences").get<int64_t>();
+  l.settings.seed = st.at("seed").get<uint64_t>();
+  l.settings.prompt_text = st.at("prompt_text").get<std::string>();
+  l.prompt_tokens_run = j.at("prompt_tokens_run").get<int64_t>();
+  l.prompt_source = j.at("prompt_source").get<std::string>();
+  l.warmup = TimingsFromJson(j.at("warmup"));
+  l.measured = TimingsFromJson(j.at("measured"));
+  const json& m = j.at("model");
+  l.session.model_description = m.at("description").get<std::string>();
+  l.session.model_parameters = m.at("parameters").get<uint64_t>();
+  l.session.model_bytes = m.at("bytes").get<uint64_t>();
+  l.session.vocab_size = m.at("vocab_size").get<int32_t>();
+  l.session.context_size = m.at("context_size").get<int32_t>();
+  l.session.max_sequences = m.at("max_sequences").get<int32_t>();
+  l.session.random_weights = m.at("random_weights").get<bool>();
+  l.session.kv_cache_bytes = j.at("kv_cache_bytes").get<int64_t>();
+  l.session.environment = j.at("runtime_environment").get<std::map<std::string, std::string>>();
+  l.rss_bytes = j.at("rss_bytes").get<int64_t>();
+  l.rss_peak_bytes = j.at("rss_peak_bytes").get<int64_t>();
+  return l;
+}
+
 }  // namespace
 
 json RecordToJson(const Record& r) {
@@ -134,6 +220,7 @@ json RecordToJson(const Record& r) {
       {"verdict", {{"valid", r.valid}, {"reasons", r.invalid_reasons}}},
       {"notes", r.notes},
   };
+  if (r.llm) j["llm"] = LlmToJson(*r.llm);
   return j;
 }
 
@@ -184,6 +271,7 @@ Result<Record> RecordFromJson(const json& j) {
     r.measured_wall_ns = s.at("measured_wall_ns").get<int64_t>();
     r.stop_reason = s.at("stop_reason").get<std::string>();
     r.notes = j.at("notes").get<std::vector<std::string>>();
+    if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
     // The summary, settling and verdict are derived: recompute them from the raw samples and
     // check that the stored verdict agrees, so an edited record cannot claim a false verdict.
     FinishRecord(r);
@@ -200,9 +288,20 @@ void FinishRecord(Record& r) {
   r.summary = Summarize(r.measured_ns, r.measured_wall_ns);
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
+  if (r.llm) {
+    LlmRecord& l = *r.llm;
+    l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings.sequences);
+  }
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
                                 (r.failed_stage.empty() ? "" : " at " + r.failed_stage));
+  } else if (r.llm) {
+    if (r.llm->summary.requests < r.llm->settings.repetitions) {
+      r.invalid_reasons.push_back(std::to_string(r.llm->summary.requests) + " of " +
+                                  std::to_string(r.llm->settings.repetitions) + " requests measured");
+    }
+    if (r.environment.debug_build) r.invalid_reasons.push_back("debug build of edgebench");
+    if (r.environment.sanitizers) r.invalid_reasons.push_back("sanitizer build of edgebench");
   } else {
     const RunSettings& s = r.effective_settings;
     if (r.summary.count < s.min_queries) {

@@ -13,6 +13,9 @@
 #include "backends/backend.h"
 #include "core/environment.h"
 #include "load/settings.h"
+#include "backends/llm_session.h"
+#include "load/llm_scenario.h"
+#include "stats/llm_summary.h"
 #include "stats/summary.h"
 
 namespace edgebench {
@@ -35,6 +38,19 @@ struct InputDescription {
   std::string name;
   std::string dtype;
   std::vector<int64_t> shape;
+};
+
+// The LLM scenario's part of a record (scenario "llm").
+struct LlmRecord {
+  LlmSettings settings;             // as requested for this case
+  int64_t prompt_tokens_run = 0;    // prompt length as run (the tokenized text's, for text)
+  std::string prompt_source;
+  std::vector<LlmRequestTiming> warmup;    // raw: start 0, then ns offsets
+  std::vector<LlmRequestTiming> measured;
+  LlmSessionInfo session;
+  int64_t rss_bytes = 0;       // resident memory after the last request
+  int64_t rss_peak_bytes = 0;  // peak resident memory of the worker
+  LlmSummary summary;          // derived from `measured`
 };
 
 struct Record {
@@ -77,6 +93,8 @@ struct Record {
   std::string stop_reason;
   LatencySummary summary;
   std::optional<Settling> settling;
+
+  std::optional<LlmRecord> llm;  // scenario "llm" only
 
   bool valid = false;
   std::vector<std::string> invalid_reasons;

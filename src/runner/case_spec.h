@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tensor.h"
+#include "load/llm_scenario.h"
 #include "load/settings.h"
 
 namespace edgebench {
@@ -16,6 +17,8 @@ struct CaseSpec {
   std::string target;    // as the user wrote it
   ShapeBindings dims;
   RunSettings settings;  // as requested
+  std::string scenario = "single-stream";  // or "llm"
+  LlmSettings llm;       // for scenario "llm"
 };
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);

@@ -18,6 +18,7 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   const auto bytes = std::filesystem::file_size(spec.artifact, ec);
   r.artifact_bytes = ec ? 0 : static_cast<int64_t>(bytes);
   r.requested_target = spec.target;
+  r.scenario = spec.scenario;
   r.requested_settings = spec.settings;
   auto effective = Validate(spec.settings);
   r.effective_settings = effective.ok() ? effective.value().values : spec.settings;
@@ -46,6 +47,7 @@ Record Fail(Record r, CaseStatus status, const std::string& stage, const std::st
 }  // namespace
 
 Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage) {
+  if (spec.scenario == "llm") return RunLlmCase(spec, registry, on_stage);
   auto stage = [&](const std::string& name) {
     if (on_stage) on_stage(name);
   };

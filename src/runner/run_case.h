@@ -21,4 +21,7 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry);
 
 Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage = {});
 
+// The LLM scenario's case (runner/run_llm_case.cc); RunCase dispatches to it.
+Record RunLlmCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage);
+
 }  // namespace edgebench

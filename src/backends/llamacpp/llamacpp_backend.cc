@@ -1,0 +1,311 @@
+#include "backends/llamacpp/llamacpp_backend.h"
+
+#include <ggml-backend.h>
+#include <llama.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "backends/build_config.h"
+#include "backends/llamacpp/llamacpp_log.h"
+
+namespace edgebench {
+namespace {
+
+struct ModelDeleter {
+  void operator()(llama_model* m) const { llama_model_free(m); }
+};
+struct ContextDeleter {
+  void operator()(llama_context* c) const { llama_free(c); }
+};
+
+int32_t Argmax(const float* logits, int32_t n) {
+  return static_cast<int32_t>(std::max_element(logits, logits + n) - logits);
+}
+
+// RAII for llama_batch.
+class Batch {
+ public:
+  Batch(int32_t capacity, int32_t sequences) : batch_(llama_batch_init(capacity, 0, sequences)) {}
+  ~Batch() { llama_batch_free(batch_); }
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+  void Clear() { batch_.n_tokens = 0; }
+  void Add(int32_t token, int32_t pos, int32_t seq, bool logits) {
+    const int32_t i = batch_.n_tokens++;
+    batch_.token[i] = token;
+    batch_.pos[i] = pos;
+    batch_.n_seq_id[i] = 1;
+    batch_.seq_id[i][0] = seq;
+    batch_.logits[i] = logits ? 1 : 0;
+  }
+  int32_t size() const { return batch_.n_tokens; }
+  llama_batch& get() { return batch_; }
+
+ private:
+  llama_batch batch_;
+};
+
+std::string DecodeError(int32_t code) {
+  switch (code) {
+    case 1: return "no room in the KV cache for the batch (raise ctx=)";
+    case 2: return "aborted";
+    case -1: return "invalid input batch";
+    default: return "fatal error " + std::to_string(code);
+  }
+}
+
+class LlamaCppSession : public LlmSession {
+ public:
+  LlamaCppSession(std::unique_ptr<llama_model, ModelDeleter> model,
+                  std::unique_ptr<llama_context, ContextDeleter> context, LlmSessionInfo info,
+                  int32_t batch)
+      : model_(std::move(model)),
+        context_(std::move(context)),
+        vocab_(llama_model_get_vocab(model_.get())),
+        info_(std::move(info)),
+        batch_size_(batch),
+        prefill_batch_(batch, 1),
+        step_batch_(info_.max_sequences, 1) {}
+
+  LlmSessionInfo Info() const override { return info_; }
+
+  Result<std::vector<int32_t>> Tokenize(const std::string& text) override {
+    std::vector<llama_token> tokens(text.size() + 8);
+    int32_t n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), tokens.data(),
+                               static_cast<int32_t>(tokens.size()), /*add_special=*/true,
+                               /*parse_special=*/false);
+    if (n < 0) {
+      tokens.resize(static_cast<size_t>(-n));
+      n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), tokens.data(),
+                         static_cast<int32_t>(tokens.size()), true, false);
+    }
+    if (n <= 0) return Status::Error("llama.cpp could not tokenize the prompt text");
+    tokens.resize(static_cast<size_t>(n));
+    return std::vector<int32_t>(tokens.begin(), tokens.end());
+  }
+
+  Status ClearState() override {
+    llama_memory_clear(llama_get_memory(context_.get()), true);
+    positions_.assign(static_cast<size_t>(info_.max_sequences), 0);
+    return Status::Ok();
+  }
+
+  Result<std::vector<int32_t>> Prefill(const std::vector<std::vector<int32_t>>& prompts) override {
+    if (prompts.empty() || static_cast<int32_t>(prompts.size()) > info_.max_sequences) {
+      return Status::Error("expected 1 to " + std::to_string(info_.max_sequences) + " prompts");
+    }
+    std::vector<int32_t> first(prompts.size(), -1);
+    prefill_batch_.Clear();
+    // Chunks of `batch` tokens; a sequence's logits are read right after the chunk that holds
+    // its last prompt token (later decodes overwrite them).
+    std::vector<int32_t> waiting;  // sequences whose last token is in the current chunk
+    std::vector<int32_t> index_in_batch(prompts.size(), -1);
+    auto flush = [&]() -> Status {
+      if (prefill_batch_.size() == 0) return Status::Ok();
+      const int32_t rc = llama_decode(context_.get(), prefill_batch_.get());
+      if (rc != 0) return Status::Error("llama.cpp prefill failed: " + DecodeError(rc));
+      for (int32_t seq : waiting) {
+        const float* logits = llama_get_logits_ith(context_.get(), index_in_batch[static_cast<size_t>(seq)]);
+        if (!logits) return Status::Error("llama.cpp returned no logits for sequence " + std::to_string(seq));
+        first[static_cast<size_t>(seq)] = Argmax(logits, info_.vocab_size);
+      }
+      waiting.clear();
+      prefill_batch_.Clear();
+      return Status::Ok();
+    };
+    for (size_t seq = 0; seq < prompts.size(); ++seq) {
+      const auto& prompt = prompts[seq];
+      if (prompt.empty()) return Status::Error("empty prompt for sequence " + std::to_string(seq));
+      for (size_t k = 0; k < prompt.size(); ++k) {
+        const bool last = k + 1 == prompt.size();
+        if (last) {
+          index_in_batch[seq] = prefill_batch_.size();
+          waiting.push_back(static_cast<int32_t>(seq));
+        }
+        prefill_batch_.Add(prompt[k], positions_[seq]++, static_cast<int32_t>(seq), last);
+        if (prefill_batch_.size() == batch_size_) {
+          if (Status s = flush(); !s.ok()) return s;
+        }
+      }
+    }
+    if (Status s = flush(); !s.ok()) return s;
+    return first;
+  }
+
+  Result<std::vector<int32_t>> DecodeStep(const std::vector<int32_t>& last_tokens) override {
+    step_batch_.Clear();
+    for (size_t seq = 0; seq < last_tokens.size(); ++seq) {
+      step_batch_.Add(last_tokens[seq], positions_[seq]++, static_cast<int32_t>(seq), true);
+    }
+    const int32_t rc = llama_decode(context_.get(), step_batch_.get());
+    if (rc != 0) return Status::Error("llama.cpp decode failed: " + DecodeError(rc));
+    std::vector<int32_t> next(last_tokens.size());
+    for (size_t seq = 0; seq < last_tokens.size(); ++seq) {
+      const float* logits = llama_get_logits_ith(context_.get(), static_cast<int32_t>(seq));
+      if (!logits) return Status::Error("llama.cpp returned no logits");
+      next[seq] = Argmax(logits, info_.vocab_size);
+    }
+    return next;
+  }
+
+ private:
+  std::unique_ptr<llama_model, ModelDeleter> model_;
+  std::unique_ptr<llama_context, ContextDeleter> context_;
+  const llama_vocab* vocab_;
+  LlmSessionInfo info_;
+  int32_t batch_size_;
+  Batch prefill_batch_;
+  Batch step_batch_;
+  std::vector<int32_t> positions_;
+};
+
+ggml_type CacheType(const std::string& name) {
+  if (name == "q8_0") return GGML_TYPE_Q8_0;
+  if (name == "q4_0") return GGML_TYPE_Q4_0;
+  return GGML_TYPE_F16;
+}
+
+class LlamaCppBackend : public Backend {
+ public:
+  LlamaCppBackend() { log_.Install(); }
+
+  BackendInfo Info() const override {
+    EnsureInit();
+    BackendInfo info;
+    info.name = "llamacpp";
+    info.runtime = "llama.cpp";
+    info.version = LibraryVersion();
+    info.artifact_extensions = {".gguf"};
+    info.capabilities.language_model = true;
+    bool cpu = false;
+    for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+      if (ggml_backend_dev_type(ggml_backend_dev_get(i)) == GGML_BACKEND_DEVICE_TYPE_CPU) cpu = true;
+    }
+    const std::string variant = log_.cpu_variant();
+    info.devices.push_back({"cpu",
+                            "ggml CPU backend" + (variant.empty() ? std::string() : " (" + variant + ")"),
+                            cpu, cpu ? "" : "ggml found no CPU backend to load"});
+    return info;
+  }
+
+  Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target&) override {
+    return Status::Error("'" + artifact.path + "' is a language model: measure it with `edgebench llm`");
+  }
+
+  Result<std::unique_ptr<LlmSession>> LoadLlm(const Artifact& artifact, const Target& target,
+                                              const LlmLoadHints& hints) override {
+    if (target.device != "cpu") {
+      return Status::Error("llama.cpp has no device '" + target.device + "' here; use llamacpp:cpu");
+    }
+    TargetOptions options(target);
+    auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()), 1, 1024);
+    auto batch = options.Int("batch", 2048, 1, 1 << 20);
+    auto ubatch = options.Int("ubatch", 512, 1, 1 << 20);
+    auto fa = options.Choice("fa", "auto", {"on", "off", "auto"});
+    auto kv = options.Choice("kv", "f16", {"f16", "q8_0", "q4_0"});
+    const int32_t needed = std::max<int32_t>(hints.tokens_per_sequence, 1) * std::max<int32_t>(hints.sequences, 1);
+    const int32_t default_ctx = (needed + 255) / 256 * 256;
+    auto ctx = options.Int("ctx", default_ctx, 1, 1 << 24);
+    for (const Status& s : {threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
+                            ctx.status(), options.CheckAllUsed()}) {
+      if (!s.ok()) return s;
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(artifact.path, ec)) {
+      return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
+    }
+    EnsureInit();
+    std::lock_guard<std::mutex> lock(mutex_);
+    log_.TakeErrors();
+    llama_model_params model_params = llama_model_default_params();
+    model_params.n_gpu_layers = 0;
+    std::unique_ptr<llama_model, ModelDeleter> model(llama_model_load_from_file(artifact.path.c_str(), model_params));
+    if (!model) {
+      const std::string why = log_.TakeErrors();
+      return Status::Error("llama.cpp cannot load '" + artifact.path + "'" +
+                           (why.empty() ? ": not a usable GGUF model" : ": " + why));
+    }
+    llama_context_params cp = llama_context_default_params();
+    cp.n_ctx = static_cast<uint32_t>(ctx.value());
+    cp.n_batch = static_cast<uint32_t>(batch.value());
+    cp.n_ubatch = static_cast<uint32_t>(ubatch.value());
+    cp.n_seq_max = static_cast<uint32_t>(std::max<int32_t>(hints.sequences, 1));
+    cp.n_threads = threads.value();
+    cp.n_threads_batch = threads.value();
+    cp.flash_attn_type = fa.value() == "on"    ? LLAMA_FLASH_ATTN_TYPE_ENABLED
+                         : fa.value() == "off" ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+                                               : LLAMA_FLASH_ATTN_TYPE_AUTO;
+    cp.type_k = CacheType(kv.value());
+    cp.type_v = CacheType(kv.value());
+    cp.no_perf = true;
+    std::unique_ptr<llama_context, ContextDeleter> context(llama_init_from_model(model.get(), cp));
+    if (!context) {
+      const std::string why = log_.TakeErrors();
+      return Status::Error("llama.cpp cannot create a context for '" + artifact.path + "' with " +
+                           target.text + (why.empty() ? "" : ": " + why));
+    }
+    // llama.cpp caps the logical batch at the context size; chunk prompts by what it uses.
+    const int32_t effective_batch = static_cast<int32_t>(llama_n_batch(context.get()));
+    if (static_cast<int64_t>(llama_n_ctx(context.get())) < needed) {
+      return Status::Error("context of " + std::to_string(llama_n_ctx(context.get())) +
+                           " tokens is too small for " + std::to_string(hints.sequences) + " x " +
+                           std::to_string(hints.tokens_per_sequence) +
+                           " tokens (prompt + generation per sequence); raise ctx= or leave it unset");
+    }
+    LlmSessionInfo info;
+    char desc[256] = {};
+    llama_model_desc(model.get(), desc, sizeof desc);
+    info.model_description = desc;
+    info.model_parameters = llama_model_n_params(model.get());
+    info.model_bytes = llama_model_size(model.get());
+    info.vocab_size = llama_vocab_n_tokens(llama_model_get_vocab(model.get()));
+    info.context_size = static_cast<int32_t>(llama_n_ctx(context.get()));
+    info.max_sequences = static_cast<int32_t>(cp.n_seq_max);
+    char description[512] = {};
+    if (llama_model_meta_val_str(model.get(), "general.description", description, sizeof description) > 0) {
+      info.random_weights = std::string(description).find("random weights") != std::string::npos;
+    }
+    // K and V widths per layer from the model's shape; llama.cpp has no query for the cache size.
+    const int64_t n_layer = llama_model_n_layer(model.get());
+    const int64_t n_embd = llama_model_n_embd(model.get());
+    const int64_t n_head = std::max(1, llama_model_n_head(model.get()));
+    const int64_t kv_width = n_embd / n_head * llama_model_n_head_kv(model.get());
+    info.kv_cache_bytes = n_layer * info.context_size *
+                          static_cast<int64_t>(ggml_row_size(cp.type_k, kv_width) + ggml_row_size(cp.type_v, kv_width));
+    info.effective_options = {{"threads", std::to_string(threads.value())},
+                              {"batch", std::to_string(effective_batch)},
+                              {"ubatch", std::to_string(ubatch.value())},
+                              {"fa", fa.value()},
+                              {"kv", kv.value()},
+                              {"ctx", std::to_string(info.context_size)}};
+    const std::string variant = log_.cpu_variant();
+    if (!variant.empty()) info.environment["ggml_cpu_backend"] = variant;
+    info.environment["llama_system_info"] = llama_print_system_info();
+    if (info.random_weights) info.notes.push_back("random weights: latency only");
+    return std::unique_ptr<LlmSession>(
+        new LlamaCppSession(std::move(model), std::move(context), std::move(info), effective_batch));
+  }
+
+ private:
+  void EnsureInit() const {
+    std::call_once(init_, [] {
+      llama_backend_init();
+      ggml_backend_load_all();  // loads the best CPU variant (libggml-cpu-*.so)
+    });
+  }
+
+  static std::string LibraryVersion() { return kLlamaVersion; }
+
+  mutable LlamaLog log_;
+  mutable std::once_flag init_;
+  std::mutex mutex_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> MakeLlamaCppBackend() { return std::make_unique<LlamaCppBackend>(); }
+
+}  // namespace edgebench

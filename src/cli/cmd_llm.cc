@@ -1,0 +1,138 @@
+// `edgebench llm MODEL.gguf --prompt 128,512 --gen 64`: TTFT, TPOT, prefill and decode speed
+// for every prompt length x generation length, each case in a worker process.
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "core/log.h"
+#include "report/llm_printer.h"
+#include "report/store.h"
+#include "runner/run_case.h"
+#include "runner/worker_process.h"
+
+namespace edgebench {
+namespace {
+
+struct LlmOptions {
+  std::string model;
+  std::string targets = "llamacpp:cpu";
+  std::string prompts = "128";
+  std::string gens = "64";
+  int64_t repeat = 5;
+  int64_t warmup = 1;
+  int64_t sequences = 1;
+  uint64_t seed = 0;
+  std::string prompt_text;
+  std::string format = "table";
+  std::string out_dir;
+  int64_t timeout_ms = 1800000;
+  bool in_process = false;
+};
+
+Result<std::vector<int64_t>> ParseCounts(const std::string& flag, const std::string& text) {
+  std::vector<int64_t> values;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    try {
+      size_t used = 0;
+      const long long v = std::stoll(item, &used);
+      if (used != item.size() || v < 1) throw std::invalid_argument(item);
+      values.push_back(v);
+    } catch (const std::exception&) {
+      return Status::Error("bad " + flag + " '" + text + "': expected positive integers separated by commas");
+    }
+  }
+  if (values.empty()) return Status::Error("bad " + flag + ": give at least one value");
+  return values;
+}
+
+int Llm(const LlmOptions& o, CommandContext& context) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench llm: " << message << "\n";
+    return 2;
+  };
+  auto prompts = ParseCounts("--prompt", o.prompts);
+  if (!prompts.ok()) return fail(prompts.error());
+  auto gens = ParseCounts("--gen", o.gens);
+  if (!gens.ok()) return fail(gens.error());
+  if (o.repeat < 1) return fail("--repeat must be at least 1");
+  if (o.warmup < 0) return fail("--warmup must be 0 or more");
+  if (o.sequences < 1) return fail("--sequences must be at least 1");
+  auto targets = ParseTargetList(o.targets);
+  if (!targets.ok()) return fail(targets.error());
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(o.model, ec)) return fail("model file '" + o.model + "' does not exist");
+  auto printer = MakeLlmPrinter(o.format, std::cout);
+  if (!printer.ok()) return fail(printer.error());
+  std::optional<ResultStore> store;
+  if (!o.out_dir.empty()) {
+    auto opened = ResultStore::Open(o.out_dir);
+    if (!opened.ok()) return fail(opened.error());
+    store = opened.take();
+  }
+  std::vector<std::string> worker_args;
+  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
+  // With --prompt-text the prompt length is the text's; one length then.
+  const std::vector<int64_t> prompt_lengths = o.prompt_text.empty() ? prompts.value() : std::vector<int64_t>{1};
+
+  int exit_code = 0;
+  printer.value()->Begin();
+  for (const Target& target : targets.value()) {
+    for (int64_t prompt : prompt_lengths) {
+      for (int64_t gen : gens.value()) {
+        CaseSpec spec;
+        spec.model = std::filesystem::path(o.model).stem().string();
+        spec.artifact = o.model;
+        spec.target = target.text;
+        spec.scenario = "llm";
+        spec.settings.case_timeout_ms = o.timeout_ms;
+        spec.llm = LlmSettings{prompt, gen, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
+        Log(LogLevel::kInfo, "llm " + spec.model + " prompt " + std::to_string(prompt) + " gen " +
+                                 std::to_string(gen) + " on " + target.text);
+        Record record = o.in_process ? RunCase(spec, context.registry)
+                                     : RunCaseInWorker(context.executable, spec, context.registry, worker_args);
+        if (store) {
+          if (Status s = store->Append(record); !s.ok()) {
+            std::cerr << "edgebench llm: " << s.message() << "\n";
+            exit_code = 1;
+          }
+        }
+        printer.value()->Print(record);
+        if (record.status != CaseStatus::kOk) exit_code = 1;
+      }
+    }
+  }
+  printer.value()->End();
+  if (store) std::cerr << "edgebench: records appended to " << store->path() << "\n";
+  return exit_code;
+}
+
+}  // namespace
+
+void AddLlmCommand(CLI::App& app, CommandContext& context) {
+  auto o = std::make_shared<LlmOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "llm", "language models (GGUF): time to first token, time per output token, prefill and decode speed");
+  cmd->footer(
+      "Every request starts from an empty KV cache. TTFT: from the request's start to the first "
+      "generated token, prefill included. TPOT: the gaps between later tokens. Prefill t/s: "
+      "prompt tokens x sequences / TTFT; decode t/s: tokens generated after the first, all "
+      "sequences, per second.\nExit status: 0 when every case measured, 1 when any failed, 2 for bad arguments.");
+  cmd->add_option("model", o->model, "GGUF model file")->required();
+  cmd->add_option("-t,--target", o->targets,
+                  "targets, e.g. llamacpp:cpu?threads=2&fa=on&kv=q8_0")->capture_default_str();
+  cmd->add_option("-p,--prompt", o->prompts, "prompt lengths in tokens, comma-separated")->capture_default_str();
+  cmd->add_option("-n,--gen", o->gens, "tokens to generate per sequence, comma-separated")->capture_default_str();
+  cmd->add_option("-r,--repeat", o->repeat, "measured requests per case")->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "warmup requests per case, reported apart")->capture_default_str();
+  cmd->add_option("--sequences", o->sequences, "sequences decoded together in one batch")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of the prompt token ids")->capture_default_str();
+  cmd->add_option("--prompt-text", o->prompt_text, "a text prompt, run through the model's tokenizer");
+  cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
+  cmd->add_option("-o,--out", o->out_dir, "append records to DIR/results.jsonl");
+  cmd->add_option("--timeout", o->timeout_ms, "kill a case after this many ms")->capture_default_str();
+  cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging)");
+  cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });
+}
+
+}  // namespace edgebench

@@ -1,0 +1,114 @@
+// llama.cpp backend on tiny generated GGUF models (random weights, real architectures).
+#include "backends/llamacpp/llamacpp_backend.h"
+
+#include <gtest/gtest.h>
+
+#include "../test_util.h"
+#include "backends/llamacpp/llamacpp_log.h"
+
+namespace edgebench {
+namespace {
+
+using testing::TestModel;
+
+std::unique_ptr<LlmSession> LoadTiny(Backend& backend, const std::string& file, const std::string& target = "llamacpp:cpu?threads=1") {
+  auto s = backend.LoadLlm({TestModel(file)}, ParseTarget(target).take(), LlmLoadHints{64, 2});
+  EXPECT_TRUE(s.ok()) << s.error();
+  return s.ok() ? s.take() : nullptr;
+}
+
+TEST(LlamaCppBackend, InfoAndSessionInfo) {
+  auto backend = MakeLlamaCppBackend();
+  const BackendInfo info = backend->Info();
+  EXPECT_EQ(info.name, "llamacpp");
+  EXPECT_TRUE(info.capabilities.language_model);
+  ASSERT_EQ(info.devices.size(), 1u);
+  EXPECT_TRUE(info.devices[0].available);
+  auto s = LoadTiny(*backend, "llama-tiny.gguf");
+  ASSERT_TRUE(s);
+  const LlmSessionInfo si = s->Info();
+  EXPECT_TRUE(si.random_weights);
+  EXPECT_EQ(si.vocab_size, 2048);
+  EXPECT_EQ(si.max_sequences, 2);
+  EXPECT_GE(si.context_size, 128);
+  EXPECT_GT(si.kv_cache_bytes, 0);
+  EXPECT_EQ(si.effective_options.at("threads"), "1");
+  EXPECT_EQ(si.effective_options.at("kv"), "f16");
+}
+
+TEST(LlamaCppBackend, ClearingTheStateMakesRequestsRepeatable) {
+  auto backend = MakeLlamaCppBackend();
+  auto s = LoadTiny(*backend, "llama-tiny.gguf");
+  ASSERT_TRUE(s);
+  const std::vector<std::vector<int32_t>> prompt = {{5, 17, 300, 42, 9, 1000, 77, 3}};
+  ASSERT_TRUE(s->ClearState().ok());
+  auto first = s->Prefill(prompt);
+  ASSERT_TRUE(first.ok()) << first.error();
+  auto next = s->DecodeStep(first.value());
+  ASSERT_TRUE(next.ok()) << next.error();
+  ASSERT_TRUE(s->ClearState().ok());
+  auto again = s->Prefill(prompt);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value(), first.value());  // greedy and deterministic from an empty state
+  for (int32_t t : first.value()) {
+    EXPECT_GE(t, 0);
+    EXPECT_LT(t, 2048);
+  }
+}
+
+TEST(LlamaCppBackend, TwoSequencesDecodeTogether) {
+  auto backend = MakeLlamaCppBackend();
+  auto s = LoadTiny(*backend, "llama-tiny.gguf");
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->ClearState().ok());
+  auto first = s->Prefill({{1, 2, 3, 4}, {9, 8, 7, 6, 5}});
+  ASSERT_TRUE(first.ok()) << first.error();
+  ASSERT_EQ(first.value().size(), 2u);
+  auto next = s->DecodeStep(first.value());
+  ASSERT_TRUE(next.ok()) << next.error();
+  EXPECT_EQ(next.value().size(), 2u);
+}
+
+TEST(LlamaCppBackend, Phi3TokenizesTextWithNewlines) {
+  auto backend = MakeLlamaCppBackend();
+  auto s = LoadTiny(*backend, "phi3-tiny.gguf");
+  ASSERT_TRUE(s);
+  auto tokens = s->Tokenize("<|user|>\nhello world\n<|end|>\n<|assistant|>\n");
+  ASSERT_TRUE(tokens.ok()) << tokens.error();
+  EXPECT_GT(tokens.value().size(), 4u);
+  ASSERT_TRUE(s->ClearState().ok());
+  EXPECT_TRUE(s->Prefill({tokens.value()}).ok());
+}
+
+TEST(LlamaCppBackend, CorruptGgufIsAClearError) {
+  auto backend = MakeLlamaCppBackend();
+  auto truncated = backend->LoadLlm({TestModel("llama-tiny-truncated.gguf")}, ParseTarget("llamacpp:cpu").take(), {});
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_NE(truncated.error().find("llama-tiny-truncated.gguf"), std::string::npos) << truncated.error();
+  EXPECT_NE(truncated.error().find("corrupted or incomplete"), std::string::npos) << truncated.error();
+  auto not_gguf = backend->LoadLlm({TestModel("vit_micro.onnx")}, ParseTarget("llamacpp:cpu").take(), {});
+  ASSERT_FALSE(not_gguf.ok());
+  EXPECT_NE(not_gguf.error().find("invalid magic"), std::string::npos) << not_gguf.error();
+}
+
+TEST(LlamaCppBackend, BadOptionsAreRejected) {
+  auto backend = MakeLlamaCppBackend();
+  auto typo = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu?kv=q2").take(), {});
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.error().find("f16, q8_0, q4_0"), std::string::npos);
+  auto vq = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu?kv=q4_0&fa=off").take(), {8, 1});
+  ASSERT_FALSE(vq.ok());
+  EXPECT_NE(vq.error().find("flash_attn"), std::string::npos) << vq.error();
+  auto session = backend->Load({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu").take());
+  ASSERT_FALSE(session.ok());
+  EXPECT_NE(session.error().find("edgebench llm"), std::string::npos);
+}
+
+TEST(LlamaCppLog, FindsTheCpuVariant) {
+  EXPECT_EQ(ParseCpuBackendVariant("load_backend: loaded CPU backend from /usr/lib/x/libggml-cpu-zen4.so"),
+            "/usr/lib/x/libggml-cpu-zen4.so");
+  EXPECT_FALSE(ParseCpuBackendVariant("llama_model_loader: loaded meta data").has_value());
+}
+
+}  // namespace
+}  // namespace edgebench
