@@ -10,6 +10,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,7 +61,9 @@ struct Placement {
   std::vector<std::string> devices_used;       // devices that ran at least one node
   // device -> op type -> node count, where the runtime tells op types (TFLite does).
   std::map<std::string, std::map<std::string, int>> ops_by_device;
-  int delegate_partitions = 0;  // subgraphs handed to a delegate (TFLite)
+  // Subgraphs handed to a delegate, when the runtime tells (TFLite's interpreter does; LiteRT's
+  // C API does not): absent rather than guessed.
+  std::optional<int> delegate_partitions;
   bool known = false;           // false when the runtime cannot tell
 };
 

@@ -205,7 +205,8 @@ json RecordToJson(const Record& r) {
        {{"known", r.placement.known},
         {"nodes_by_device", r.placement.nodes_by_device},
         {"ops_by_device", r.placement.ops_by_device},
-        {"delegate_partitions", r.placement.delegate_partitions},
+        {"delegate_partitions", r.placement.delegate_partitions ? json(*r.placement.delegate_partitions)
+                                                                : json(nullptr)},
         {"devices_used", r.placement.devices_used}}},
       {"timings_ns", {{"load", r.load_ns}, {"prepare", r.prepare_ns}}},
       {"samples",
@@ -262,7 +263,9 @@ Result<Record> RecordFromJson(const json& j) {
     r.placement.ops_by_device = j.at("placement")
                                     .at("ops_by_device")
                                     .get<std::map<std::string, std::map<std::string, int>>>();
-    r.placement.delegate_partitions = j.at("placement").at("delegate_partitions").get<int>();
+    if (const json& p = j.at("placement").at("delegate_partitions"); !p.is_null()) {
+      r.placement.delegate_partitions = p.get<int>();
+    }
     r.load_ns = j.at("timings_ns").at("load").get<int64_t>();
     r.prepare_ns = j.at("timings_ns").at("prepare").get<int64_t>();
     const json& s = j.at("samples");

@@ -33,7 +33,7 @@ Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
   Record r = MakeBaseRecord(spec, registry);
   r.status = status;
   r.failed_stage = stage.empty() ? "worker" : stage;
-  r.error = error;
+  r.error = spec.target + ": " + error;
   r.signal = signal;
   FinishRecord(r);
   return r;

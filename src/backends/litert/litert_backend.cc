@@ -138,6 +138,7 @@ class LiteRtSession : public Session {
   Placement GetPlacement() const override {
     Placement placement;
     placement.known = true;
+    placement.delegate_partitions = 0;
     for (int node_index : interpreter_->execution_plan()) {
       const auto* node_and_reg = interpreter_->node_and_registration(node_index);
       if (!node_and_reg) continue;
@@ -150,7 +151,8 @@ class LiteRtSession : public Session {
         op = tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(reg.builtin_code));
       }
       const std::string device = node.delegate ? "delegate" : "cpu";
-      if (node.delegate) ++placement.delegate_partitions;
+      // Each delegate kernel in the execution plan is one partition the delegate took.
+      if (node.delegate) placement.delegate_partitions = placement.delegate_partitions.value_or(0) + 1;
       placement.nodes_by_device[device] += 1;
       placement.ops_by_device[device][op] += 1;
     }

@@ -152,7 +152,6 @@ class LiteRtXnnpackSession : public Session {
       if (builtin_total > 0) placement_.nodes_by_device["cpu"] = builtin_total;
       if (total - builtin_total > 0) {
         placement_.nodes_by_device["xnnpack"] = total - builtin_total;
-        placement_.delegate_partitions = 1;
       }
       auto& xnn = placement_.ops_by_device["xnnpack"];
       for (const auto& [op, n] : op_types_) {
