@@ -22,6 +22,8 @@ class Registry {
   std::vector<BackendInfo> List() const;
   // Why `name` cannot be used: unknown or not built. Empty when it can.
   std::string WhyUnusable(const std::string& name) const;
+  // Destroys every backend now (their runtimes' global state with them).
+  void ReleaseBackends() { backends_.clear(); }
 
  private:
   std::vector<std::string> order_;

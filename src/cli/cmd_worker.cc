@@ -2,9 +2,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "cli/commands.h"
 #include "runner/worker_process.h"
 
@@ -17,14 +14,9 @@ void AddWorkerCommand(CLI::App& app, CommandContext& context) {
     // stdout carries the protocol only: anything a runtime prints there goes to stderr.
     const int protocol_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
     ::dup2(STDERR_FILENO, STDOUT_FILENO);
-    const int code = WorkerMain(context.registry, protocol_fd);
-    ::close(protocol_fd);
-    // The answer is written. Leave without running static destructors: runtimes log from
-    // them (LiteRT prints "DestroyAccelerator" lines) and may even crash while tearing down,
-    // which would turn a finished case into a crash.
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(code);
+    context.exit_code = WorkerMain(context.registry, protocol_fd);
+    // The protocol stays open to the end: a runtime that crashes while the process exits
+    // (ONNX Runtime's oneDNN provider does, seen here) still shows in the record's notes.
   });
 }
 

@@ -68,6 +68,11 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     result = RecordToJson(RunCase(spec.value(), registry, announce));
   }
   WriteLine(protocol_fd, nlohmann::json{{"result", result}}.dump());
+  // Tear the runtimes down while the orchestrator still listens: a runtime that crashes on
+  // release is a finding worth a note (ONNX Runtime's oneDNN provider does, seen here).
+  announce("release");
+  registry.ReleaseBackends();
+  WriteLine(protocol_fd, nlohmann::json{{"released", true}}.dump());
   return 0;
 }
 
@@ -141,6 +146,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
       if (message.is_discarded()) continue;
       if (message.contains("stage")) stage = message["stage"].get<std::string>();
       if (message.contains("result")) outcome.result = message["result"];
+      if (message.contains("released")) outcome.released = true;
     }
   }
   ::close(from_child[0]);
@@ -155,6 +161,14 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     outcome.signal = SIGKILL;
     outcome.message = "no result within " + std::to_string(timeout_ms) + " ms (stage '" + stage +
                       "'); the worker was killed. Raise --timeout if the model is this slow";
+  } else if (WIFSIGNALED(wait_status) && outcome.result) {
+    // The case finished and answered; the runtime crashed while being released.
+    const int sig = WTERMSIG(wait_status);
+    outcome.after_result = std::string("after the case finished, the worker died on signal ") +
+                           std::to_string(sig) + " (" + ::strsignal(sig) + ") " +
+                           (outcome.released ? "while the process exited (static teardown)"
+                                             : "while releasing the runtime") +
+                           "; the results are kept";
   } else if (WIFSIGNALED(wait_status)) {
     const int sig = WTERMSIG(wait_status);
     outcome.result.reset();
@@ -180,7 +194,10 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
   WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args);
   if (outcome.result) {
     auto record = RecordFromJson(*outcome.result);
-    if (record.ok()) return record.take();
+    if (record.ok()) {
+      if (!outcome.after_result.empty()) record.value().notes.push_back(outcome.after_result);
+      return record.take();
+    }
     return Died(spec, registry, CaseStatus::kFailed, "worker",
                 "the worker's record was unreadable: " + record.error(), 0);
   }

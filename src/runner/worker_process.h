@@ -20,6 +20,8 @@ namespace edgebench {
 // How a worker ended, whatever it was asked to do.
 struct WorkerOutcome {
   std::optional<nlohmann::json> result;  // set when the worker finished and answered
+  bool released = false;                 // the worker also released its runtimes cleanly
+  std::string after_result;              // what went wrong after the answer, if anything
   CaseStatus status = CaseStatus::kOk;   // kCrashed, kTimeout or kFailed when no result
   std::string stage;                     // the last stage the worker announced
   std::string message;                   // what happened, for people

@@ -44,6 +44,15 @@ TEST_F(WorkerTest, CrashBecomesARecordWithSignalAndStage) {
   EXPECT_FALSE(r.valid);
 }
 
+TEST_F(WorkerTest, CrashAfterTheResultKeepsTheResultWithANote) {
+  Record r = RunCaseInWorker(testing::Executable(), NullCase("null:spin?us=10&crash_on_release=on"), registry_);
+  EXPECT_EQ(r.status, CaseStatus::kOk) << r.error;
+  EXPECT_EQ(r.measured_ns.size(), 20u);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes.back().find("while releasing the runtime"), std::string::npos) << r.notes.back();
+  EXPECT_NE(r.notes.back().find("signal 6"), std::string::npos) << r.notes.back();
+}
+
 TEST_F(WorkerTest, HangIsKilledAtTheTimeout) {
   CaseSpec spec = NullCase("null:sleep?us=30000000");
   spec.settings.case_timeout_ms = 500;

@@ -77,6 +77,10 @@ class NullSession : public Session {
 
 }  // namespace
 
+NullBackend::~NullBackend() {
+  if (crash_on_release_) std::abort();
+}
+
 BackendInfo NullBackend::Info() const {
   BackendInfo info;
   info.name = "null";
@@ -101,10 +105,12 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto fail_at = options.Int("fail_at", 0, 0, 1 << 30);
   auto crash_at = options.Int("crash_at", 0, 0, 1 << 30);
   auto dynamic = options.Bool("dynamic", false);
+  auto crash_on_release = options.Bool("crash_on_release", false);
   for (const Status& s : {us.status(), fail_at.status(), crash_at.status(), dynamic.status(),
-                          options.CheckAllUsed()}) {
+                          crash_on_release.status(), options.CheckAllUsed()}) {
     if (!s.ok()) return s;
   }
+  crash_on_release_ = crash_on_release_ || crash_on_release.value();
   return std::unique_ptr<Session>(new NullSession(target.device == "spin", us.value(),
                                                   fail_at.value(), crash_at.value(),
                                                   dynamic.value()));

@@ -6,6 +6,8 @@
 //   fail_at=N   the Nth run (1-based) returns an error
 //   crash_at=N  the Nth run aborts the process (tests crash isolation)
 //   dynamic=on  the input's first dimension is the symbol "batch"
+//   crash_on_release=on  the backend aborts when it is destroyed (a runtime that crashes on
+//               teardown, after its results are in)
 #pragma once
 
 #include "backends/backend.h"
@@ -16,6 +18,10 @@ class NullBackend : public Backend {
  public:
   BackendInfo Info() const override;
   Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target& target) override;
+  ~NullBackend() override;
+
+ private:
+  bool crash_on_release_ = false;
 };
 
 }  // namespace edgebench
