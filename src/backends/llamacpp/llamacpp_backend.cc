@@ -1,6 +1,7 @@
 #include "backends/llamacpp/llamacpp_backend.h"
 
 #include <ggml-backend.h>
+#include <ggml-cpu.h>
 #include <llama.h>
 
 #include <algorithm>
@@ -19,6 +20,37 @@ struct ModelDeleter {
 };
 struct ContextDeleter {
   void operator()(llama_context* c) const { llama_free(c); }
+};
+
+// A persistent CPU thread pool attached to the context, as llama-bench and llama-cli do;
+// without one ggml makes a pool per graph computation. ggml_threadpool_new lives in the CPU
+// backend library that ggml loads at run time, so it is looked up through the registry.
+class ThreadPool {
+ public:
+  ThreadPool() = default;
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+  ~ThreadPool() {
+    if (pool_ && free_) free_(pool_);
+  }
+  bool Create(int threads) {
+    ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU);
+    ggml_backend_reg_t reg = cpu ? ggml_backend_dev_backend_reg(cpu) : nullptr;
+    if (!reg) return false;
+    auto create = reinterpret_cast<ggml_threadpool_t (*)(ggml_threadpool_params*)>(
+        ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_new"));
+    free_ = reinterpret_cast<void (*)(ggml_threadpool_t)>(
+        ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free"));
+    if (!create || !free_) return false;
+    ggml_threadpool_params params = ggml_threadpool_params_default(threads);
+    pool_ = create(&params);
+    return pool_ != nullptr;
+  }
+  ggml_threadpool_t get() const { return pool_; }
+
+ private:
+  ggml_threadpool_t pool_ = nullptr;
+  void (*free_)(ggml_threadpool_t) = nullptr;
 };
 
 int32_t Argmax(const float* logits, int32_t n) {
@@ -60,9 +92,10 @@ std::string DecodeError(int32_t code) {
 class LlamaCppSession : public LlmSession {
  public:
   LlamaCppSession(std::unique_ptr<llama_model, ModelDeleter> model,
-                  std::unique_ptr<llama_context, ContextDeleter> context, LlmSessionInfo info,
-                  int32_t batch)
+                  std::unique_ptr<llama_context, ContextDeleter> context,
+                  std::unique_ptr<ThreadPool> threads, LlmSessionInfo info, int32_t batch)
       : model_(std::move(model)),
+        threads_(std::move(threads)),
         context_(std::move(context)),
         vocab_(llama_model_get_vocab(model_.get())),
         info_(std::move(info)),
@@ -153,6 +186,7 @@ class LlamaCppSession : public LlmSession {
 
  private:
   std::unique_ptr<llama_model, ModelDeleter> model_;
+  std::unique_ptr<ThreadPool> threads_;  // outlives the context that uses it
   std::unique_ptr<llama_context, ContextDeleter> context_;
   const llama_vocab* vocab_;
   LlmSessionInfo info_;
@@ -247,6 +281,12 @@ class LlamaCppBackend : public Backend {
       return Status::Error("llama.cpp cannot create a context for '" + artifact.path + "' with " +
                            target.text + (why.empty() ? "" : ": " + why));
     }
+    auto pool = std::make_unique<ThreadPool>();
+    if (pool->Create(threads.value())) {
+      llama_attach_threadpool(context.get(), pool->get(), pool->get());
+    } else {
+      pool.reset();
+    }
     // llama.cpp caps the logical batch at the context size; chunk prompts by what it uses.
     const int32_t effective_batch = static_cast<int32_t>(llama_n_batch(context.get()));
     if (static_cast<int64_t>(llama_n_ctx(context.get())) < needed) {
@@ -284,9 +324,12 @@ class LlamaCppBackend : public Backend {
     const std::string variant = log_.cpu_variant();
     if (!variant.empty()) info.environment["ggml_cpu_backend"] = variant;
     info.environment["llama_system_info"] = llama_print_system_info();
+    info.environment["thread_pool"] = pool ? "attached (" + std::to_string(threads.value()) + " threads)"
+                                           : "ggml's automatic pool";
     if (info.random_weights) info.notes.push_back("random weights: latency only");
     return std::unique_ptr<LlmSession>(
-        new LlamaCppSession(std::move(model), std::move(context), std::move(info), effective_batch));
+        new LlamaCppSession(std::move(model), std::move(context), std::move(pool), std::move(info),
+                            effective_batch));
   }
 
  private:
