@@ -16,16 +16,6 @@ std::string MsOrDash(const std::optional<int64_t>& ns) {
   return ns ? Fixed(static_cast<double>(*ns) / 1e6) : "-";
 }
 
-std::string Why(const Record& r) {
-  std::string why = r.status != CaseStatus::kOk ? r.error
-                    : r.invalid_reasons.empty() ? ""
-                                                : r.invalid_reasons.front();
-  for (char& c : why) {
-    if (c == '\n') c = ' ';
-  }
-  return why;
-}
-
 class LlmTablePrinter : public RecordPrinter {
  public:
   LlmTablePrinter(std::ostream& out, char style) : out_(out), style_(style) {}
@@ -37,10 +27,10 @@ class LlmTablePrinter : public RecordPrinter {
   }
   void Print(const Record& r) override {
     auto row = LlmTableRow(r);
-    if (style_ != 't') row.push_back(Why(r));
+    if (style_ != 't') row.push_back(OneLineWhy(r));
     Row(row);
     if (style_ == 't') {
-      if (const std::string why = Why(r); !why.empty()) out_ << "    ^ " << why << "\n";
+      if (const std::string why = OneLineWhy(r); !why.empty()) out_ << "    ^ " << why << "\n";
     }
     out_.flush();
   }
@@ -58,12 +48,7 @@ class LlmTablePrinter : public RecordPrinter {
       } else if (style_ == 'm') {
         out_ << " " << c << " |";
       } else {
-        if (c.find_first_of(",\"") != std::string::npos) {
-          std::string q = "\"";
-          for (char ch : c) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-          c = q + "\"";
-        }
-        out_ << c << (i + 1 < cells.size() ? "," : "");
+        out_ << CsvCell(c) << (i + 1 < cells.size() ? "," : "");
       }
     }
     out_ << "\n";

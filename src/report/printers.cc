@@ -31,8 +31,16 @@ std::string Verdict(const Record& r) {
   return "INVALID";
 }
 
-// The message for a record that did not measure, or the first invalid reason, on one line.
-std::string Why(const Record& r) {
+}  // namespace
+
+std::string CsvCell(const std::string& cell) {
+  if (cell.find_first_of(",\"\n") == std::string::npos) return cell;
+  std::string quoted = "\"";
+  for (char ch : cell) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return quoted + "\"";
+}
+
+std::string OneLineWhy(const Record& r) {
   std::string why = r.status != CaseStatus::kOk ? r.error
                     : r.invalid_reasons.empty() ? ""
                                                 : r.invalid_reasons.front();
@@ -42,6 +50,8 @@ std::string Why(const Record& r) {
   return why;
 }
 
+namespace {
+
 class TablePrinter : public RecordPrinter {
  public:
   explicit TablePrinter(std::ostream& out) : out_(out) {}
@@ -50,7 +60,7 @@ class TablePrinter : public RecordPrinter {
   }
   void Print(const Record& r) override {
     Row(TableRow(r));
-    const std::string why = Why(r);
+    const std::string why = OneLineWhy(r);
     if (!why.empty()) out_ << "    ^ " << why << "\n";
     out_.flush();
   }
@@ -69,62 +79,38 @@ class TablePrinter : public RecordPrinter {
   std::ostream& out_;
 };
 
-class MarkdownPrinter : public RecordPrinter {
+// Markdown table or CSV: the table's cells plus the reason, one row per record.
+class DelimitedPrinter : public RecordPrinter {
  public:
-  explicit MarkdownPrinter(std::ostream& out) : out_(out) {}
-  void Begin() override {
-    Row(TableHeader());
-    std::vector<std::string> rule(TableHeader().size(), "---");
-    Row(rule);
-  }
-  void Print(const Record& r) override {
-    auto cells = TableRow(r);
-    cells.push_back(Why(r));
-    Row(cells);
-  }
-
- private:
-  void Row(const std::vector<std::string>& cells) {
-    out_ << "|";
-    for (const auto& c : cells) {
-      std::string escaped;
-      for (char ch : c) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch == '\n' ? ' ' : ch);
-      out_ << " " << escaped << " |";
-    }
-    out_ << "\n";
-  }
-  std::ostream& out_;
-};
-
-class CsvPrinter : public RecordPrinter {
- public:
-  explicit CsvPrinter(std::ostream& out) : out_(out) {}
+  DelimitedPrinter(std::ostream& out, bool markdown) : out_(out), markdown_(markdown) {}
   void Begin() override {
     auto header = TableHeader();
     header.push_back("why");
     Row(header);
+    if (markdown_) Row(std::vector<std::string>(header.size(), "---"));
   }
   void Print(const Record& r) override {
     auto cells = TableRow(r);
-    cells.push_back(Why(r));
+    cells.push_back(OneLineWhy(r));
     Row(cells);
   }
 
  private:
   void Row(const std::vector<std::string>& cells) {
+    if (markdown_) out_ << "|";
     for (size_t i = 0; i < cells.size(); ++i) {
-      const std::string& c = cells[i];
-      if (c.find_first_of(",\"\n") != std::string::npos) {
-        std::string quoted = "\"";
-        for (char ch : c) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-        out_ << quoted << "\"";
+      if (markdown_) {
+        std::string escaped;
+        for (char ch : cells[i]) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+        out_ << " " << escaped << " |";
       } else {
-        out_ << c;
+        out_ << CsvCell(cells[i]) << (i + 1 < cells.size() ? "," : "");
       }
-      out_ << (i + 1 < cells.size() ? "," : "\n");
     }
+    out_ << "\n";
   }
   std::ostream& out_;
+  bool markdown_;
 };
 
 class JsonArrayPrinter : public RecordPrinter {
@@ -175,8 +161,8 @@ std::vector<std::string> TableRow(const Record& r) {
 
 Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out) {
   if (format == "table") return std::unique_ptr<RecordPrinter>(new TablePrinter(out));
-  if (format == "markdown") return std::unique_ptr<RecordPrinter>(new MarkdownPrinter(out));
-  if (format == "csv") return std::unique_ptr<RecordPrinter>(new CsvPrinter(out));
+  if (format == "markdown") return std::unique_ptr<RecordPrinter>(new DelimitedPrinter(out, true));
+  if (format == "csv") return std::unique_ptr<RecordPrinter>(new DelimitedPrinter(out, false));
   if (format == "json") return std::unique_ptr<RecordPrinter>(new JsonArrayPrinter(out));
   if (format == "jsonl") return std::unique_ptr<RecordPrinter>(new JsonLinesPrinter(out));
   return Status::Error("unknown output format '" + format +

@@ -31,15 +31,13 @@ std::optional<CaseStatus> ParseCaseStatus(const std::string& name) {
   return std::nullopt;
 }
 
-namespace {
-
-json SettingsToJson(const RunSettings& s) {
+json RunSettingsToJson(const RunSettings& s) {
   return {{"warmup_queries", s.warmup_queries}, {"min_queries", s.min_queries},
           {"min_duration_ms", s.min_duration_ms}, {"max_duration_ms", s.max_duration_ms},
           {"seed", s.seed}, {"max_cv", s.max_cv}, {"case_timeout_ms", s.case_timeout_ms}};
 }
 
-RunSettings SettingsFromJson(const json& j) {
+RunSettings RunSettingsFromJson(const json& j) {
   RunSettings s;
   s.warmup_queries = j.at("warmup_queries").get<int64_t>();
   s.min_queries = j.at("min_queries").get<int64_t>();
@@ -50,6 +48,26 @@ RunSettings SettingsFromJson(const json& j) {
   s.case_timeout_ms = j.at("case_timeout_ms").get<int64_t>();
   return s;
 }
+
+json LlmSettingsToJson(const LlmSettings& s) {
+  return {{"prompt_tokens", s.prompt_tokens}, {"gen_tokens", s.gen_tokens},
+          {"repetitions", s.repetitions}, {"warmup_requests", s.warmup_requests},
+          {"sequences", s.sequences}, {"seed", s.seed}, {"prompt_text", s.prompt_text}};
+}
+
+LlmSettings LlmSettingsFromJson(const json& j) {
+  LlmSettings s;
+  s.prompt_tokens = j.at("prompt_tokens").get<int64_t>();
+  s.gen_tokens = j.at("gen_tokens").get<int64_t>();
+  s.repetitions = j.at("repetitions").get<int64_t>();
+  s.warmup_requests = j.at("warmup_requests").get<int64_t>();
+  s.sequences = j.at("sequences").get<int64_t>();
+  s.seed = j.at("seed").get<uint64_t>();
+  s.prompt_text = j.at("prompt_text").get<std::string>();
+  return s;
+}
+
+namespace {
 
 json EnvironmentToJson(const Environment& e) {
   return {{"edgebench_version", e.edgebench_version}, {"hostname", e.hostname}, {"os", e.os},
@@ -118,11 +136,7 @@ json LlmToJson(const LlmRecord& l) {
     for (const auto& [q, v] : x.percentiles) p[PercentileName(q)] = v ? json(*v) : json(nullptr);
     return p;
   };
-  return {{"settings",
-           {{"prompt_tokens", l.settings.prompt_tokens}, {"gen_tokens", l.settings.gen_tokens},
-            {"repetitions", l.settings.repetitions}, {"warmup_requests", l.settings.warmup_requests},
-            {"sequences", l.settings.sequences}, {"seed", l.settings.seed},
-            {"prompt_text", l.settings.prompt_text}}},
+  return {{"settings", LlmSettingsToJson(l.settings)},
           {"prompt_tokens_run", l.prompt_tokens_run},
           {"prompt_source", l.prompt_source},
           {"warmup", TimingsToJson(l.warmup)},
@@ -148,14 +162,7 @@ json LlmToJson(const LlmRecord& l) {
 
 LlmRecord LlmFromJson(const json& j) {
   LlmRecord l;
-  const json& st = j.at("settings");
-  l.settings.prompt_tokens = st.at("prompt_tokens").get<int64_t>();
-  l.settings.gen_tokens = st.at("gen_tokens").get<int64_t>();
-  l.settings.repetitions = st.at("repetitions").get<int64_t>();
-  l.settings.warmup_requests = st.at("warmup_requests").get<int64_t>();
-  l.settings.sequences = st.at("sequences").get<int64_t>();
-  l.settings.seed = st.at("seed").get<uint64_t>();
-  l.settings.prompt_text = st.at("prompt_text").get<std::string>();
+  l.settings = LlmSettingsFromJson(j.at("settings"));
   l.prompt_tokens_run = j.at("prompt_tokens_run").get<int64_t>();
   l.prompt_source = j.at("prompt_source").get<std::string>();
   l.warmup = TimingsFromJson(j.at("warmup"));
@@ -195,8 +202,8 @@ json RecordToJson(const Record& r) {
         {"effective_target", r.effective_target},
         {"backend", r.backend},
         {"device", r.device},
-        {"requested_settings", SettingsToJson(r.requested_settings)},
-        {"effective_settings", SettingsToJson(r.effective_settings)},
+        {"requested_settings", RunSettingsToJson(r.requested_settings)},
+        {"effective_settings", RunSettingsToJson(r.effective_settings)},
         {"inputs", inputs}}},
       {"environment", EnvironmentToJson(r.environment)},
       {"status", CaseStatusName(r.status)},
@@ -243,8 +250,8 @@ Result<Record> RecordFromJson(const json& j) {
     r.effective_target = c.at("effective_target").get<std::string>();
     r.backend = c.at("backend").get<std::string>();
     r.device = c.at("device").get<std::string>();
-    r.requested_settings = SettingsFromJson(c.at("requested_settings"));
-    r.effective_settings = SettingsFromJson(c.at("effective_settings"));
+    r.requested_settings = RunSettingsFromJson(c.at("requested_settings"));
+    r.effective_settings = RunSettingsFromJson(c.at("effective_settings"));
     for (const json& in : c.at("inputs")) {
       r.inputs.push_back({in.at("name").get<std::string>(), in.at("dtype").get<std::string>(),
                           in.at("shape").get<std::vector<int64_t>>()});

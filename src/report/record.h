@@ -102,6 +102,12 @@ struct Record {
 };
 
 nlohmann::json RecordToJson(const Record& record);
+// The settings' JSON forms, shared by records and case descriptions. FromJson throws
+// nlohmann::json::exception naming a missing field.
+nlohmann::json RunSettingsToJson(const RunSettings& settings);
+RunSettings RunSettingsFromJson(const nlohmann::json& json);
+nlohmann::json LlmSettingsToJson(const LlmSettings& settings);
+LlmSettings LlmSettingsFromJson(const nlohmann::json& json);
 // An error names the first field that is missing or of the wrong type.
 Result<Record> RecordFromJson(const nlohmann::json& json);
 

@@ -34,17 +34,13 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   return r;
 }
 
-namespace {
-
-Record Fail(Record r, CaseStatus status, const std::string& stage, const std::string& error) {
+Record FailedRecord(Record r, CaseStatus status, const std::string& stage, const std::string& error) {
   r.status = status;
   r.failed_stage = stage;
   r.error = error;
   FinishRecord(r);
   return r;
 }
-
-}  // namespace
 
 Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage) {
   if (spec.scenario == "llm") return RunLlmCase(spec, registry, on_stage);
@@ -53,13 +49,13 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   };
   Record r = MakeBaseRecord(spec, registry);
   auto settings = Validate(spec.settings);
-  if (!settings.ok()) return Fail(r, CaseStatus::kFailed, "settings", settings.error());
+  if (!settings.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", settings.error());
   auto target = ParseTarget(spec.target);
-  if (!target.ok()) return Fail(r, CaseStatus::kFailed, "target", target.error());
+  if (!target.ok()) return FailedRecord(r, CaseStatus::kFailed, "target", target.error());
 
   Backend* backend = registry.Find(target.value().backend);
   if (!backend) {
-    return Fail(r, CaseStatus::kUnavailable, "target",
+    return FailedRecord(r, CaseStatus::kUnavailable, "target",
                 registry.WhyUnusable(target.value().backend));
   }
   const BackendInfo info = backend->Info();
@@ -70,12 +66,12 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   if (!device) {
     std::string known;
     for (const DeviceInfo& d : info.devices) known += (known.empty() ? "" : ", ") + info.name + ":" + d.name;
-    return Fail(r, CaseStatus::kFailed, "target",
+    return FailedRecord(r, CaseStatus::kFailed, "target",
                 "backend '" + info.name + "' has no device '" + target.value().device +
                     "'; its devices: " + known);
   }
   if (!device->available) {
-    return Fail(r, CaseStatus::kUnavailable, "target",
+    return FailedRecord(r, CaseStatus::kUnavailable, "target",
                 info.name + ":" + device->name + " is not available here: " + device->reason);
   }
 
@@ -83,7 +79,7 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   const auto load_start = SteadyClock::now();
   auto session = backend->Load(Artifact{spec.artifact}, target.value());
   r.load_ns = ElapsedNs(load_start, SteadyClock::now());
-  if (!session.ok()) return Fail(r, CaseStatus::kFailed, "load", session.error());
+  if (!session.ok()) return FailedRecord(r, CaseStatus::kFailed, "load", session.error());
   Session& s = *session.value();
   r.notes = s.notes();
   r.placement = s.GetPlacement();
@@ -93,7 +89,7 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
 
   stage("inputs");
   auto shapes = ResolveInputShapes(s.signature(), spec.dims);
-  if (!shapes.ok()) return Fail(r, CaseStatus::kFailed, "inputs", shapes.error());
+  if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
   for (size_t i = 0; i < shapes.value().size(); ++i) {
     r.inputs.push_back({s.signature().inputs[i].name, DTypeName(s.signature().inputs[i].dtype),
                         shapes.value()[i]});
@@ -102,9 +98,9 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   const auto prepare_start = SteadyClock::now();
   const Status prepared = s.Prepare(shapes.value());
   r.prepare_ns = ElapsedNs(prepare_start, SteadyClock::now());
-  if (!prepared.ok()) return Fail(r, CaseStatus::kFailed, "prepare", prepared.message());
+  if (!prepared.ok()) return FailedRecord(r, CaseStatus::kFailed, "prepare", prepared.message());
   auto inputs = GenerateInputs(s.signature(), shapes.value(), spec.settings.seed);
-  if (!inputs.ok()) return Fail(r, CaseStatus::kFailed, "inputs", inputs.error());
+  if (!inputs.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", inputs.error());
 
   stage("run");
   SingleStreamSamples samples = RunSingleStream(s, inputs.value(), settings.value());
@@ -113,7 +109,7 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   r.measured_wall_ns = samples.measured_wall_ns;
   r.stop_reason = samples.stop_reason;
   if (!samples.error.ok()) {
-    return Fail(r, CaseStatus::kFailed, "run",
+    return FailedRecord(r, CaseStatus::kFailed, "run",
                 "query " + std::to_string(samples.failed_query) + ": " + samples.error.message());
   }
   FinishRecord(r);

@@ -21,6 +21,9 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry);
 
 Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage = {});
 
+// `record` ended at `stage` with `status` and `error`; summary and verdict filled in.
+Record FailedRecord(Record record, CaseStatus status, const std::string& stage, const std::string& error);
+
 // The LLM scenario's case (runner/run_llm_case.cc); RunCase dispatches to it.
 Record RunLlmCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage);
 

@@ -22,14 +22,6 @@ std::pair<int64_t, int64_t> ResidentMemory() {
   return {rss, peak};
 }
 
-Record Fail(Record r, CaseStatus status, const std::string& stage, const std::string& error) {
-  r.status = status;
-  r.failed_stage = stage;
-  r.error = error;
-  FinishRecord(r);
-  return r;
-}
-
 }  // namespace
 
 Record RunLlmCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage) {
@@ -43,15 +35,15 @@ Record RunLlmCase(const CaseSpec& spec, Registry& registry, const StageCallback&
   const LlmSettings& s = spec.llm;
   if (s.prompt_tokens < 1 || s.gen_tokens < 1 || s.repetitions < 1 || s.warmup_requests < 0 ||
       s.sequences < 1) {
-    return Fail(r, CaseStatus::kFailed, "settings",
+    return FailedRecord(r, CaseStatus::kFailed, "settings",
                 "bad LLM settings: prompt, gen, repeat and sequences must be at least 1");
   }
   auto target = ParseTarget(spec.target);
-  if (!target.ok()) return Fail(r, CaseStatus::kFailed, "target", target.error());
+  if (!target.ok()) return FailedRecord(r, CaseStatus::kFailed, "target", target.error());
   Backend* backend = registry.Find(target.value().backend);
-  if (!backend) return Fail(r, CaseStatus::kUnavailable, "target", registry.WhyUnusable(target.value().backend));
+  if (!backend) return FailedRecord(r, CaseStatus::kUnavailable, "target", registry.WhyUnusable(target.value().backend));
   if (!backend->Info().capabilities.language_model) {
-    return Fail(r, CaseStatus::kFailed, "target",
+    return FailedRecord(r, CaseStatus::kFailed, "target",
                 "backend '" + target.value().backend + "' does not run language models; use llamacpp:cpu");
   }
   stage("load");
@@ -59,7 +51,7 @@ Record RunLlmCase(const CaseSpec& spec, Registry& registry, const StageCallback&
   const auto load_start = SteadyClock::now();
   auto session = backend->LoadLlm(Artifact{spec.artifact}, target.value(), hints);
   r.load_ns = ElapsedNs(load_start, SteadyClock::now());
-  if (!session.ok()) return Fail(r, CaseStatus::kFailed, "load", session.error());
+  if (!session.ok()) return FailedRecord(r, CaseStatus::kFailed, "load", session.error());
   LlmSessionInfo info = session.value()->Info();
   Target effective = target.value();
   for (const auto& [key, value] : info.effective_options) effective.options[key] = value;
@@ -75,7 +67,7 @@ Record RunLlmCase(const CaseSpec& spec, Registry& registry, const StageCallback&
   r.llm->warmup = std::move(samples.warmup);
   r.llm->measured = std::move(samples.measured);
   std::tie(r.llm->rss_bytes, r.llm->rss_peak_bytes) = ResidentMemory();
-  if (!samples.error.ok()) return Fail(r, CaseStatus::kFailed, samples.failed_stage, samples.error.message());
+  if (!samples.error.ok()) return FailedRecord(r, CaseStatus::kFailed, samples.failed_stage, samples.error.message());
   FinishRecord(r);
   return r;
 }
