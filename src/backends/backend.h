@@ -42,6 +42,7 @@ struct DeviceInfo {
   std::string description;  // e.g. "XnnpackExecutionProvider"
   bool available = false;
   std::string reason;  // why it is not available
+  std::string runtime;  // set when this device runs on another runtime than its backend's
 };
 
 struct BackendInfo {

@@ -20,7 +20,8 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
       }
       for (const DeviceInfo& d : info.devices) {
         std::cout << std::setw(22) << (info.name + ":" + d.name) << std::setw(13)
-                  << (d.available ? "yes" : "no") << std::setw(34) << runtime
+                  << (d.available ? "yes" : "no") << std::setw(34)
+                  << (d.runtime.empty() ? runtime : d.runtime)
                   << (d.available ? d.description : d.reason) << "\n";
       }
     }

@@ -23,10 +23,19 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   auto effective = Validate(spec.settings);
   r.effective_settings = effective.ok() ? effective.value().values : spec.settings;
   r.environment = ReadEnvironment();
+  const auto target = ParseTarget(spec.target);
   for (const BackendInfo& info : registry.List()) {
-    if (info.built) r.environment.runtimes[info.name] = info.runtime + " " + info.version;
+    if (!info.built) continue;
+    r.environment.runtimes[info.name] = info.runtime + " " + info.version;
+    // A device that runs on a runtime of its own (litert:xnnpack on LiteRT's library).
+    for (const DeviceInfo& d : info.devices) {
+      if (!d.runtime.empty() && target.ok() && target.value().backend == info.name &&
+          target.value().device == d.name) {
+        r.environment.runtimes[info.name + ":" + d.name] = d.runtime;
+      }
+    }
   }
-  if (auto target = ParseTarget(spec.target); target.ok()) {
+  if (target.ok()) {
     r.backend = target.value().backend;
     r.device = target.value().device;
     r.effective_target = target.value().Canonical();

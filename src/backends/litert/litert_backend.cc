@@ -188,7 +188,7 @@ class LiteRtBackend : public Backend {
     info.artifact_extensions = {".tflite"};
     info.capabilities.dynamic_shapes = true;
     info.capabilities.placement = true;
-    info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, ""});
+    info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, "", ""});
     // Debian's TFLite has no XNNPACK delegate; XNNPACK comes from LiteRT's own library.
     auto library = Library();
     std::string reason;
@@ -202,7 +202,8 @@ class LiteRtBackend : public Backend {
                             library.ok() ? "XNNPACK via LiteRT " + std::string(kLiteRtWheelVersion) +
                                                " (ai-edge-litert wheel) at " + library.value()->path()
                                          : "XNNPACK delegate",
-                            library.ok(), reason});
+                            library.ok(), reason,
+                            library.ok() ? "LiteRT " + std::string(kLiteRtWheelVersion) : ""});
     return info;
   }
 

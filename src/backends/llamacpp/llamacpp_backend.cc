@@ -221,7 +221,7 @@ class LlamaCppBackend : public Backend {
     const std::string variant = log_.cpu_variant();
     info.devices.push_back({"cpu",
                             "ggml CPU backend" + (variant.empty() ? std::string() : " (" + variant + ")"),
-                            cpu, cpu ? "" : "ggml found no CPU backend to load"});
+                            cpu, cpu ? "" : "ggml found no CPU backend to load", ""});
     return info;
   }
 

@@ -86,8 +86,8 @@ BackendInfo NullBackend::Info() const {
   info.name = "null";
   info.runtime = "edgebench null backend";
   info.version = "1";
-  info.devices = {{"sleep", "sleeps a set time per run", true, ""},
-                  {"spin", "busy-waits a set time per run", true, ""}};
+  info.devices = {{"sleep", "sleeps a set time per run", true, "", ""},
+                  {"spin", "busy-waits a set time per run", true, "", ""}};
   info.capabilities.thread_safe_run = false;
   info.capabilities.dynamic_shapes = true;
   info.capabilities.placement = true;

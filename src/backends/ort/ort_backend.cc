@@ -186,7 +186,7 @@ class OrtBackend : public Backend {
     for (const OrtDevice& d : kDevices) {
       const bool ok = std::find(available.begin(), available.end(), d.provider) != available.end();
       info.devices.push_back({d.name, d.provider, ok,
-                              ok ? "" : std::string("this ONNX Runtime build has no ") + d.provider});
+                              ok ? "" : std::string("this ONNX Runtime build has no ") + d.provider, ""});
     }
     return info;
   }
