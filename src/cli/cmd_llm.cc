@@ -5,8 +5,8 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "cli/record_output.h"
 #include "report/llm_printer.h"
-#include "report/store.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
 
@@ -64,19 +64,15 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (!std::filesystem::is_regular_file(o.model, ec)) return fail("model file '" + o.model + "' does not exist");
   auto printer = MakeLlmPrinter(o.format, std::cout);
   if (!printer.ok()) return fail(printer.error());
-  std::optional<ResultStore> store;
-  if (!o.out_dir.empty()) {
-    auto opened = ResultStore::Open(o.out_dir);
-    if (!opened.ok()) return fail(opened.error());
-    store = opened.take();
-  }
+  auto output = RecordOutput::Open(printer.take(), o.out_dir);
+  if (!output.ok()) return fail(output.error());
   std::vector<std::string> worker_args;
   if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
   // With --prompt-text the prompt length is the text's; one length then.
   const std::vector<int64_t> prompt_lengths = o.prompt_text.empty() ? prompts.value() : std::vector<int64_t>{1};
 
   int exit_code = 0;
-  printer.value()->Begin();
+  output.value().Begin();
   for (const Target& target : targets.value()) {
     for (int64_t prompt : prompt_lengths) {
       for (int64_t gen : gens.value()) {
@@ -91,19 +87,12 @@ int Llm(const LlmOptions& o, CommandContext& context) {
                                  std::to_string(gen) + " on " + target.text);
         Record record = o.in_process ? RunCase(spec, context.registry)
                                      : RunCaseInWorker(context.executable, spec, context.registry, worker_args);
-        if (store) {
-          if (Status s = store->Append(record); !s.ok()) {
-            std::cerr << "edgebench llm: " << s.message() << "\n";
-            exit_code = 1;
-          }
-        }
-        printer.value()->Print(record);
+        if (!output.value().Emit(record, "llm")) exit_code = 1;
         if (record.status != CaseStatus::kOk) exit_code = 1;
       }
     }
   }
-  printer.value()->End();
-  if (store) std::cerr << "edgebench: records appended to " << store->path() << "\n";
+  output.value().End();
   return exit_code;
 }
 

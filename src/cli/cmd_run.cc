@@ -5,8 +5,7 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
-#include "report/printers.h"
-#include "report/store.h"
+#include "cli/record_output.h"
 #include "runner/plan.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
@@ -58,20 +57,16 @@ int Run(const RunOptions& o, CommandContext& context) {
     std::cerr << "edgebench run: " << printer.error() << "\n";
     return 2;
   }
-  std::optional<ResultStore> store;
-  if (!o.out_dir.empty()) {
-    auto opened = ResultStore::Open(o.out_dir);
-    if (!opened.ok()) {
-      std::cerr << "edgebench run: " << opened.error() << "\n";
-      return 2;
-    }
-    store = opened.take();
+  auto output = RecordOutput::Open(printer.take(), o.out_dir);
+  if (!output.ok()) {
+    std::cerr << "edgebench run: " << output.error() << "\n";
+    return 2;
   }
   std::vector<std::string> worker_args;
   if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
 
   int exit_code = 0;
-  printer.value()->Begin();
+  output.value().Begin();
   for (const PlannedTarget& planned : plan) {
     const std::string& name = model.value().name;
     CaseSpec spec;
@@ -92,17 +87,10 @@ int Run(const RunOptions& o, CommandContext& context) {
       record = o.in_process ? RunCase(spec, context.registry)
                             : RunCaseInWorker(context.executable, spec, context.registry, worker_args);
     }
-    if (store) {
-      if (Status s = store->Append(record); !s.ok()) {
-        std::cerr << "edgebench run: " << s.message() << "\n";
-        exit_code = 1;
-      }
-    }
-    printer.value()->Print(record);
+    if (!output.value().Emit(record, "run")) exit_code = 1;
     if (record.status != CaseStatus::kOk && record.status != CaseStatus::kSkipped) exit_code = 1;
   }
-  printer.value()->End();
-  if (store) std::cerr << "edgebench: records appended to " << store->path() << "\n";
+  output.value().End();
   return exit_code;
 }
 
