@@ -131,8 +131,9 @@ TEST(OrtBackend, UsersDoNotSeeSchemaNoise) {
   auto r = testing::RunCommand(testing::Executable() + " run " + TestModel("vit_micro.onnx") +
                                " --target ort:cpu,ort:xnnpack --min-queries 5 --warmup 1"
                                " --min-duration 0 2>&1 >/dev/null");
+  // Other lines may pass (a CPU-specific cpuinfo warning, say); the registration noise never.
   EXPECT_EQ(r.output.find("Schema error"), std::string::npos) << r.output.substr(0, 500);
-  EXPECT_EQ(r.output, "");
+  EXPECT_EQ(r.output.find("already registered"), std::string::npos);
 }
 
 }  // namespace

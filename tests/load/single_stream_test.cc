@@ -44,7 +44,9 @@ TEST(SingleStream, KeepsGoingUntilMinDuration) {
   Harness h = Make("null:spin?us=1000");
   auto r = RunSingleStream(*h.session, h.inputs, Settings(0, 5, 100, 60000));
   EXPECT_GE(r.measured_wall_ns, 100'000'000);
-  EXPECT_GE(r.measured_ns.size(), 90u);  // ~1 ms each for 100 ms
+  // It went on past min_queries (5) until the duration was met: ~100 queries of ~1 ms on an
+  // idle machine, fewer when the test shares the CPU, never just the 5.
+  EXPECT_GT(r.measured_ns.size(), 5u);
   EXPECT_EQ(r.stop_reason, "min_queries_and_duration");
 }
 
