@@ -65,21 +65,29 @@ class GraphBuilder:
         return self.op("Mul", [half_x, one_plus])
 
 
-def build(image, patch, hidden, layers, heads, classes, seed):
+def build(image, patch, hidden, layers, heads, classes, seed, dynamic_batch=False):
+    """dynamic_batch: the batch axis is the symbol "batch" (as torch.onnx.export with
+    dynamic_axes writes it); shapes then flow through Shape/Expand and Reshape's 0."""
     g = GraphBuilder(seed)
     tokens = (image // patch) ** 2
     seq = tokens + 1
     head_dim = hidden // heads
     x = g.op("Conv", ["pixel_values", g.weight("patch_w", (hidden, 3, patch, patch)),
                       g.weight("patch_b", (hidden,))], strides=[patch, patch])
-    x = g.op("Reshape", [x, g.const("shape", np.array([1, hidden, tokens], np.int64))])
+    x = g.op("Reshape", [x, g.const("shape", np.array([0, hidden, tokens], np.int64))])
     x = g.op("Transpose", [x], perm=[0, 2, 1])
-    x = g.op("Concat", [g.weight("cls_token", (1, 1, hidden)), x], axis=1)
+    cls = g.weight("cls_token", (1, 1, hidden))
+    if dynamic_batch:
+        batch = g.op("Slice", [g.op("Shape", [x]), g.const("start", np.array([0], np.int64)),
+                              g.const("end", np.array([1], np.int64))])
+        cls = g.op("Expand", [cls, g.op("Concat", [batch, g.const("rest", np.array([1, hidden], np.int64))],
+                                        axis=0)])
+    x = g.op("Concat", [cls, x], axis=1)
     x = g.op("Add", [x, g.weight("pos_embed", (1, seq, hidden))])
     for _ in range(layers):
         y = g.layer_norm(x, hidden)
         qkv = g.linear(y, hidden, 3 * hidden)
-        qkv = g.op("Reshape", [qkv, g.const("shape", np.array([1, seq, 3, heads, head_dim],
+        qkv = g.op("Reshape", [qkv, g.const("shape", np.array([0, seq, 3, heads, head_dim],
                                                                np.int64))])
         qkv = g.op("Transpose", [qkv], perm=[2, 0, 3, 1, 4])
         q, k, v = (g.op("Gather", [qkv, g.const("idx", np.int64(i))], axis=0) for i in range(3))
@@ -87,7 +95,7 @@ def build(image, patch, hidden, layers, heads, classes, seed):
         scores = g.op("Mul", [scores, g.const("scale", np.float32(1.0 / math.sqrt(head_dim)))])
         attn = g.op("Softmax", [scores], axis=-1)
         ctx = g.op("Transpose", [g.op("MatMul", [attn, v])], perm=[0, 2, 1, 3])
-        ctx = g.op("Reshape", [ctx, g.const("shape", np.array([1, seq, hidden], np.int64))])
+        ctx = g.op("Reshape", [ctx, g.const("shape", np.array([0, seq, hidden], np.int64))])
         x = g.op("Add", [x, g.linear(ctx, hidden, hidden)])
         y = g.layer_norm(x, hidden)
         y = g.linear(g.gelu(g.linear(y, hidden, 4 * hidden)), 4 * hidden, hidden)
@@ -96,10 +104,11 @@ def build(image, patch, hidden, layers, heads, classes, seed):
     cls = g.op("Gather", [x, g.const("idx", np.int64(0))], axis=1)
     logits = g.linear(cls, hidden, classes)
     g.nodes.append(helper.make_node("Identity", [logits], ["logits"], name="logits"))
+    batch_dim = "batch" if dynamic_batch else 1
     graph = helper.make_graph(
         g.nodes, "vit",
-        [helper.make_tensor_value_info("pixel_values", TensorProto.FLOAT, [1, 3, image, image])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, classes])],
+        [helper.make_tensor_value_info("pixel_values", TensorProto.FLOAT, [batch_dim, 3, image, image])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch_dim, classes])],
         g.inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)],
                               producer_name="edgebench make_vit.py (random weights)")
@@ -112,9 +121,11 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--preset", choices=sorted(PRESETS), default="tiny")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dynamic-batch", action="store_true",
+                        help='make the batch axis the symbol "batch" (bind it with --dim batch=N)')
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    model = build(**PRESETS[args.preset], seed=args.seed)
+    model = build(**PRESETS[args.preset], seed=args.seed, dynamic_batch=args.dynamic_batch)
     onnx.checker.check_model(model)
     onnx.save(model, args.out)
 

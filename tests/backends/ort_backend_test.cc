@@ -94,6 +94,19 @@ TEST(OrtBackend, SymbolicBatchIsBoundAtPrepare) {
   for (int i = 0; i < 12; ++i) EXPECT_GE(out[0].as<float>()[i], 0.0f);  // Relu
 }
 
+TEST(OrtBackend, DynamicBatchViTMatchesTheStaticOnePerSample) {
+  auto backend = MakeOrtBackend();
+  auto dynamic = Load(*backend, "vit_micro_dynamic.onnx", "ort:cpu?threads=1");
+  auto fixed = Load(*backend, "vit_micro.onnx", "ort:cpu?threads=1");
+  ASSERT_TRUE(dynamic && fixed);
+  EXPECT_EQ(dynamic->signature().inputs[0].shape[0].symbol, "batch");
+  auto batch2 = RunOnce(*dynamic, {{2, 3, 32, 32}});
+  EXPECT_EQ(batch2[0].shape, (std::vector<int64_t>{2, 10}));
+  // The first sample of the seeded batch is the same bytes as the static model's input.
+  auto single = RunOnce(*fixed, {{1, 3, 32, 32}});
+  for (int i = 0; i < 10; ++i) EXPECT_NEAR(batch2[0].as<float>()[i], single[0].as<float>()[i], 1e-4);
+}
+
 TEST(OrtBackend, UnnamedDynamicAxisIsReportedAsSuch) {
   auto backend = MakeOrtBackend();
   auto s = Load(*backend, "two_unnamed.onnx", "ort:cpu");

@@ -2,6 +2,7 @@
 """Builds the small ONNX models the tests use (each well under 1 MB) into OUT_DIR.
 
   vit_micro.onnx     a ViT-shaped network (scripts/models/make_vit.py --preset micro)
+  vit_micro_dynamic.onnx  the same with a symbolic batch axis
   mlp_dynamic.onnx   x[batch, 8] -> MatMul -> Relu -> y[batch, 4]; "batch" is symbolic
   two_unnamed.onnx   x[?, 8] with an unnamed dynamic first axis
   truncated.onnx     the first half of mlp_dynamic.onnx: a corrupt file
@@ -33,6 +34,8 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     save(make_vit.build(**make_vit.PRESETS["micro"], seed=0), os.path.join(out, "vit_micro.onnx"))
+    save(make_vit.build(**make_vit.PRESETS["micro"], seed=0, dynamic_batch=True),
+         os.path.join(out, "vit_micro_dynamic.onnx"))
     save(mlp("batch"), os.path.join(out, "mlp_dynamic.onnx"))
     save(mlp(None), os.path.join(out, "two_unnamed.onnx"))
     data = open(os.path.join(out, "mlp_dynamic.onnx"), "rb").read()
