@@ -57,6 +57,22 @@ TEST(LiteRtBackend, DynamicBatchIsResized) {
   EXPECT_EQ(out[0].shape, (std::vector<int64_t>{3, 1, 1, 96}));
 }
 
+TEST(LiteRtBackend, XnnpackRunsTheCompiledShapeAndRefusesOthers) {
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({OwwDir() + "/embedding_model.tflite"}, ParseTarget("litert:xnnpack").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  // The dynamic batch axis is reported as such, from the model's shape signature.
+  EXPECT_EQ(s.value()->signature().inputs[0].shape[0].symbol, "?");
+  const Status other = s.value()->Prepare({{3, 76, 32, 1}});
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.message().find("compiled input shape [1x76x32x1]"), std::string::npos) << other.message();
+  ASSERT_TRUE(s.value()->Prepare({{1, 76, 32, 1}}).ok());
+  auto inputs = GenerateInputs(s.value()->signature(), {{1, 76, 32, 1}}, 0).take();
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.value()->Run(inputs, out).ok());
+  EXPECT_EQ(out[0].shape, (std::vector<int64_t>{1, 1, 1, 96}));
+}
+
 TEST(LiteRtBackend, CustomOpErrorNamesTheOp) {
   auto backend = MakeLiteRtBackend();
   auto s = backend->Load({SelfieSegmentation()}, ParseTarget("litert:cpu").take());

@@ -59,7 +59,6 @@ Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& pa
   resolve(a.CreateCompiledModel, "LiteRtCreateCompiledModel");
   resolve(a.DestroyCompiledModel, "LiteRtDestroyCompiledModel");
   resolve(a.CompiledModelIsFullyAccelerated, "LiteRtCompiledModelIsFullyAccelerated");
-  resolve(a.CompiledModelResizeInputTensor, "LiteRtCompiledModelResizeInputTensor");
   resolve(a.GetCompiledModelInputBufferRequirements, "LiteRtGetCompiledModelInputBufferRequirements");
   resolve(a.GetCompiledModelOutputBufferRequirements, "LiteRtGetCompiledModelOutputBufferRequirements");
   resolve(a.GetTensorBufferRequirementsBufferSize, "LiteRtGetTensorBufferRequirementsBufferSize");

@@ -44,7 +44,6 @@ struct LiteRtApi {
   int (*CreateCompiledModel)(H, H, H, H*);
   void (*DestroyCompiledModel)(H);
   int (*CompiledModelIsFullyAccelerated)(H, bool*);
-  int (*CompiledModelResizeInputTensor)(H, Idx, Idx, const int*, size_t);
   int (*GetCompiledModelInputBufferRequirements)(H, Idx, Idx, H*);
   int (*GetCompiledModelOutputBufferRequirements)(H, Idx, Idx, H*);
   int (*GetTensorBufferRequirementsBufferSize)(H, size_t*);

@@ -40,6 +40,53 @@ struct alignas(64) RankedType {
   }
 };
 
+// Input and output shape signatures (-1 for dynamic axes) of the model's first signature, or
+// of its main subgraph when it has none, in LiteRT's order.
+struct ShapeSignatures {
+  std::vector<std::vector<int64_t>> inputs, outputs;
+};
+
+ShapeSignatures ReadShapeSignatures(const tflite::Model& model) {
+  ShapeSignatures result;
+  const auto* subgraphs = model.subgraphs();
+  if (!subgraphs || subgraphs->size() == 0) return result;
+  auto shape_of = [&](const tflite::SubGraph* graph, int tensor_index) {
+    std::vector<int64_t> dims;
+    const auto* tensors = graph->tensors();
+    if (!tensors || tensor_index < 0 || tensor_index >= static_cast<int>(tensors->size())) return dims;
+    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
+    const auto* sig = t->shape_signature() && t->shape_signature()->size() ? t->shape_signature() : t->shape();
+    if (sig) dims.assign(sig->begin(), sig->end());
+    return dims;
+  };
+  const auto* defs = model.signature_defs();
+  if (defs && defs->size() > 0) {
+    const tflite::SignatureDef* def = defs->Get(0);
+    const tflite::SubGraph* graph = subgraphs->Get(def->subgraph_index());
+    if (def->inputs()) {
+      for (const auto* in : *def->inputs()) result.inputs.push_back(shape_of(graph, static_cast<int>(in->tensor_index())));
+    }
+    if (def->outputs()) {
+      for (const auto* out : *def->outputs()) result.outputs.push_back(shape_of(graph, static_cast<int>(out->tensor_index())));
+    }
+    return result;
+  }
+  const tflite::SubGraph* graph = subgraphs->Get(0);
+  if (graph->inputs()) {
+    for (int index : *graph->inputs()) result.inputs.push_back(shape_of(graph, index));
+  }
+  if (graph->outputs()) {
+    for (int index : *graph->outputs()) result.outputs.push_back(shape_of(graph, index));
+  }
+  return result;
+}
+
+std::vector<int64_t> DeclaredDims(const TensorSpec& spec) {
+  std::vector<int64_t> dims;
+  for (const Dim& d : spec.shape) dims.push_back(d.fixed() ? d.size : -1);
+  return dims;
+}
+
 // LiteRT writes INFO lines and warnings about GPU/NPU accelerators it cannot find to stderr.
 bool IsLiteRtNoise(const std::string& line) {
   return line.rfind("INFO: ", 0) == 0 ||
@@ -78,9 +125,12 @@ class LiteRtXnnpackSession : public Session {
     // LiteRT 2.3.0 crashes on some corrupt files; TensorFlow Lite's flatbuffer verifier
     // rejects them first, with a message for people.
     SilentReporter silent;
-    if (!tflite::FlatBufferModel::VerifyAndBuildFromFile(path.c_str(), nullptr, &silent)) {
+    auto verified = tflite::FlatBufferModel::VerifyAndBuildFromFile(path.c_str(), nullptr, &silent);
+    if (!verified) {
       return Error("cannot read '" + path + "': not a valid .tflite flatbuffer (truncated or corrupt?)");
     }
+    // LiteRT reports dynamic axes as 1; the model's shape signatures keep them as -1.
+    const ShapeSignatures declared = ReadShapeSignatures(*verified->GetModel());
     StderrFilter quiet(IsLiteRtNoise);
     if (api_.CreateEnvironment(0, nullptr, &env_) != 0) return Error("could not create its environment");
     if (api_.CreateModelFromFile(env_, path.c_str(), &model_) != 0 || !model_) {
@@ -123,7 +173,10 @@ class LiteRtXnnpackSession : public Session {
       }
       (is_input ? api_.GetSignatureInputName : api_.GetSignatureOutputName)(signature_handle_, index, &name);
       TensorSpec spec{name ? name : "", FromTfLiteType(static_cast<TfLiteType>(type.element_type())), {}};
-      for (int64_t d : type.dims()) spec.shape.push_back(d >= 0 ? Dim::Fixed(d) : Dim::Symbol("?"));
+      std::vector<int64_t> dims = type.dims();
+      const auto& signatures = is_input ? declared.inputs : declared.outputs;
+      if (index < signatures.size() && signatures[index].size() == dims.size()) dims = signatures[index];
+      for (int64_t d : dims) spec.shape.push_back(d >= 0 ? Dim::Fixed(d) : Dim::Symbol("?"));
       (is_input ? signature_.inputs : signature_.outputs).push_back(spec);
       (is_input ? input_types_ : output_types_).push_back(type);
     }
@@ -174,10 +227,13 @@ class LiteRtXnnpackSession : public Session {
       return Status::Error("expected " + std::to_string(input_types_.size()) + " input shapes");
     }
     for (size_t i = 0; i < shapes.size(); ++i) {
-      if (shapes[i] == input_types_[i].dims()) continue;
-      std::vector<int> dims(shapes[i].begin(), shapes[i].end());
-      if (api_.CompiledModelResizeInputTensor(compiled_, 0, i, dims.data(), dims.size()) != 0) {
-        return Error("cannot resize input '" + signature_.inputs[i].name + "' to " + ShapeToString(shapes[i]));
+      // LiteRT compiles dynamic axes as 1. Resizing through its C API (seen here with 2.3.0)
+      // left the output buffers at the compiled size: allocation failed, then the process
+      // crashed. So this target runs the compiled shape only, and says so.
+      if (shapes[i] != input_types_[i].dims()) {
+        return Error("runs this model only at its compiled input shape " +
+                     ShapeToString(input_types_[i].dims()) + ", not " + ShapeToString(shapes[i]) +
+                     " (input '" + signature_.inputs[i].name + "'); litert:cpu runs other shapes");
       }
     }
     return AllocateBuffers(compiled_, shapes);
@@ -258,7 +314,7 @@ class LiteRtXnnpackSession : public Session {
         return Error("cannot size the buffer of " + std::string(is_input ? "input " : "output ") + std::to_string(index));
       }
       RankedType type = is_input ? input_types_[index] : output_types_[index];
-      std::vector<int64_t> shape = is_input ? input_shapes[index] : type.dims();
+      std::vector<int64_t> shape = is_input ? input_shapes[index] : DeclaredDims(signature_.outputs[index]);
       if (!is_input) {
         // Outputs: the model's dims, with one dynamic axis resolved from the buffer size.
         const size_t width = DTypeSize(signature_.outputs[index].dtype);
