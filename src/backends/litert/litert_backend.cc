@@ -193,10 +193,11 @@ class LiteRtBackend : public Backend {
     auto library = Library();
     std::string reason;
     if (!library.ok()) {
-      reason = "Debian's TensorFlow Lite " + std::string(TfLiteVersion()) +
-               " is built without the XNNPACK delegate (no TfLiteXNNPackDelegateCreate" +
-               std::string(LibraryHasXnnpack() ? ", yet the symbol is present" : "") +
-               "), and LiteRT's library with XNNPACK is not usable: " + library.error();
+      reason = (LibraryHasXnnpack()
+                    ? "edgebench drives XNNPACK through LiteRT's own library"
+                    : "Debian's TensorFlow Lite " + std::string(TfLiteVersion()) +
+                          " is built without the XNNPACK delegate (no TfLiteXNNPackDelegateCreate)") +
+               ", and LiteRT's library with XNNPACK is not usable: " + library.error();
     }
     info.devices.push_back({"xnnpack",
                             library.ok() ? "XNNPACK via LiteRT " + std::string(kLiteRtWheelVersion) +
