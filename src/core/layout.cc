@@ -1,37 +1,30 @@
 #include "core/layout.h"
 
+#include <array>
 #include <cstring>
 
 namespace edgebench {
 
 Tensor Transpose4D(const Tensor& in, bool to_nhwc) {
   if (in.shape.size() != 4) return in;
-  const size_t width = DTypeSize(in.dtype);
+  // Output axis k is input axis perm[k]: NCHW->NHWC moves channels last, NHWC->NCHW first.
+  const std::array<size_t, 4> perm = to_nhwc ? std::array<size_t, 4>{0, 2, 3, 1}
+                                             : std::array<size_t, 4>{0, 3, 1, 2};
+  std::array<int64_t, 4> in_stride{};
+  in_stride[3] = 1;
+  for (int k = 2; k >= 0; --k) in_stride[k] = in_stride[k + 1] * in.shape[k + 1];
   Tensor out = in;
-  const int64_t n = in.shape[0];
-  // Source dims as (a, b, c, d); NCHW->NHWC moves axis 1 to the end, NHWC->NCHW the reverse.
-  const int64_t a = in.shape[0], b = in.shape[1], c = in.shape[2], d = in.shape[3];
-  if (to_nhwc) {
-    out.shape = {n, c, d, b};  // [n, h, w, c] from [n, c=b, h=c, w=d]
-    for (int64_t i = 0; i < a; ++i)
-      for (int64_t ch = 0; ch < b; ++ch)
-        for (int64_t y = 0; y < c; ++y)
-          for (int64_t x = 0; x < d; ++x) {
-            const int64_t src = ((i * b + ch) * c + y) * d + x;
-            const int64_t dst = ((i * c + y) * d + x) * b + ch;
-            std::memcpy(out.data.data() + dst * width, in.data.data() + src * width, width);
-          }
-  } else {
-    out.shape = {n, d, b, c};  // [n, c, h, w] from [n, h=b, w=c, c=d]
-    for (int64_t i = 0; i < a; ++i)
-      for (int64_t y = 0; y < b; ++y)
-        for (int64_t x = 0; x < c; ++x)
-          for (int64_t ch = 0; ch < d; ++ch) {
-            const int64_t src = ((i * b + y) * c + x) * d + ch;
-            const int64_t dst = ((i * d + ch) * b + y) * c + x;
-            std::memcpy(out.data.data() + dst * width, in.data.data() + src * width, width);
-          }
-  }
+  for (size_t k = 0; k < 4; ++k) out.shape[k] = in.shape[perm[k]];
+  const size_t width = DTypeSize(in.dtype);
+  int64_t dst = 0;
+  for (int64_t i0 = 0; i0 < out.shape[0]; ++i0)
+    for (int64_t i1 = 0; i1 < out.shape[1]; ++i1)
+      for (int64_t i2 = 0; i2 < out.shape[2]; ++i2)
+        for (int64_t i3 = 0; i3 < out.shape[3]; ++i3, ++dst) {
+          const int64_t src = i0 * in_stride[perm[0]] + i1 * in_stride[perm[1]] +
+                              i2 * in_stride[perm[2]] + i3 * in_stride[perm[3]];
+          std::memcpy(out.data.data() + dst * width, in.data.data() + src * width, width);
+        }
   return out;
 }
 

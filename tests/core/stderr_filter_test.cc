@@ -17,7 +17,6 @@ TEST(StderrFilter, DropsSchemaNoiseAndPassesEverythingElse) {
   std::fflush(stderr);
   const int original = ::dup(STDERR_FILENO);
   ::dup2(capture, STDERR_FILENO);
-  int dropped = 0;
   {
     StderrFilter filter(IsOnnxSchemaNoise);
     std::fprintf(stderr,
@@ -39,7 +38,6 @@ TEST(StderrFilter, DropsSchemaNoiseAndPassesEverythingElse) {
   std::stringstream text;
   text << in.rdbuf();
   ::unlink(path);
-  (void)dropped;
   EXPECT_EQ(text.str(), "a real warning\nSchema error: something else entirely\nraw write\n");
 }
 

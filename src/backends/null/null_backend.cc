@@ -28,7 +28,6 @@ class NullSession : public Session {
         input_shapes[0][1] != kFeatures) {
       return Status::Error("null backend: expected one input of shape [batch x 16]");
     }
-    shape_ = input_shapes[0];
     return Status::Ok();
   }
 
@@ -67,7 +66,6 @@ class NullSession : public Session {
 
  private:
   Signature signature_;
-  std::vector<int64_t> shape_;
   bool spin_;
   int run_us_;
   int fail_at_;

@@ -108,7 +108,6 @@ class OrtSession : public Session {
         return Status::Error("input '" + in.name + "' is not a tensor of a supported type");
       }
     }
-    shapes_ = input_shapes;
     return Status::Ok();
   }
 
@@ -163,7 +162,6 @@ class OrtSession : public Session {
   Signature signature_;
   std::vector<const char*> input_names_;
   std::vector<const char*> output_names_;
-  std::vector<std::vector<int64_t>> shapes_;
 };
 
 class OrtBackend : public Backend {
