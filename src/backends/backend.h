@@ -16,19 +16,23 @@
 
 #include "backends/llm_session.h"
 #include "backends/target.h"
+#include "core/placement.h"
 #include "core/status.h"
 #include "core/tensor.h"
 
 namespace edgebench {
 
-// What a backend can do, asked at run time (never #ifdef'd in callers).
+// What a device can do, asked at run time (never #ifdef'd in callers). Per device, not per
+// backend: litert:cpu resizes inputs, litert:xnnpack runs only the compiled shape.
 struct Capabilities {
   bool thread_safe_run = false;  // Session::Run may be called from several threads at once
-  bool dynamic_shapes = false;   // Prepare() accepts new shapes after the first
+  bool dynamic_shapes = false;   // Prepare() accepts other shapes than the model's declared ones
   bool placement = false;        // Session::GetPlacement() reports where nodes ran
-  bool op_profile = false;       // per-operator timings can be collected
   bool language_model = false;   // LoadLlm() gives language-model sessions
 };
+
+// Which kind of session a case needs: tensors in and out, or a language model token by token.
+enum class SessionKind { kTensor, kLanguageModel };
 
 // What the harness will ask of a language-model session, so the backend can size it.
 struct LlmLoadHints {
@@ -43,6 +47,7 @@ struct DeviceInfo {
   bool available = false;
   std::string reason;  // why it is not available
   std::string runtime;  // set when this device runs on another runtime than its backend's
+  Capabilities capabilities;
 };
 
 struct BackendInfo {
@@ -53,19 +58,6 @@ struct BackendInfo {
   std::string reason;      // why it is not built / not usable
   std::vector<std::string> artifact_extensions;  // ".onnx", ".tflite", ...
   std::vector<DeviceInfo> devices;
-  Capabilities capabilities;
-};
-
-// Where each node of the model ran, as the runtime reports it.
-struct Placement {
-  std::map<std::string, int> nodes_by_device;  // device/provider name -> node count
-  std::vector<std::string> devices_used;       // devices that ran at least one node
-  // device -> op type -> node count, where the runtime tells op types (TFLite does).
-  std::map<std::string, std::map<std::string, int>> ops_by_device;
-  // Subgraphs handed to a delegate, when the runtime tells (TFLite's interpreter does; LiteRT's
-  // C API does not): absent rather than guessed.
-  std::optional<int> delegate_partitions;
-  bool known = false;           // false when the runtime cannot tell
 };
 
 // A model file in one format.

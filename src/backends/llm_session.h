@@ -11,23 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "core/llm_types.h"
 #include "core/status.h"
 
 namespace edgebench {
-
-struct LlmSessionInfo {
-  std::string model_description;  // e.g. "phi3 3B Q4_0"
-  uint64_t model_parameters = 0;
-  uint64_t model_bytes = 0;
-  int32_t vocab_size = 0;
-  int32_t context_size = 0;  // total, across sequences
-  int32_t max_sequences = 1;
-  int64_t kv_cache_bytes = 0;  // computed from the model's shape, context and cache type
-  bool random_weights = false;  // the GGUF says so (edgebench's generated models do)
-  std::map<std::string, std::string> effective_options;
-  std::map<std::string, std::string> environment;  // e.g. the CPU backend variant llama.cpp loaded
-  std::vector<std::string> notes;
-};
 
 class LlmSession {
  public:

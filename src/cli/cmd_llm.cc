@@ -3,12 +3,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/command_support.h"
 #include "cli/commands.h"
-#include "core/log.h"
 #include "cli/record_output.h"
 #include "report/llm_printer.h"
-#include "runner/run_case.h"
-#include "runner/worker_process.h"
+#include "runner/plan.h"
+#include "runner/run_plan.h"
 
 namespace edgebench {
 namespace {
@@ -58,42 +58,39 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (o.repeat < 1) return fail("--repeat must be at least 1");
   if (o.warmup < 0) return fail("--warmup must be 0 or more");
   if (o.sequences < 1) return fail("--sequences must be at least 1");
+  if (o.timeout_ms < 1) return fail("--timeout must be at least 1 ms");
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
   std::error_code ec;
   if (!std::filesystem::is_regular_file(o.model, ec)) return fail("model file '" + o.model + "' does not exist");
+  PlanRequest request;
+  PlanModel model;
+  model.model.name = std::filesystem::path(o.model).stem().string();
+  model.model.artifacts = {ArtifactSpec{o.model, Layout::kAny}};
+  request.models = {model};
+  request.targets = targets.take();
+  request.scenarios = {"llm"};
+  request.settings.case_timeout_ms = o.timeout_ms;
+  request.llm_base = LlmSettings{0, 0, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
+  // With --prompt-text the prompt length is the text's; one length then.
+  request.prompt_lengths = o.prompt_text.empty() ? prompts.value() : std::vector<int64_t>{1};
+  request.gen_lengths = gens.value();
+  auto plan = PlanCases(request, context.registry);
+  if (!plan.ok()) return fail(plan.error());
   auto printer = MakeLlmPrinter(o.format, std::cout);
   if (!printer.ok()) return fail(printer.error());
   auto output = RecordOutput::Open(printer.take(), o.out_dir);
   if (!output.ok()) return fail(output.error());
-  std::vector<std::string> worker_args;
-  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
-  // With --prompt-text the prompt length is the text's; one length then.
-  const std::vector<int64_t> prompt_lengths = o.prompt_text.empty() ? prompts.value() : std::vector<int64_t>{1};
 
-  int exit_code = 0;
+  RunPlanOptions options;
+  options.executable = context.executable;
+  options.worker_args = WorkerLogArgs();
+  options.in_process = o.in_process;
   output.value().Begin();
-  for (const Target& target : targets.value()) {
-    for (int64_t prompt : prompt_lengths) {
-      for (int64_t gen : gens.value()) {
-        CaseSpec spec;
-        spec.model = std::filesystem::path(o.model).stem().string();
-        spec.artifact = o.model;
-        spec.target = target.text;
-        spec.scenario = "llm";
-        spec.settings.case_timeout_ms = o.timeout_ms;
-        spec.llm = LlmSettings{prompt, gen, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
-        Log(LogLevel::kInfo, "llm " + spec.model + " prompt " + std::to_string(prompt) + " gen " +
-                                 std::to_string(gen) + " on " + target.text);
-        Record record = o.in_process ? RunCase(spec, context.registry)
-                                     : RunCaseInWorker(context.executable, spec, context.registry, worker_args);
-        if (!output.value().Emit(record, "llm")) exit_code = 1;
-        if (record.status != CaseStatus::kOk) exit_code = 1;
-      }
-    }
-  }
+  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options,
+                                       [&](const Record& r) { return output.value().Emit(r, "llm"); });
   output.value().End();
-  return exit_code;
+  return PlanExitCode(totals, "llm");
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "cli/command_support.h"
 #include "cli/record_output.h"
 #include "runner/plan.h"
-#include "runner/run_case.h"
-#include "runner/worker_process.h"
+#include "runner/run_plan.h"
 
 namespace edgebench {
 namespace {
@@ -18,6 +18,7 @@ struct RunOptions {
   std::string model_name;
   std::string targets = "ort:cpu";
   std::vector<std::string> dims;
+  bool strict_dims = false;
   RunSettings settings;
   std::string format = "table";
   std::string out_dir;
@@ -25,73 +26,42 @@ struct RunOptions {
 };
 
 int Run(const RunOptions& o, CommandContext& context) {
-  ShapeBindings dims;
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench run: " << message << "\n";
+    return 2;
+  };
+  PlanModel model;
   for (const std::string& d : o.dims) {
-    if (Status s = ParseDimBinding(d, dims); !s.ok()) {
-      std::cerr << "edgebench run: " << s.message() << "\n";
-      return 2;
-    }
+    if (Status s = ParseDimBinding(d, model.dims); !s.ok()) return fail(s.message());
   }
   auto targets = ParseTargetList(o.targets);
-  if (!targets.ok()) {
-    std::cerr << "edgebench run: " << targets.error() << "\n";
-    return 2;
-  }
-  if (auto valid = Validate(o.settings); !valid.ok()) {
-    std::cerr << "edgebench run: " << valid.error() << "\n";
-    return 2;
-  }
-  auto model = ParseModelArgument(o.model_path);
-  if (!model.ok()) {
-    std::cerr << "edgebench run: " << model.error() << "\n";
-    return 2;
-  }
-  if (!o.model_name.empty()) model.value().name = o.model_name;
-  const std::vector<PlannedTarget> plan = PlanTargets(model.value(), targets.value(), context.registry);
-  if (const std::string missing = MissingArtifacts(plan); !missing.empty()) {
-    std::cerr << "edgebench run: " << missing << "\n";
-    return 2;
-  }
+  if (!targets.ok()) return fail(targets.error());
+  if (auto valid = Validate(o.settings); !valid.ok()) return fail(valid.error());
+  auto spec = ParseModelArgument(o.model_path);
+  if (!spec.ok()) return fail(spec.error());
+  model.model = spec.take();
+  if (!o.model_name.empty()) model.model.name = o.model_name;
+  PlanRequest request;
+  request.models = {model};
+  request.targets = targets.take();
+  request.settings = o.settings;
+  request.strict_dims = o.strict_dims;
+  auto plan = PlanCases(request, context.registry);
+  if (!plan.ok()) return fail(plan.error());
   auto printer = MakePrinter(o.format, std::cout);
-  if (!printer.ok()) {
-    std::cerr << "edgebench run: " << printer.error() << "\n";
-    return 2;
-  }
+  if (!printer.ok()) return fail(printer.error());
   auto output = RecordOutput::Open(printer.take(), o.out_dir);
-  if (!output.ok()) {
-    std::cerr << "edgebench run: " << output.error() << "\n";
-    return 2;
-  }
-  std::vector<std::string> worker_args;
-  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
+  if (!output.ok()) return fail(output.error());
 
-  int exit_code = 0;
+  RunPlanOptions options;
+  options.executable = context.executable;
+  options.worker_args = WorkerLogArgs();
+  options.in_process = o.in_process;
   output.value().Begin();
-  for (const PlannedTarget& planned : plan) {
-    const std::string& name = model.value().name;
-    CaseSpec spec;
-    spec.model = name;
-    spec.artifact = planned.artifact ? planned.artifact->path : "";
-    spec.target = planned.target.text;
-    spec.dims = dims;
-    spec.settings = o.settings;
-    Record record;
-    if (!planned.artifact) {
-      record = MakeBaseRecord(spec, context.registry);
-      record.status = CaseStatus::kSkipped;
-      record.failed_stage = "plan";
-      record.error = planned.skip_reason;
-      FinishRecord(record);
-    } else {
-      Log(LogLevel::kInfo, "running " + name + " (" + spec.artifact + ") on " + spec.target);
-      record = o.in_process ? RunCase(spec, context.registry)
-                            : RunCaseInWorker(context.executable, spec, context.registry, worker_args);
-    }
-    if (!output.value().Emit(record, "run")) exit_code = 1;
-    if (record.status != CaseStatus::kOk && record.status != CaseStatus::kSkipped) exit_code = 1;
-  }
+  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options,
+                                       [&](const Record& r) { return output.value().Emit(r, "run"); });
   output.value().End();
-  return exit_code;
+  return PlanExitCode(totals, "run");
 }
 
 }  // namespace
@@ -102,7 +72,8 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       "run", "measure a model on one or more targets (single-stream), one row per target");
   cmd->footer(
       "Exit status: 0 when every target measured (or was skipped: the model has no artifact for "
-      "it), 1 when any failed, crashed, timed out or was unavailable, 2 for bad arguments.");
+      "it) and at least one did, 1 when any failed, crashed, timed out or was unavailable, or "
+      "nothing was measured, 2 for bad arguments.");
   cmd->add_option("model", options->model_path,
                   "model: FILE, NAME=FILE1,FILE2 (one network in several formats; each may end "
                   "in ?layout=nchw|nhwc), or a manifest .json")
@@ -111,7 +82,11 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
                   "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu")
       ->capture_default_str();
   cmd->add_option("--name", options->model_name, "model name in results (default: file stem)");
-  cmd->add_option("--dim", options->dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
+  cmd->add_option("--dim", options->dims,
+                  "bind a symbolic dimension: NAME=VALUE, INPUT.AXIS=VALUE or '*=VALUE' (repeatable); "
+                  "dimensions left free are bound to 1, said in the record and on stderr");
+  cmd->add_flag("--strict-dims", options->strict_dims,
+                "fail a case when a symbolic dimension has no --dim instead of binding it to 1");
   cmd->add_option("--warmup", options->settings.warmup_queries, "warmup queries, kept apart")
       ->capture_default_str();
   cmd->add_option("--min-queries", options->settings.min_queries, "measured queries at least")
@@ -121,6 +96,9 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--max-duration", options->settings.max_duration_ms,
                   "measured phase stops after this many ms")
+      ->capture_default_str();
+  cmd->add_option("--max-queries", options->settings.max_queries,
+                  "measured phase stops after this many queries (keeps sub-microsecond runs bounded)")
       ->capture_default_str();
   cmd->add_option("--seed", options->settings.seed, "seed of the generated inputs")
       ->capture_default_str();

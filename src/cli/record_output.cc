@@ -21,6 +21,9 @@ bool RecordOutput::Emit(const Record& record, const std::string& command) {
     if (Status s = store_->Append(record); !s.ok()) {
       std::cerr << "edgebench " << command << ": " << s.message() << "\n";
       stored = false;
+      ++failed_;
+    } else {
+      ++stored_;
     }
   }
   printer_->Print(record);
@@ -29,7 +32,11 @@ bool RecordOutput::Emit(const Record& record, const std::string& command) {
 
 void RecordOutput::End() {
   printer_->End();
-  if (store_) std::cerr << "edgebench: records appended to " << store_->path() << "\n";
+  if (!store_) return;
+  std::cerr << "edgebench: " << stored_ << (stored_ == 1 ? " record" : " records") << " appended to "
+            << store_->path();
+  if (failed_ > 0) std::cerr << "; " << failed_ << " could not be stored (see above)";
+  std::cerr << "\n";
 }
 
 }  // namespace edgebench

@@ -24,6 +24,8 @@ class RecordOutput {
  private:
   std::unique_ptr<RecordPrinter> printer_;
   std::optional<ResultStore> store_;
+  int stored_ = 0;
+  int failed_ = 0;
 };
 
 }  // namespace edgebench

@@ -3,10 +3,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
+#include "core/commit.h"
 #include "core/version.h"
 
 namespace edgebench {
@@ -44,11 +46,55 @@ std::string OsName() {
   return "unknown";
 }
 
+// The ISA features of /proc/cpuinfo's "flags" (x86) or "Features" (Arm) line that decide which
+// kernels inference runtimes pick.
+std::vector<std::string> CpuFeatures() {
+  static const char* const kRelevant[] = {
+      "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+      "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16",
+      "asimd", "asimdhp", "asimddp", "fphp", "i8mm", "bf16", "sve", "sve2", "sme"};
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("flags", 0) != 0 && line.rfind("Features", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::istringstream words(line.substr(colon + 1));
+    std::vector<std::string> present;
+    for (std::string w; words >> w;) present.push_back(w);
+    std::vector<std::string> features;
+    for (const char* f : kRelevant) {
+      if (std::find(present.begin(), present.end(), f) != present.end()) features.push_back(f);
+    }
+    return features;
+  }
+  return {};
+}
+
+int64_t MemoryTotalBytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  int64_t kb = 0;
+  while (in >> key >> kb) {
+    if (key == "MemTotal:") return kb * 1024;
+    in.ignore(256, '\n');
+  }
+  return 0;
+}
+
+std::vector<double> LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  double one = 0, five = 0, fifteen = 0;
+  if (!(in >> one >> five >> fifteen)) return {};
+  return {one, five, fifteen};
+}
+
 }  // namespace
 
 Environment ReadEnvironment() {
   Environment env;
   env.edgebench_version = kEdgebenchVersion;
+  env.edgebench_commit = kEdgebenchCommit;
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) env.hostname = host;
   env.os = OsName();
@@ -56,6 +102,9 @@ Environment ReadEnvironment() {
   if (::uname(&uts) == 0) env.kernel = std::string(uts.sysname) + " " + uts.release + " " + uts.machine;
   env.cpu_model = CpuModel();
   env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
+  env.cpu_features = CpuFeatures();
+  env.memory_total_bytes = MemoryTotalBytes();
+  env.load_average = LoadAverage();
   env.cpu_governor = ReadFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   const std::string max_khz = ReadFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
   env.cpu_max_freq_mhz =

@@ -3,11 +3,13 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace edgebench {
 
 struct Environment {
   std::string edgebench_version;
+  std::string edgebench_commit;  // git commit of the build, "+dirty" with local changes; "unknown"
   std::string hostname;
   std::string os;
   std::string kernel;
@@ -15,6 +17,13 @@ struct Environment {
   int logical_cores = 0;
   std::string cpu_governor;      // "unavailable" when the kernel exposes none
   std::string cpu_max_freq_mhz;  // of cpu0; "unavailable" when not exposed
+  // ISA features that decide which kernels a runtime picks (AVX2, AVX-512, AMX, NEON, SVE...),
+  // as /proc/cpuinfo names them; only the ones that matter for inference kernels.
+  std::vector<std::string> cpu_features;
+  int64_t memory_total_bytes = 0;
+  // 1, 5 and 15 minute load averages when the case started: a busy shared machine explains a
+  // bad run. Empty when unreadable.
+  std::vector<double> load_average;
   std::string compiler;
   std::string build_type;
   bool debug_build = false;

@@ -5,6 +5,22 @@
 
 namespace edgebench {
 
+std::string LayoutName(Layout layout) {
+  switch (layout) {
+    case Layout::kNchw: return "nchw";
+    case Layout::kNhwc: return "nhwc";
+    case Layout::kAny: break;
+  }
+  return "any";
+}
+
+Result<Layout> ParseLayout(const std::string& text, const std::string& context) {
+  if (text == "nchw" || text == "NCHW") return Layout::kNchw;
+  if (text == "nhwc" || text == "NHWC") return Layout::kNhwc;
+  if (text == "any" || text.empty()) return Layout::kAny;
+  return Status::Error("bad layout '" + text + "' for " + context + ": use nchw or nhwc");
+}
+
 Tensor Transpose4D(const Tensor& in, bool to_nhwc) {
   if (in.shape.size() != 4) return in;
   // Output axis k is input axis perm[k]: NCHW->NHWC moves channels last, NHWC->NCHW first.

@@ -77,7 +77,8 @@ Status ParseDimBinding(const std::string& text, ShapeBindings& bindings) {
 }
 
 Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& signature,
-                                                             const ShapeBindings& bindings) {
+                                                             const ShapeBindings& bindings,
+                                                             std::vector<std::string>* defaulted) {
   std::vector<std::vector<int64_t>> shapes;
   std::vector<std::string> unbound;
   for (const TensorSpec& input : signature.inputs) {
@@ -89,11 +90,13 @@ Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& si
         continue;
       }
       const std::string by_axis = input.name + "." + std::to_string(axis);
-      auto it = bindings.end();
-      if (dim.symbol != "?") it = bindings.find(dim.symbol);
-      if (it == bindings.end()) it = bindings.find(by_axis);
+      auto it = bindings.find(by_axis);
+      if (it == bindings.end() && dim.symbol != "?") it = bindings.find(dim.symbol);
       if (it == bindings.end()) it = bindings.find("*");
-      if (it == bindings.end()) {
+      if (it == bindings.end() && defaulted) {
+        defaulted->push_back((dim.symbol != "?" ? "'" + dim.symbol + "' (" + by_axis + ")" : by_axis) + "=1");
+        shape.push_back(1);
+      } else if (it == bindings.end()) {
         unbound.push_back(dim.symbol != "?"
                               ? "'" + dim.symbol + "' (input '" + input.name + "' axis " +
                                     std::to_string(axis) + ")"

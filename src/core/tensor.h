@@ -47,11 +47,14 @@ using ShapeBindings = std::map<std::string, int64_t>;
 // Parses "name=value" into bindings; an error names the bad entry.
 Status ParseDimBinding(const std::string& text, ShapeBindings& bindings);
 
-// Resolves every input's shape. A symbolic dim is bound by its name; an unnamed one ("?") by
-// "<input name>.<axis>" (for example `images.0=1`); "*" binds every dim left unbound (handy
-// when artifacts name the same batch axis differently). The error names every unbound dim.
+// Resolves every input's shape. A symbolic dim is bound by "<input name>.<axis>" (for example
+// `images.0=1`; the most specific binding wins), then by its name (`batch=4`), then by "*",
+// which binds every dim left unbound (handy when artifacts name the same batch axis
+// differently). A dim still unbound is an error naming every such dim, or, when `defaulted` is
+// given, bound to 1 (as onnxruntime_perf_test does) and described in *defaulted.
 Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& signature,
-                                                             const ShapeBindings& bindings);
+                                                             const ShapeBindings& bindings,
+                                                             std::vector<std::string>* defaulted = nullptr);
 
 // A concrete tensor owning its bytes.
 struct Tensor {

@@ -58,9 +58,11 @@ Result<ImagePreprocess> ParseImagePreprocess(const std::string& text) {
         return Status::Error("bad std '" + value + "': must not be 0");
       }
     } else if (key == "layout") {
-      if (value == "nhwc") p.layout = Layout::kNhwc;
-      else if (value == "nchw") p.layout = Layout::kNchw;
-      else return Status::Error("bad layout '" + value + "': use nhwc or nchw");
+      auto layout = ParseLayout(value, "--preprocess");
+      if (!layout.ok() || layout.value() == Layout::kAny) {
+        return Status::Error("bad layout '" + value + "' for --preprocess: use nhwc or nchw");
+      }
+      p.layout = layout.value();
     } else {
       return Status::Error("unknown preprocessing key '" + key + "': use resize, scale, mean, std, layout");
     }

@@ -8,7 +8,7 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
-#include "runner/model_spec.h"
+#include "core/layout.h"
 
 namespace edgebench {
 

@@ -4,16 +4,6 @@
 
 namespace edgebench {
 
-std::vector<int64_t> LlmRequestTiming::tpot_gaps_ns() const {
-  std::vector<int64_t> gaps;
-  int64_t previous = first_token_ns;
-  for (int64_t t : token_ns) {
-    gaps.push_back(t - previous);
-    previous = t;
-  }
-  return gaps;
-}
-
 std::vector<std::vector<int32_t>> SeededPrompts(int64_t sequences, int64_t tokens, int32_t vocab_size,
                                                 uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -27,7 +17,7 @@ std::vector<std::vector<int32_t>> SeededPrompts(int64_t sequences, int64_t token
 }
 
 LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s,
-                          const std::function<int64_t()>& now) {
+                          const std::function<int64_t()>& now, RunObserver* observer) {
   LlmSamples samples;
   const LlmSessionInfo info = session.Info();
   std::vector<std::vector<int32_t>> prompts;
@@ -78,12 +68,18 @@ LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s,
     into.push_back(std::move(timing));
     return true;
   };
+  if (observer) observer->OnPhaseStart("warmup", 0);
   for (int64_t i = 0; i < s.warmup_requests; ++i) {
     if (!request(samples.warmup)) return samples;
+  }
+  if (observer) {
+    observer->OnPhaseEnd("warmup");
+    observer->OnPhaseStart("measure", 0);
   }
   for (int64_t i = 0; i < s.repetitions; ++i) {
     if (!request(samples.measured)) return samples;
   }
+  if (observer) observer->OnPhaseEnd("measure");
   return samples;
 }
 

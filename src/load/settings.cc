@@ -12,6 +12,10 @@ Result<EffectiveRunSettings> Validate(const RunSettings& r) {
     return bad("--min-duration (" + std::to_string(r.min_duration_ms) +
                " ms) is longer than --max-duration (" + std::to_string(r.max_duration_ms) + " ms)");
   }
+  if (r.max_queries < r.min_queries) {
+    return bad("--max-queries (" + std::to_string(r.max_queries) + ") is below --min-queries (" +
+               std::to_string(r.min_queries) + ")");
+  }
   if (!(r.max_cv > 0)) return bad("--max-cv must be above 0");
   if (r.case_timeout_ms < 0) return bad("--timeout must be 0 (automatic) or more milliseconds");
   EffectiveRunSettings effective{r};

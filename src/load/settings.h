@@ -14,6 +14,9 @@ struct RunSettings {
   int64_t min_queries = 100;
   int64_t min_duration_ms = 1000;
   int64_t max_duration_ms = 60000;
+  // The measured phase also stops after this many queries, so that a sub-microsecond query
+  // cannot fill memory and the store with samples; min_duration may then be unmet (a note).
+  int64_t max_queries = 1'000'000;
   uint64_t seed = 0;
   double max_cv = 0.30;  // a coefficient of variation above this makes the result INVALID
   int64_t case_timeout_ms = 0;  // 0: derived from max_duration_ms (see Validate)

@@ -1,27 +1,19 @@
-// Single-stream load: one query at a time, the next issued when the last completes.
-// Warmup queries are kept as their own series; the measured phase stops when both
-// min_queries and min_duration are met, or at max_duration.
+// Single-stream load: one query at a time, the next issued when the last completes. Warmup
+// queries are kept as their own series; the measured phase stops when both min_queries and
+// min_duration are met, at max_duration, or at max_queries. Query i uses sample i % pool size.
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include <functional>
 #include <vector>
 
 #include "backends/backend.h"
+#include "load/scenario.h"
 #include "load/settings.h"
 
 namespace edgebench {
 
-struct SingleStreamSamples {
-  std::vector<int64_t> warmup_ns;
-  std::vector<int64_t> measured_ns;
-  int64_t measured_wall_ns = 0;
-  std::string stop_reason;  // "min_queries_and_duration", "max_duration", "error"
-  Status error;             // the first failed query, if any
-  int64_t failed_query = -1;  // 0-based index over warmup + measured
-};
-
-SingleStreamSamples RunSingleStream(Session& session, const std::vector<Tensor>& inputs,
-                                    const EffectiveRunSettings& settings);
+ScenarioResult RunSingleStream(Session& session, const std::vector<std::vector<Tensor>>& input_pool,
+                               const EffectiveRunSettings& settings, RunObserver* observer = nullptr,
+                               const std::function<int64_t()>& now = {});
 
 }  // namespace edgebench

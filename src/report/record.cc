@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/sample_codec.h"
+
 namespace edgebench {
 
 using nlohmann::json;
@@ -34,7 +36,8 @@ std::optional<CaseStatus> ParseCaseStatus(const std::string& name) {
 json RunSettingsToJson(const RunSettings& s) {
   return {{"warmup_queries", s.warmup_queries}, {"min_queries", s.min_queries},
           {"min_duration_ms", s.min_duration_ms}, {"max_duration_ms", s.max_duration_ms},
-          {"seed", s.seed}, {"max_cv", s.max_cv}, {"case_timeout_ms", s.case_timeout_ms}};
+          {"max_queries", s.max_queries}, {"seed", s.seed}, {"max_cv", s.max_cv},
+          {"case_timeout_ms", s.case_timeout_ms}};
 }
 
 RunSettings RunSettingsFromJson(const json& j) {
@@ -43,6 +46,7 @@ RunSettings RunSettingsFromJson(const json& j) {
   s.min_queries = j.at("min_queries").get<int64_t>();
   s.min_duration_ms = j.at("min_duration_ms").get<int64_t>();
   s.max_duration_ms = j.at("max_duration_ms").get<int64_t>();
+  s.max_queries = j.value("max_queries", RunSettings{}.max_queries);  // absent in schema 1
   s.seed = j.at("seed").get<uint64_t>();
   s.max_cv = j.at("max_cv").get<double>();
   s.case_timeout_ms = j.at("case_timeout_ms").get<int64_t>();
@@ -70,29 +74,40 @@ LlmSettings LlmSettingsFromJson(const json& j) {
 namespace {
 
 json EnvironmentToJson(const Environment& e) {
-  return {{"edgebench_version", e.edgebench_version}, {"hostname", e.hostname}, {"os", e.os},
+  return {{"edgebench_version", e.edgebench_version}, {"edgebench_commit", e.edgebench_commit},
+          {"hostname", e.hostname}, {"os", e.os},
           {"kernel", e.kernel}, {"cpu_model", e.cpu_model}, {"logical_cores", e.logical_cores},
           {"cpu_governor", e.cpu_governor}, {"cpu_max_freq_mhz", e.cpu_max_freq_mhz},
+          {"cpu_features", e.cpu_features}, {"memory_total_bytes", e.memory_total_bytes},
+          {"load_average", e.load_average},
           {"compiler", e.compiler}, {"build_type", e.build_type},
           {"debug_build", e.debug_build}, {"sanitizers", e.sanitizers},
           {"runtimes", e.runtimes}};
 }
 
 Environment EnvironmentFromJson(const json& j) {
+  // Every field optional: records of older schemas know fewer of them.
+  auto text = [&](const char* key) {
+    return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : std::string();
+  };
   Environment e;
-  e.edgebench_version = j.at("edgebench_version").get<std::string>();
-  e.hostname = j.at("hostname").get<std::string>();
-  e.os = j.at("os").get<std::string>();
-  e.kernel = j.at("kernel").get<std::string>();
-  e.cpu_model = j.at("cpu_model").get<std::string>();
-  e.logical_cores = j.at("logical_cores").get<int>();
-  e.cpu_governor = j.at("cpu_governor").get<std::string>();
-  e.cpu_max_freq_mhz = j.at("cpu_max_freq_mhz").get<std::string>();
-  e.compiler = j.at("compiler").get<std::string>();
-  e.build_type = j.at("build_type").get<std::string>();
-  e.debug_build = j.at("debug_build").get<bool>();
-  e.sanitizers = j.at("sanitizers").get<bool>();
-  e.runtimes = j.at("runtimes").get<std::map<std::string, std::string>>();
+  e.edgebench_version = text("edgebench_version");
+  e.edgebench_commit = j.contains("edgebench_commit") ? text("edgebench_commit") : "unknown";
+  e.hostname = text("hostname");
+  e.os = text("os");
+  e.kernel = text("kernel");
+  e.cpu_model = text("cpu_model");
+  e.logical_cores = j.value("logical_cores", 0);
+  e.cpu_governor = text("cpu_governor");
+  e.cpu_max_freq_mhz = text("cpu_max_freq_mhz");
+  e.cpu_features = j.value("cpu_features", std::vector<std::string>{});
+  e.memory_total_bytes = j.value("memory_total_bytes", int64_t{0});
+  e.load_average = j.value("load_average", std::vector<double>{});
+  e.compiler = text("compiler");
+  e.build_type = text("build_type");
+  e.debug_build = j.value("debug_build", false);
+  e.sanitizers = j.value("sanitizers", false);
+  e.runtimes = j.value("runtimes", std::map<std::string, std::string>{});
   return e;
 }
 
@@ -184,19 +199,55 @@ LlmRecord LlmFromJson(const json& j) {
 
 }  // namespace
 
+namespace {
+
+// Reads an optional field: its value when present and of the right type, else `fallback`.
+// Records of older schemas lack newer fields; a wrong type is still an error (json throws).
+template <typename T>
+T Optional(const json& j, const char* key, T fallback) {
+  if (!j.is_object() || !j.contains(key) || j.at(key).is_null()) return fallback;
+  return j.at(key).get<T>();
+}
+
+json SeriesToJson(const std::vector<int64_t>& latency, const std::vector<int64_t>& issue,
+                  const std::vector<int32_t>* stream) {
+  json j = {{"count", latency.size()}, {"latency_ns", EncodeSamples(latency)}};
+  if (!issue.empty()) j["issue_ns"] = EncodeSamples(issue);
+  if (stream && !stream->empty()) {
+    j["stream"] = EncodeSamples(std::vector<int64_t>(stream->begin(), stream->end()));
+  }
+  return j;
+}
+
+std::vector<int64_t> DecodeField(const json& series, const char* key, size_t count) {
+  if (!series.contains(key)) return {};
+  auto values = DecodeSamples(series.at(key).get<std::string>());
+  if (!values.ok()) throw json::other_error::create(501, std::string(key) + ": " + values.error(), &series);
+  if (values.value().size() != count) {
+    throw json::other_error::create(
+        501, std::string(key) + " holds " + std::to_string(values.value().size()) + " samples, count says " +
+                 std::to_string(count), &series);
+  }
+  return values.take();
+}
+
+}  // namespace
+
 json RecordToJson(const Record& r) {
   json inputs = json::array();
   for (const auto& in : r.inputs) {
-    inputs.push_back({{"name", in.name}, {"dtype", in.dtype}, {"shape", in.shape}});
+    inputs.push_back({{"name", in.name}, {"dtype", in.dtype}, {"shape", in.shape}, {"source", in.source}});
   }
   json j = {
       {"schema", r.schema},
       {"id", r.id},
       {"started_at", r.started_at},
+      {"case_key", r.case_key},
       {"config",
        {{"model", r.model},
         {"artifact", r.artifact},
         {"artifact_bytes", r.artifact_bytes},
+        {"artifact_sha256", r.artifact_sha256},
         {"scenario", r.scenario},
         {"requested_target", r.requested_target},
         {"effective_target", r.effective_target},
@@ -204,89 +255,144 @@ json RecordToJson(const Record& r) {
         {"device", r.device},
         {"requested_settings", RunSettingsToJson(r.requested_settings)},
         {"effective_settings", RunSettingsToJson(r.effective_settings)},
+        {"dims", r.dims},
+        {"dims_defaulted", r.dims_defaulted},
         {"inputs", inputs}}},
       {"environment", EnvironmentToJson(r.environment)},
       {"status", CaseStatusName(r.status)},
       {"failure", {{"stage", r.failed_stage}, {"error", r.error}, {"signal", r.signal}}},
-      {"placement",
-       {{"known", r.placement.known},
-        {"nodes_by_device", r.placement.nodes_by_device},
-        {"ops_by_device", r.placement.ops_by_device},
-        {"delegate_partitions", r.placement.delegate_partitions ? json(*r.placement.delegate_partitions)
-                                                                : json(nullptr)},
-        {"devices_used", r.placement.devices_used}}},
-      {"timings_ns", {{"load", r.load_ns}, {"prepare", r.prepare_ns}}},
-      {"samples",
-       {{"warmup_ns", r.warmup_ns},
-        {"measured_ns", r.measured_ns},
-        {"measured_wall_ns", r.measured_wall_ns},
-        {"stop_reason", r.stop_reason}}},
-      {"summary", SummaryToJson(r.summary)},
-      {"settling", r.settling ? json{{"query_index", r.settling->query_index},
-                                     {"time_ns", r.settling->time_ns}}
-                              : json(nullptr)},
       {"verdict", {{"valid", r.valid}, {"reasons", r.invalid_reasons}}},
       {"notes", r.notes},
+      {"timings_ns", {{"load", r.load_ns}, {"prepare", r.prepare_ns}}},
   };
-  if (r.llm) j["llm"] = LlmToJson(*r.llm);
+  if (r.placement.known) {
+    j["placement"] = {
+        {"known", true},
+        {"nodes_by_device", r.placement.nodes_by_device},
+        {"ops_by_device", r.placement.ops_by_device},
+        {"delegate_partitions",
+         r.placement.delegate_partitions ? json(*r.placement.delegate_partitions) : json(nullptr)},
+        {"devices_used", r.placement.devices_used}};
+  }
+  if (!r.llm) {
+    j["samples"] = {{"encoding", kSampleEncoding},
+                    {"warmup", SeriesToJson(r.warmup_ns, r.warmup_issue_ns, nullptr)},
+                    {"measured", SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream)},
+                    {"measured_start_ns", r.measured_start_ns},
+                    {"measured_wall_ns", r.measured_wall_ns},
+                    {"stop_reason", r.stop_reason}};
+    j["summary"] = SummaryToJson(r.summary);
+    j["settling"] = r.settling ? json{{"query_index", r.settling->query_index},
+                                      {"time_ns", r.settling->time_ns}}
+                               : json(nullptr);
+  } else {
+    j["llm"] = LlmToJson(*r.llm);
+  }
   return j;
 }
 
 Result<Record> RecordFromJson(const json& j) {
   try {
     Record r;
-    r.schema = j.at("schema").get<std::string>();
-    if (r.schema != kRecordSchema) {
-      return Status::Error("record schema '" + r.schema + "' is not " + kRecordSchema);
+    const std::string schema = j.at("schema").get<std::string>();
+    static const std::string kPrefix = "edgebench.record/";
+    int version = 0;
+    if (schema.rfind(kPrefix, 0) == 0) {
+      try {
+        version = std::stoi(schema.substr(kPrefix.size()));
+      } catch (const std::exception&) {
+        version = 0;
+      }
     }
+    if (version < 1) return Status::Error("'" + schema + "' is not an edgebench record schema");
+    if (version > 2) {
+      r.read_warnings.push_back("record schema '" + schema + "' is newer than this edgebench (" +
+                                kRecordSchema + "): fields it does not know are ignored");
+    }
+    r.schema = kRecordSchema;
     r.id = j.at("id").get<std::string>();
-    r.started_at = j.at("started_at").get<std::string>();
+    r.started_at = Optional<std::string>(j, "started_at", "");
+    r.case_key = Optional<std::string>(j, "case_key", "");
     const json& c = j.at("config");
     r.model = c.at("model").get<std::string>();
-    r.artifact = c.at("artifact").get<std::string>();
-    r.artifact_bytes = c.at("artifact_bytes").get<int64_t>();
-    r.scenario = c.at("scenario").get<std::string>();
+    r.artifact = Optional<std::string>(c, "artifact", "");
+    r.artifact_bytes = Optional<int64_t>(c, "artifact_bytes", 0);
+    r.artifact_sha256 = Optional<std::string>(c, "artifact_sha256", "");
+    r.scenario = Optional<std::string>(c, "scenario", "single-stream");
     r.requested_target = c.at("requested_target").get<std::string>();
-    r.effective_target = c.at("effective_target").get<std::string>();
+    r.effective_target = Optional<std::string>(c, "effective_target", r.requested_target);
     r.backend = c.at("backend").get<std::string>();
-    r.device = c.at("device").get<std::string>();
-    r.requested_settings = RunSettingsFromJson(c.at("requested_settings"));
-    r.effective_settings = RunSettingsFromJson(c.at("effective_settings"));
-    for (const json& in : c.at("inputs")) {
-      r.inputs.push_back({in.at("name").get<std::string>(), in.at("dtype").get<std::string>(),
-                          in.at("shape").get<std::vector<int64_t>>()});
+    r.device = Optional<std::string>(c, "device", "");
+    if (c.contains("requested_settings")) r.requested_settings = RunSettingsFromJson(c.at("requested_settings"));
+    r.effective_settings = c.contains("effective_settings") ? RunSettingsFromJson(c.at("effective_settings"))
+                                                            : r.requested_settings;
+    r.dims = Optional<ShapeBindings>(c, "dims", {});
+    r.dims_defaulted = Optional<std::vector<std::string>>(c, "dims_defaulted", {});
+    if (c.contains("inputs")) {
+      for (const json& in : c.at("inputs")) {
+        r.inputs.push_back({in.at("name").get<std::string>(), Optional<std::string>(in, "dtype", ""),
+                            Optional<std::vector<int64_t>>(in, "shape", {}),
+                            Optional<std::string>(in, "source", "")});
+      }
     }
-    r.environment = EnvironmentFromJson(j.at("environment"));
+    if (j.contains("environment")) r.environment = EnvironmentFromJson(j.at("environment"));
     const auto status = ParseCaseStatus(j.at("status").get<std::string>());
     if (!status) return Status::Error("record has unknown status '" + j.at("status").get<std::string>() + "'");
     r.status = *status;
-    r.failed_stage = j.at("failure").at("stage").get<std::string>();
-    r.error = j.at("failure").at("error").get<std::string>();
-    r.signal = j.at("failure").at("signal").get<int>();
-    r.placement.known = j.at("placement").at("known").get<bool>();
-    r.placement.nodes_by_device =
-        j.at("placement").at("nodes_by_device").get<std::map<std::string, int>>();
-    r.placement.devices_used = j.at("placement").at("devices_used").get<std::vector<std::string>>();
-    r.placement.ops_by_device = j.at("placement")
-                                    .at("ops_by_device")
-                                    .get<std::map<std::string, std::map<std::string, int>>>();
-    if (const json& p = j.at("placement").at("delegate_partitions"); !p.is_null()) {
-      r.placement.delegate_partitions = p.get<int>();
+    const json failure = j.value("failure", json::object());
+    r.failed_stage = Optional<std::string>(failure, "stage", "");
+    r.error = Optional<std::string>(failure, "error", "");
+    r.signal = Optional<int>(failure, "signal", 0);
+    if (j.contains("placement")) {
+      const json& p = j.at("placement");
+      r.placement.known = Optional<bool>(p, "known", false);
+      r.placement.nodes_by_device = Optional<std::map<std::string, int>>(p, "nodes_by_device", {});
+      r.placement.devices_used = Optional<std::vector<std::string>>(p, "devices_used", {});
+      r.placement.ops_by_device =
+          Optional<std::map<std::string, std::map<std::string, int>>>(p, "ops_by_device", {});
+      if (p.contains("delegate_partitions") && !p.at("delegate_partitions").is_null()) {
+        r.placement.delegate_partitions = p.at("delegate_partitions").get<int>();
+      }
     }
-    r.load_ns = j.at("timings_ns").at("load").get<int64_t>();
-    r.prepare_ns = j.at("timings_ns").at("prepare").get<int64_t>();
-    const json& s = j.at("samples");
-    r.warmup_ns = s.at("warmup_ns").get<std::vector<int64_t>>();
-    r.measured_ns = s.at("measured_ns").get<std::vector<int64_t>>();
-    r.measured_wall_ns = s.at("measured_wall_ns").get<int64_t>();
-    r.stop_reason = s.at("stop_reason").get<std::string>();
-    r.notes = j.at("notes").get<std::vector<std::string>>();
+    const json timings = j.value("timings_ns", json::object());
+    r.load_ns = Optional<int64_t>(timings, "load", 0);
+    r.prepare_ns = Optional<int64_t>(timings, "prepare", 0);
+    if (j.contains("samples")) {
+      const json& s = j.at("samples");
+      if (s.contains("encoding")) {
+        if (s.at("encoding").get<std::string>() != kSampleEncoding) {
+          return Status::Error("record " + r.id + ": unknown sample encoding '" +
+                               s.at("encoding").get<std::string>() + "'");
+        }
+        const json& w = s.at("warmup");
+        const json& m = s.at("measured");
+        const auto wn = w.at("count").get<size_t>();
+        const auto mn = m.at("count").get<size_t>();
+        r.warmup_ns = DecodeField(w, "latency_ns", wn);
+        r.warmup_issue_ns = DecodeField(w, "issue_ns", wn);
+        r.measured_ns = DecodeField(m, "latency_ns", mn);
+        r.measured_issue_ns = DecodeField(m, "issue_ns", mn);
+        for (int64_t id : DecodeField(m, "stream", mn)) r.measured_stream.push_back(static_cast<int32_t>(id));
+      } else {  // schema 1: arrays of latencies
+        r.warmup_ns = Optional<std::vector<int64_t>>(s, "warmup_ns", {});
+        r.measured_ns = Optional<std::vector<int64_t>>(s, "measured_ns", {});
+      }
+      r.measured_start_ns = Optional<int64_t>(s, "measured_start_ns", 0);
+      r.measured_wall_ns = Optional<int64_t>(s, "measured_wall_ns", 0);
+      r.stop_reason = Optional<std::string>(s, "stop_reason", "");
+    }
+    r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
-    // The summary, settling and verdict are derived: recompute them from the raw samples and
-    // check that the stored verdict agrees, so an edited record cannot claim a false verdict.
+    // The summary, settling and verdict are derived: recompute them from the raw samples. A
+    // stored verdict that disagrees (an older version's rules, or an edited record) is replaced
+    // by the recomputed one, with a warning, so no record claims a verdict its samples deny.
     FinishRecord(r);
-    if (r.valid != j.at("verdict").at("valid").get<bool>()) {
-      return Status::Error("record " + r.id + ": stored verdict disagrees with its samples");
+    const json verdict = j.value("verdict", json::object());
+    if (verdict.contains("valid") && verdict.at("valid").get<bool>() != r.valid) {
+      r.read_warnings.push_back("record " + r.id + ": its stored verdict (" +
+                                (verdict.at("valid").get<bool>() ? "VALID" : "INVALID") +
+                                ") differs from the one its samples give now (" +
+                                (r.valid ? "VALID" : "INVALID") + "); showing the recomputed one");
     }
     return r;
   } catch (const json::exception& e) {

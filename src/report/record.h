@@ -1,5 +1,16 @@
 // The record: everything about one case (model x target x scenario). One schema for every
 // printer and the store; raw samples are kept apart from the summary computed from them.
+//
+// In JSON (docs/records.md): a common header (schema, id, case_key, config, environment, status,
+// failure, verdict, notes) and sections present when the case has them (placement, timings,
+// samples and summary for tensor scenarios, llm for language models). Schema versions:
+//   edgebench.record/1  samples as JSON arrays of latencies
+//   edgebench.record/2  samples compact (core/sample_codec.h) with issue times and streams;
+//                       case key, model hash, dims bound by default, input sources, and more of
+//                       the machine (commit, ISA features, memory, load average)
+// The reader accepts both, fills what an older record lacks with defaults, and recomputes the
+// summary and verdict from the raw samples; a verdict that differs from the stored one is kept
+// as recomputed, with a warning (read_warnings), not rejected.
 #pragma once
 
 #include <cstdint>
@@ -10,17 +21,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/backend.h"
 #include "core/environment.h"
+#include "core/llm_types.h"
+#include "core/placement.h"
+#include "core/status.h"
+#include "core/tensor.h"
 #include "load/settings.h"
-#include "backends/llm_session.h"
-#include "load/llm_scenario.h"
 #include "stats/llm_summary.h"
 #include "stats/summary.h"
 
 namespace edgebench {
 
-inline constexpr const char* kRecordSchema = "edgebench.record/1";
+inline constexpr const char* kRecordSchema = "edgebench.record/2";
 
 // How a case ended.
 enum class CaseStatus {
@@ -37,7 +49,8 @@ std::optional<CaseStatus> ParseCaseStatus(const std::string& name);
 struct InputDescription {
   std::string name;
   std::string dtype;
-  std::vector<int64_t> shape;
+  std::vector<int64_t> shape;  // as prepared
+  std::string source;          // where its values came from, e.g. "seeded uniform [-1, 1) (seed 0)"
 };
 
 // The LLM scenario's part of a record (scenario "llm").
@@ -57,11 +70,13 @@ struct Record {
   std::string schema = kRecordSchema;
   std::string id;
   std::string started_at;  // UTC, ISO 8601
+  std::string case_key;    // CaseKey() of the case's configuration (runner/case_spec.h)
 
   // Configuration.
   std::string model;     // model name
   std::string artifact;  // path of the file the target loaded
   int64_t artifact_bytes = 0;
+  std::string artifact_sha256;  // empty when unknown (records of schema 1)
   std::string scenario = "single-stream";
   std::string requested_target;  // as the user wrote it
   std::string effective_target;  // canonical, with every option the backend used
@@ -69,6 +84,8 @@ struct Record {
   std::string device;
   RunSettings requested_settings;
   RunSettings effective_settings;
+  ShapeBindings dims;                      // --dim as given
+  std::vector<std::string> dims_defaulted;  // free dimensions bound to 1 because no --dim named them
   std::vector<InputDescription> inputs;
 
   Environment environment;
@@ -86,9 +103,14 @@ struct Record {
   int64_t load_ns = 0;
   int64_t prepare_ns = 0;
 
-  // Raw samples and what is computed from them.
+  // Raw samples and what is computed from them. Issue times are ns after their phase's start;
+  // empty issue times or streams: unknown (schema 1) or, for streams, all from stream 0.
   std::vector<int64_t> warmup_ns;
+  std::vector<int64_t> warmup_issue_ns;
   std::vector<int64_t> measured_ns;
+  std::vector<int64_t> measured_issue_ns;
+  std::vector<int32_t> measured_stream;
+  int64_t measured_start_ns = 0;  // harness clock (steady, ns) at the measured phase's start
   int64_t measured_wall_ns = 0;
   std::string stop_reason;
   LatencySummary summary;
@@ -99,6 +121,10 @@ struct Record {
   bool valid = false;
   std::vector<std::string> invalid_reasons;
   std::vector<std::string> notes;  // warnings that do not invalidate (runtime messages, coverage)
+
+  // Not stored: what the reader found odd in a stored record (an older schema's gaps, a stored
+  // verdict that differs from the recomputed one).
+  std::vector<std::string> read_warnings;
 };
 
 nlohmann::json RecordToJson(const Record& record);

@@ -1,16 +1,40 @@
 #include "report/store.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 namespace edgebench {
+namespace {
+
+std::string Errno() { return std::strerror(errno); }
+
+// The file's size after its last newline; the bytes beyond it are a torn line.
+off_t LastWholeLineEnd(int fd, off_t size) {
+  char buffer[4096];
+  off_t end = size;
+  while (end > 0) {
+    const off_t start = end > static_cast<off_t>(sizeof buffer) ? end - static_cast<off_t>(sizeof buffer) : 0;
+    const ssize_t n = ::pread(fd, buffer, static_cast<size_t>(end - start), start);
+    if (n <= 0) return size;  // unreadable: leave the file as it is
+    for (ssize_t i = n - 1; i >= 0; --i) {
+      if (buffer[i] == '\n') return start + i + 1;
+    }
+    end = start;
+  }
+  return 0;
+}
+
+}  // namespace
 
 Result<ResultStore> ResultStore::Open(const std::string& directory) {
+  if (directory.empty()) return Status::Error("--out needs a directory name");
   std::error_code ec;
   std::filesystem::create_directories(directory, ec);
   if (ec) {
@@ -21,52 +45,100 @@ Result<ResultStore> ResultStore::Open(const std::string& directory) {
   return store;
 }
 
-Status ResultStore::Append(const Record& record) { return AppendJsonLine(path_, RecordToJson(record)); }
+Status ResultStore::Append(const Record& record) {
+  std::string warning;
+  Status s = AppendJsonLine(path_, RecordToJson(record), &warning);
+  if (!warning.empty()) std::cerr << "edgebench: warning: " << warning << "\n";
+  return s;
+}
 
-Status AppendJsonLine(const std::string& path_, const nlohmann::json& value) {
+Status AppendJsonLine(const std::string& path, const nlohmann::json& value, std::string* warning) {
   const std::string line = value.dump() + "\n";
-  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) return Status::Error("cannot open '" + path_ + "': " + std::strerror(errno));
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return Status::Error("cannot open '" + path + "': " + Errno());
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const std::string why = Errno();
+    ::close(fd);
+    return Status::Error("cannot stat '" + path + "': " + why);
+  }
+  off_t start = st.st_size;
+  if (start > 0) {
+    const off_t whole = LastWholeLineEnd(fd, start);
+    if (whole < start) {
+      if (::ftruncate(fd, whole) != 0) {
+        const std::string why = Errno();
+        ::close(fd);
+        return Status::Error("'" + path + "' ends in a torn line that cannot be cut off: " + why);
+      }
+      if (warning) {
+        *warning = "cut a torn line of " + std::to_string(start - whole) + " bytes from the end of '" + path +
+                   "' (a write that was interrupted) before appending";
+      }
+      start = whole;
+    }
+  }
   size_t written = 0;
   while (written < line.size()) {
-    const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
+    const ssize_t n = ::pwrite(fd, line.data() + written, line.size() - written, start + static_cast<off_t>(written));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = n < 0 ? Errno() : "no progress";
+      // All or nothing: cut the partial record so the store keeps only whole lines.
+      const bool cut = ::ftruncate(fd, start) == 0;
       ::close(fd);
-      return Status::Error("cannot write '" + path_ + "': " + why);
+      return Status::Error("cannot write a record to '" + path + "': " + why +
+                           (cut ? "; the partial record was removed, earlier records are intact"
+                                : "; the partial record could not be removed either"));
     }
     written += static_cast<size_t>(n);
   }
   if (::fsync(fd) != 0) {
-    const std::string why = std::strerror(errno);
+    const std::string why = Errno();
+    const bool cut = ::ftruncate(fd, start) == 0;
     ::close(fd);
-    return Status::Error("cannot fsync '" + path_ + "': " + why);
+    return Status::Error("cannot fsync '" + path + "': " + why +
+                         (cut ? "; the record was removed again, earlier records are intact" : ""));
   }
   ::close(fd);
   return Status::Ok();
 }
 
-Result<std::vector<Record>> ReadRecords(const std::string& path) {
-  std::ifstream in(path);
+Result<StoreContents> ReadStore(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error("cannot read '" + path + "'");
-  std::vector<Record> records;
+  StoreContents contents;
   std::string line;
   int line_number = 0;
   while (std::getline(in, line)) {
     ++line_number;
+    const bool torn = in.eof();  // the last line had no newline: a write that was cut short
     if (line.empty()) continue;
     const auto json = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    const std::string where = path + ":" + std::to_string(line_number) + ": ";
     if (json.is_discarded()) {
-      return Status::Error(path + ":" + std::to_string(line_number) + ": not valid JSON");
+      contents.warnings.push_back(where + (torn ? "a torn last line (an interrupted write), skipped"
+                                                : "not valid JSON, skipped"));
+      continue;
     }
     auto record = RecordFromJson(json);
     if (!record.ok()) {
-      return Status::Error(path + ":" + std::to_string(line_number) + ": " + record.error());
+      contents.warnings.push_back(where + record.error() + ", skipped");
+      continue;
     }
-    records.push_back(record.take());
+    for (const std::string& w : record.value().read_warnings) contents.warnings.push_back(where + w);
+    contents.records.push_back(record.take());
   }
-  return records;
+  return contents;
+}
+
+Result<std::vector<Record>> ReadRecords(const std::string& path) {
+  auto contents = ReadStore(path);
+  if (!contents.ok()) return contents.status();
+  for (const std::string& w : contents.value().warnings) {
+    if (w.find(", skipped") != std::string::npos) return Status::Error(w);
+  }
+  return std::move(contents.value().records);
 }
 
 }  // namespace edgebench

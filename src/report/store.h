@@ -1,5 +1,8 @@
 // The results store: JSON Lines, one record per line, appended and fsynced per record so a
-// crash or kill loses nothing already measured.
+// crash or kill loses nothing already measured. A record is written all or nothing: a write
+// that fails (a full disk) is cut back to the last whole line, and a line torn by a kill in the
+// middle of a write is dropped, with a warning, before the next record is appended, so it can
+// never glue two records into one unreadable line.
 #pragma once
 
 #include <string>
@@ -20,10 +23,22 @@ class ResultStore {
   std::string path_;
 };
 
-// Appends one JSON value as a line to `path`, then fsyncs: nothing written is lost to a crash.
-Status AppendJsonLine(const std::string& path, const nlohmann::json& value);
+// Appends one JSON value as a line to `path`, then fsyncs. Before writing, a torn last line
+// (no newline at the end of the file) is cut off and `*warning` says so; a failed write or fsync
+// is cut back too, and the error says what happened.
+Status AppendJsonLine(const std::string& path, const nlohmann::json& value, std::string* warning = nullptr);
 
-// Reads every record of a results.jsonl; an error names the line that is not a record.
+struct StoreContents {
+  std::vector<Record> records;
+  std::vector<std::string> warnings;  // lines skipped and why (torn, not JSON, not a record)
+};
+
+// Reads every readable record of a results.jsonl; a line that is not a record is skipped with
+// a warning naming its line number rather than failing the whole store.
+Result<StoreContents> ReadStore(const std::string& path);
+
+// Reads every record; an error names the first line that is not one (for tests and tools that
+// want a store to be whole).
 Result<std::vector<Record>> ReadRecords(const std::string& path);
 
 }  // namespace edgebench

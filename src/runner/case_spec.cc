@@ -1,5 +1,7 @@
 #include "runner/case_spec.h"
 
+#include "backends/target.h"
+#include "core/sha256.h"
 #include "report/record.h"
 
 namespace edgebench {
@@ -7,11 +9,14 @@ namespace edgebench {
 nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
   return {{"model", spec.model},
           {"artifact", spec.artifact},
+          {"artifact_sha256", spec.artifact_sha256},
           {"target", spec.target},
           {"dims", spec.dims},
+          {"strict_dims", spec.strict_dims},
           {"settings", RunSettingsToJson(spec.settings)},
           {"scenario", spec.scenario},
-          {"llm", LlmSettingsToJson(spec.llm)}};
+          {"llm", LlmSettingsToJson(spec.llm)},
+          {"case_key", spec.case_key}};
 }
 
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
@@ -19,15 +24,39 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     CaseSpec spec;
     spec.model = j.at("model").get<std::string>();
     spec.artifact = j.at("artifact").get<std::string>();
+    spec.artifact_sha256 = j.value("artifact_sha256", "");
     spec.target = j.at("target").get<std::string>();
     spec.dims = j.at("dims").get<ShapeBindings>();
+    spec.strict_dims = j.value("strict_dims", false);
     spec.settings = RunSettingsFromJson(j.at("settings"));
     spec.scenario = j.at("scenario").get<std::string>();
     spec.llm = LlmSettingsFromJson(j.at("llm"));
+    spec.case_key = j.value("case_key", "");
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());
   }
+}
+
+std::string CaseKey(const CaseSpec& spec) {
+  // The scenario's own settings only: single-stream cases ignore the llm block and vice versa,
+  // and the case timeout decides nothing about what is measured.
+  RunSettings settings = spec.settings;
+  settings.case_timeout_ms = 0;
+  const auto target = ParseTarget(spec.target);
+  nlohmann::json identity = {{"model", spec.model},
+                             {"artifact_sha256", spec.artifact_sha256.empty() ? spec.artifact
+                                                                              : spec.artifact_sha256},
+                             {"target", target.ok() ? target.value().Canonical() : spec.target},
+                             {"scenario", spec.scenario},
+                             {"dims", spec.dims},
+                             {"strict_dims", spec.strict_dims}};
+  if (spec.scenario == "llm") {
+    identity["llm"] = LlmSettingsToJson(spec.llm);
+  } else {
+    identity["settings"] = RunSettingsToJson(settings);
+  }
+  return Sha256Hex(identity.dump()).substr(0, 16);
 }
 
 }  // namespace edgebench

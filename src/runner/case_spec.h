@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/llm_types.h"
 #include "core/tensor.h"
-#include "load/llm_scenario.h"
 #include "load/settings.h"
 
 namespace edgebench {
@@ -14,14 +14,24 @@ namespace edgebench {
 struct CaseSpec {
   std::string model;     // name shown in results
   std::string artifact;  // file path
+  std::string artifact_sha256;  // of the artifact's bytes; empty when it could not be read
   std::string target;    // as the user wrote it
   ShapeBindings dims;
+  // Free dimensions no --dim binds: bound to 1 (onnxruntime_perf_test's default), or an error
+  // when strict.
+  bool strict_dims = false;
   RunSettings settings;  // as requested
   std::string scenario = "single-stream";  // or "llm"
   LlmSettings llm;       // for scenario "llm"
+  std::string case_key;  // CaseKey() of the above; set by the planner
 };
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& json);
+
+// The identity of a case: a hash of everything that decides what it measures (model name and
+// artifact bytes, target, scenario and its settings, dims), not of when or where it ran. A
+// suite resumed skips the cases whose key the store already holds. 16 hex digits.
+std::string CaseKey(const CaseSpec& spec);
 
 }  // namespace edgebench

@@ -7,13 +7,6 @@
 namespace edgebench {
 namespace {
 
-Result<Layout> ParseLayout(const std::string& text, const std::string& context) {
-  if (text == "nchw" || text == "NCHW") return Layout::kNchw;
-  if (text == "nhwc" || text == "NHWC") return Layout::kNhwc;
-  if (text == "any" || text.empty()) return Layout::kAny;
-  return Status::Error("bad layout '" + text + "' for " + context + ": use nchw or nhwc");
-}
-
 Result<ArtifactSpec> ParseArtifact(const std::string& text) {
   ArtifactSpec artifact;
   const auto q = text.find('?');
@@ -39,15 +32,6 @@ std::string Extension(const std::string& path) {
 }
 
 }  // namespace
-
-std::string LayoutName(Layout layout) {
-  switch (layout) {
-    case Layout::kNchw: return "nchw";
-    case Layout::kNhwc: return "nhwc";
-    case Layout::kAny: break;
-  }
-  return "any";
-}
 
 Result<ModelSpec> ParseModelArgument(const std::string& text) {
   if (Extension(text) == ".json") {

@@ -14,12 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
+#include "core/layout.h"
 #include "core/status.h"
 
 namespace edgebench {
 
-enum class Layout { kAny, kNchw, kNhwc };
-std::string LayoutName(Layout layout);
 
 struct ArtifactSpec {
   std::string path;

@@ -3,16 +3,10 @@
 #include "core/layout.h"
 #include "core/tensor_json.h"
 #include "load/input_generator.h"
+#include "runner/resolve_target.h"
 
 namespace edgebench {
 namespace {
-
-Result<Layout> LayoutFromName(const std::string& name) {
-  if (name == "nchw") return Layout::kNchw;
-  if (name == "nhwc") return Layout::kNhwc;
-  if (name == "any") return Layout::kAny;
-  return Status::Error("unknown layout '" + name + "'");
-}
 
 // Converts 4-D tensors from one declared layout to another; unknown layouts: unchanged.
 std::vector<Tensor> Convert(const std::vector<Tensor>& tensors, Layout from, Layout to) {
@@ -65,8 +59,8 @@ Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
     OutputsRequest r;
     r.model = j.at("model").get<std::string>();
     r.artifact.path = j.at("artifact").get<std::string>();
-    auto artifact_layout = LayoutFromName(j.at("artifact_layout").get<std::string>());
-    auto compare_layout = LayoutFromName(j.at("compare_layout").get<std::string>());
+    auto artifact_layout = ParseLayout(j.at("artifact_layout").get<std::string>(), "the artifact");
+    auto compare_layout = ParseLayout(j.at("compare_layout").get<std::string>(), "the comparison");
     if (!artifact_layout.ok()) return artifact_layout.status();
     if (!compare_layout.ok()) return compare_layout.status();
     r.artifact.layout = artifact_layout.value();
@@ -124,21 +118,15 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
   OutputsResult r;
   r.artifact = request.artifact.path;
   r.effective_target = request.target;
-  auto target = ParseTarget(request.target);
-  if (!target.ok()) return Fail(r, "failed", "target", target.error());
-  Backend* backend = registry.Find(target.value().backend);
-  if (!backend) return Fail(r, "unavailable", "target", registry.WhyUnusable(target.value().backend));
-  for (const DeviceInfo& d : backend->Info().devices) {
-    if (d.name == target.value().device && !d.available) {
-      return Fail(r, "unavailable", "target", request.target + " is not available here: " + d.reason);
-    }
-  }
+  const TargetResolution resolution = ResolveTarget(request.target, registry, SessionKind::kTensor);
+  if (!resolution.resolved) return Fail(r, CaseStatusName(resolution.status), "target", resolution.error);
+  const ResolvedTarget& target = *resolution.resolved;
   stage("load");
-  auto session = backend->Load(Artifact{request.artifact.path}, target.value());
+  auto session = target.backend->Load(Artifact{request.artifact.path}, target.target);
   if (!session.ok()) return Fail(r, "failed", "load", session.error());
   Session& s = *session.value();
   r.placement = s.GetPlacement();
-  Target effective = target.value();
+  Target effective = target.target;
   for (const auto& [key, value] : s.effective_options()) effective.options[key] = value;
   r.effective_target = effective.Canonical();
 

@@ -1,6 +1,9 @@
 #include "runner/plan.h"
 
 #include <filesystem>
+#include <map>
+
+#include "core/sha256.h"
 
 namespace edgebench {
 
@@ -36,6 +39,61 @@ std::string MissingArtifacts(const std::vector<PlannedTarget>& plan) {
     }
   }
   return missing;
+}
+
+Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry) {
+  std::vector<PlannedCase> cases;
+  std::map<std::string, std::string> digests;  // artifact path -> sha256, each file read once
+  for (const PlanModel& m : request.models) {
+    const std::vector<PlannedTarget> targets = PlanTargets(m.model, request.targets, registry);
+    if (const std::string missing = MissingArtifacts(targets); !missing.empty()) {
+      return Status::Error(missing);
+    }
+    for (const PlannedTarget& planned : targets) {
+      CaseSpec base;
+      base.model = m.model.name;
+      base.target = planned.target.text;
+      base.dims = m.dims;
+      base.strict_dims = request.strict_dims;
+      base.settings = request.settings;
+      if (planned.artifact) {
+        base.artifact = planned.artifact->path;
+        if (planned.target.backend != "null") {
+          auto it = digests.find(base.artifact);
+          if (it == digests.end()) {
+            auto digest = Sha256OfFile(base.artifact);
+            if (!digest.ok()) return digest.status();
+            it = digests.emplace(base.artifact, digest.take()).first;
+          }
+          base.artifact_sha256 = it->second;
+        }
+      }
+      for (const std::string& scenario : request.scenarios) {
+        std::vector<CaseSpec> specs;
+        if (scenario == "llm") {
+          for (int64_t prompt : request.prompt_lengths) {
+            for (int64_t gen : request.gen_lengths) {
+              CaseSpec spec = base;
+              spec.scenario = "llm";
+              spec.llm = request.llm_base;
+              spec.llm.prompt_tokens = prompt;
+              spec.llm.gen_tokens = gen;
+              specs.push_back(spec);
+            }
+          }
+        } else {
+          CaseSpec spec = base;
+          spec.scenario = scenario;
+          specs.push_back(spec);
+        }
+        for (CaseSpec& spec : specs) {
+          spec.case_key = CaseKey(spec);
+          cases.push_back({spec, planned.artifact ? "" : planned.skip_reason});
+        }
+      }
+    }
+  }
+  return cases;
 }
 
 }  // namespace edgebench

@@ -1,5 +1,6 @@
-// The plan of a run: for each target, the model artifact its backend reads, or why it is
-// skipped. The orchestrator plans from backend infos only; it never loads a model.
+// The plan of a command or suite: models x targets x scenarios x parameter lists, expanded into
+// cases (as llama-bench expands its lists into one cartesian plan). The orchestrator plans from
+// backend infos and files only; it never loads a model.
 #pragma once
 
 #include <optional>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "backends/registry.h"
+#include "runner/case_spec.h"
 #include "runner/model_spec.h"
 
 namespace edgebench {
@@ -24,5 +26,32 @@ std::vector<PlannedTarget> PlanTargets(const ModelSpec& model, const std::vector
 
 // Every planned artifact that is not a readable file, as one message; empty when all are.
 std::string MissingArtifacts(const std::vector<PlannedTarget>& plan);
+
+struct PlanModel {
+  ModelSpec model;
+  ShapeBindings dims;
+};
+
+// What to expand. Scenario "llm" expands over prompt_lengths x gen_lengths (llm_base holds the
+// rest of its settings); tensor scenarios use `settings`.
+struct PlanRequest {
+  std::vector<PlanModel> models;
+  std::vector<Target> targets;
+  std::vector<std::string> scenarios = {"single-stream"};
+  RunSettings settings;
+  bool strict_dims = false;
+  LlmSettings llm_base;
+  std::vector<int64_t> prompt_lengths = {128};
+  std::vector<int64_t> gen_lengths = {64};
+};
+
+struct PlannedCase {
+  CaseSpec spec;            // complete, with its case key
+  std::string skip_reason;  // non-empty: the model has no artifact this target's backend reads
+};
+
+// Cases in order: model, target, scenario, then the scenario's parameter lists. An error says
+// which model file does not exist or cannot be read.
+Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry);
 
 }  // namespace edgebench

@@ -1,27 +1,172 @@
 #include "runner/run_case.h"
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/clock.h"
+#include "core/log.h"
 #include "load/input_generator.h"
-#include "load/single_stream.h"
+#include "load/scenario.h"
+#include "runner/resolve_target.h"
 
 namespace edgebench {
+namespace {
+
+// VmRSS and VmHWM of this process, in bytes.
+std::pair<int64_t, int64_t> ResidentMemory() {
+  std::ifstream in("/proc/self/status");
+  int64_t rss = 0, peak = 0;
+  for (std::string line; std::getline(in, line);) {
+    auto kb = [&](const char* key, int64_t& into) {
+      if (line.rfind(key, 0) == 0) into = std::stoll(line.substr(std::string(key).size())) * 1024;
+    };
+    kb("VmRSS:", rss);
+    kb("VmHWM:", peak);
+  }
+  return {rss, peak};
+}
+
+std::string EffectiveTarget(const Target& requested, const std::map<std::string, std::string>& options) {
+  Target effective = requested;
+  for (const auto& [key, value] : options) effective.options[key] = value;
+  return effective.Canonical();
+}
+
+Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, const ResolvedTarget& resolved,
+                        const StageCallback& stage, RunObserver* observer) {
+  r.llm = LlmRecord{};
+  r.llm->settings = spec.llm;
+  stage("load");
+  const LlmLoadHints hints{static_cast<int32_t>(spec.llm.prompt_tokens + spec.llm.gen_tokens),
+                           static_cast<int32_t>(spec.llm.sequences)};
+  const int64_t load_start = NowNs();
+  auto session = resolved.backend->LoadLlm(Artifact{spec.artifact}, resolved.target, hints);
+  r.load_ns = NowNs() - load_start;
+  if (!session.ok()) return FailedRecord(r, CaseStatus::kFailed, "load", session.error());
+  LlmSessionInfo info = session.value()->Info();
+  r.effective_target = EffectiveTarget(resolved.target, info.effective_options);
+  for (const auto& [key, value] : info.environment) r.environment.runtimes["llamacpp." + key] = value;
+  r.notes = info.notes;
+  r.llm->session = info;
+
+  stage("run");
+  ScenarioContext context;
+  context.llm = session.value().get();
+  context.observer = observer;
+  context.now = NowNs;
+  ScenarioResult result = scenario.Run(context);
+  LlmSamples& samples = *result.llm;
+  r.llm->prompt_source = samples.prompt_source;
+  r.llm->prompt_tokens_run = samples.prompt_tokens;
+  r.llm->warmup = std::move(samples.warmup);
+  r.llm->measured = std::move(samples.measured);
+  std::tie(r.llm->rss_bytes, r.llm->rss_peak_bytes) = ResidentMemory();
+  if (!result.error.ok()) return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, result.error.message());
+  FinishRecord(r);
+  return r;
+}
+
+Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const ResolvedTarget& resolved,
+                      const StageCallback& stage, RunObserver* observer) {
+  stage("load");
+  std::vector<std::unique_ptr<Session>> sessions;
+  const int64_t load_start = NowNs();
+  for (int i = 0; i < scenario.sessions_needed(); ++i) {
+    auto session = resolved.backend->Load(Artifact{spec.artifact}, resolved.target);
+    if (!session.ok()) {
+      r.load_ns = NowNs() - load_start;
+      return FailedRecord(r, CaseStatus::kFailed, "load", session.error());
+    }
+    sessions.push_back(session.take());
+  }
+  r.load_ns = NowNs() - load_start;
+  Session& first = *sessions.front();
+  r.notes = first.notes();
+  r.placement = first.GetPlacement();
+  r.effective_target = EffectiveTarget(resolved.target, first.effective_options());
+
+  stage("inputs");
+  const Signature& signature = first.signature();
+  auto shapes = ResolveInputShapes(signature, spec.dims, spec.strict_dims ? nullptr : &r.dims_defaulted);
+  if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
+  if (!r.dims_defaulted.empty()) {
+    std::string list;
+    for (const std::string& d : r.dims_defaulted) list += (list.empty() ? "" : ", ") + d;
+    const std::string note = "free dimensions bound to 1 because no --dim named them (as onnxruntime_perf_test "
+                             "does): " + list + "; bind them with --dim, or require it with --strict-dims";
+    r.notes.push_back(note);
+    Log(LogLevel::kWarning, spec.model + " on " + spec.target + ": " + note);
+  }
+  auto inputs = GenerateInputs(signature, shapes.value(), spec.settings.seed);
+  if (!inputs.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", inputs.error());
+  for (size_t i = 0; i < shapes.value().size(); ++i) {
+    r.inputs.push_back({signature.inputs[i].name, DTypeName(signature.inputs[i].dtype), shapes.value()[i],
+                        SeededInputSource(signature.inputs[i].dtype, spec.settings.seed)});
+  }
+  const std::vector<std::vector<Tensor>> pool = {inputs.take()};
+
+  stage("prepare");
+  const int64_t prepare_start = NowNs();
+  for (auto& s : sessions) {
+    if (Status prepared = s->Prepare(shapes.value()); !prepared.ok()) {
+      r.prepare_ns = NowNs() - prepare_start;
+      return FailedRecord(r, CaseStatus::kFailed, "prepare", prepared.message());
+    }
+  }
+  r.prepare_ns = NowNs() - prepare_start;
+
+  stage("run");
+  ScenarioContext context;
+  for (auto& s : sessions) context.sessions.push_back(s.get());
+  context.input_pool = &pool;
+  context.observer = observer;
+  context.now = NowNs;
+  ScenarioResult result = scenario.Run(context);
+  r.warmup_ns = std::move(result.warmup.latency_ns);
+  r.warmup_issue_ns = std::move(result.warmup.issue_ns);
+  r.measured_ns = std::move(result.measured.latency_ns);
+  r.measured_issue_ns = std::move(result.measured.issue_ns);
+  r.measured_stream = std::move(result.measured.stream);
+  r.measured_start_ns = result.measured_start_ns;
+  r.measured_wall_ns = result.measured_wall_ns;
+  r.stop_reason = result.stop_reason;
+  if (!result.error.ok()) {
+    return FailedRecord(r, CaseStatus::kFailed, result.failed_stage,
+                        "query " + std::to_string(result.failed_query) + ": " + result.error.message());
+  }
+  if (r.stop_reason == "max_queries") {
+    r.notes.push_back("stopped at max_queries (" + std::to_string(r.effective_settings.max_queries) +
+                      ") after " + std::to_string(r.measured_wall_ns / 1'000'000) +
+                      " ms, before min_duration; raise --max-queries to run longer");
+  }
+  FinishRecord(r);
+  return r;
+}
+
+}  // namespace
 
 Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   Record r;
   r.id = NewRecordId();
   r.started_at = UtcNowIso8601();
+  r.case_key = spec.case_key;
   r.model = spec.model;
   r.artifact = spec.artifact;
+  r.artifact_sha256 = spec.artifact_sha256;
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(spec.artifact, ec);
   r.artifact_bytes = ec ? 0 : static_cast<int64_t>(bytes);
   r.requested_target = spec.target;
   r.scenario = spec.scenario;
   r.requested_settings = spec.settings;
+  r.dims = spec.dims;
   auto effective = Validate(spec.settings);
   r.effective_settings = effective.ok() ? effective.value().values : spec.settings;
+  if (spec.scenario == "llm") {
+    // Every record carries its case's configuration, whatever its status.
+    r.llm = LlmRecord{};
+    r.llm->settings = spec.llm;
+  }
   r.environment = ReadEnvironment();
   const auto target = ParseTarget(spec.target);
   for (const BackendInfo& info : registry.List()) {
@@ -51,78 +196,20 @@ Record FailedRecord(Record r, CaseStatus status, const std::string& stage, const
   return r;
 }
 
-Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage) {
-  if (spec.scenario == "llm") return RunLlmCase(spec, registry, on_stage);
+Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage,
+               RunObserver* observer) {
   auto stage = [&](const std::string& name) {
     if (on_stage) on_stage(name);
   };
   Record r = MakeBaseRecord(spec, registry);
-  auto settings = Validate(spec.settings);
-  if (!settings.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", settings.error());
-  auto target = ParseTarget(spec.target);
-  if (!target.ok()) return FailedRecord(r, CaseStatus::kFailed, "target", target.error());
-
-  Backend* backend = registry.Find(target.value().backend);
-  if (!backend) {
-    return FailedRecord(r, CaseStatus::kUnavailable, "target",
-                registry.WhyUnusable(target.value().backend));
+  auto scenario = MakeScenario(spec.scenario, spec.settings, spec.llm);
+  if (!scenario.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", scenario.error());
+  const TargetResolution resolution = ResolveTarget(spec.target, registry, scenario.value()->session_kind());
+  if (!resolution.resolved) return FailedRecord(r, resolution.status, "target", resolution.error);
+  if (scenario.value()->session_kind() == SessionKind::kLanguageModel) {
+    return RunLanguageModel(std::move(r), spec, *scenario.value(), *resolution.resolved, stage, observer);
   }
-  const BackendInfo info = backend->Info();
-  const DeviceInfo* device = nullptr;
-  for (const DeviceInfo& d : info.devices) {
-    if (d.name == target.value().device) device = &d;
-  }
-  if (!device) {
-    std::string known;
-    for (const DeviceInfo& d : info.devices) known += (known.empty() ? "" : ", ") + info.name + ":" + d.name;
-    return FailedRecord(r, CaseStatus::kFailed, "target",
-                "backend '" + info.name + "' has no device '" + target.value().device +
-                    "'; its devices: " + known);
-  }
-  if (!device->available) {
-    return FailedRecord(r, CaseStatus::kUnavailable, "target",
-                info.name + ":" + device->name + " is not available here: " + device->reason);
-  }
-
-  stage("load");
-  const auto load_start = SteadyClock::now();
-  auto session = backend->Load(Artifact{spec.artifact}, target.value());
-  r.load_ns = ElapsedNs(load_start, SteadyClock::now());
-  if (!session.ok()) return FailedRecord(r, CaseStatus::kFailed, "load", session.error());
-  Session& s = *session.value();
-  r.notes = s.notes();
-  r.placement = s.GetPlacement();
-  Target effective = target.value();
-  for (const auto& [key, value] : s.effective_options()) effective.options[key] = value;
-  r.effective_target = effective.Canonical();
-
-  stage("inputs");
-  auto shapes = ResolveInputShapes(s.signature(), spec.dims);
-  if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
-  for (size_t i = 0; i < shapes.value().size(); ++i) {
-    r.inputs.push_back({s.signature().inputs[i].name, DTypeName(s.signature().inputs[i].dtype),
-                        shapes.value()[i]});
-  }
-  stage("prepare");
-  const auto prepare_start = SteadyClock::now();
-  const Status prepared = s.Prepare(shapes.value());
-  r.prepare_ns = ElapsedNs(prepare_start, SteadyClock::now());
-  if (!prepared.ok()) return FailedRecord(r, CaseStatus::kFailed, "prepare", prepared.message());
-  auto inputs = GenerateInputs(s.signature(), shapes.value(), spec.settings.seed);
-  if (!inputs.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", inputs.error());
-
-  stage("run");
-  SingleStreamSamples samples = RunSingleStream(s, inputs.value(), settings.value());
-  r.warmup_ns = std::move(samples.warmup_ns);
-  r.measured_ns = std::move(samples.measured_ns);
-  r.measured_wall_ns = samples.measured_wall_ns;
-  r.stop_reason = samples.stop_reason;
-  if (!samples.error.ok()) {
-    return FailedRecord(r, CaseStatus::kFailed, "run",
-                "query " + std::to_string(samples.failed_query) + ": " + samples.error.message());
-  }
-  FinishRecord(r);
-  return r;
+  return RunTensorModel(std::move(r), spec, *scenario.value(), *resolution.resolved, stage, observer);
 }
 
 }  // namespace edgebench

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,21 @@ void WriteLine(int fd, const std::string& line) {
     done += static_cast<size_t>(n);
   }
 }
+
+// Streams the scenario's phases to the orchestrator.
+class ProtocolObserver : public RunObserver {
+ public:
+  explicit ProtocolObserver(int fd) : fd_(fd) {}
+  void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
+    WriteLine(fd_, nlohmann::json{{"phase", phase}, {"expected_ms", expected_ms}}.dump());
+  }
+  void OnPhaseEnd(const std::string& phase) override {
+    WriteLine(fd_, nlohmann::json{{"phase_end", phase}}.dump());
+  }
+
+ private:
+  int fd_;
+};
 
 Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
             const std::string& stage, const std::string& error, int signal) {
@@ -65,7 +81,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
       std::cerr << "edgebench worker: " << spec.error() << "\n";
       return 2;
     }
-    result = RecordToJson(RunCase(spec.value(), registry, announce));
+    ProtocolObserver observer(protocol_fd);
+    result = RecordToJson(RunCase(spec.value(), registry, announce, &observer));
   }
   WriteLine(protocol_fd, nlohmann::json{{"result", result}}.dump());
   // Tear the runtimes down while the orchestrator still listens: a runtime that crashes on
@@ -77,7 +94,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
 }
 
 WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
-                        int64_t timeout_ms, const std::vector<std::string>& extra_args) {
+                        int64_t timeout_ms, const std::vector<std::string>& extra_args,
+                        const WorkerMessageCallback& on_message) {
   WorkerOutcome outcome;
   int to_child[2];
   int from_child[2];
@@ -94,6 +112,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     outcome.status = CaseStatus::kFailed;
@@ -102,6 +121,10 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     return outcome;
   }
   if (pid == 0) {
+    // A worker never outlives its orchestrator: killed with it, it cannot keep a core busy and
+    // skew whatever runs next.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     ::dup2(to_child[0], STDIN_FILENO);
     ::dup2(from_child[1], STDOUT_FILENO);
     ::execv(executable.c_str(), argv.data());
@@ -134,7 +157,10 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     pollfd pfd{from_child[0], POLLIN, 0};
     const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left_ms, 1000)));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) continue;
+    if (ready == 0) {
+      if (on_message) on_message(nlohmann::json{{"heartbeat", true}});
+      continue;
+    }
     char chunk[65536];
     const ssize_t n = ::read(from_child[0], chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
@@ -147,6 +173,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
       if (message.contains("stage")) stage = message["stage"].get<std::string>();
       if (message.contains("result")) outcome.result = message["result"];
       if (message.contains("released")) outcome.released = true;
+      if (on_message) on_message(message);
     }
   }
   ::close(from_child[0]);
@@ -187,11 +214,12 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
 }
 
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
-                       const Registry& registry, const std::vector<std::string>& extra_args) {
+                       const Registry& registry, const std::vector<std::string>& extra_args,
+                       const WorkerMessageCallback& on_message) {
   auto effective = Validate(spec.settings);
   const int64_t timeout_ms =
       effective.ok() ? effective.value().values.case_timeout_ms : spec.settings.case_timeout_ms;
-  WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args);
+  WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args, on_message);
   if (outcome.result) {
     auto record = RecordFromJson(*outcome.result);
     if (record.ok()) {

@@ -1,9 +1,13 @@
 // Crash isolation: each case runs in a child process (`edgebench worker`), which reads a JSON
-// request on stdin and writes JSON lines on stdout: {"stage": ...} as each stage starts, then
-// {"result": ...}. A segfault, abort, hang or out-of-memory kill in a runtime becomes a
+// request on stdin and writes JSON lines on stdout as it goes: {"stage": ...} as each stage
+// starts, {"phase": ..., "expected_ms": ...} and {"phase_end": ...} around the scenario's
+// phases, then {"result": ...} and {"released": true}. Every message reaches the caller's
+// on_message as it arrives (progress, and later monitors' windows). The worker dies with the
+// orchestrator (parent-death signal). A segfault, abort, hang or out-of-memory kill in a runtime becomes a
 // result with status crashed or timeout, dated to its stage, and the run goes on.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,12 +32,17 @@ struct WorkerOutcome {
   int signal = 0;
 };
 
+// Called with each message the worker sends, as it arrives.
+using WorkerMessageCallback = std::function<void(const nlohmann::json& message)>;
+
 WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
-                        int64_t timeout_ms, const std::vector<std::string>& extra_args = {});
+                        int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
+                        const WorkerMessageCallback& on_message = {});
 
 // A measurement case in a worker: its record, or a crashed/timeout/failed record.
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
-                       const Registry& registry, const std::vector<std::string>& extra_args = {});
+                       const Registry& registry, const std::vector<std::string>& extra_args = {},
+                       const WorkerMessageCallback& on_message = {});
 
 // One inference for `agree` in a worker.
 OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,

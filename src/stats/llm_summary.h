@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "load/llm_scenario.h"
+#include "core/llm_types.h"
 #include "stats/summary.h"
 
 namespace edgebench {

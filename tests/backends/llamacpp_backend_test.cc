@@ -21,7 +21,7 @@ TEST(LlamaCppBackend, InfoAndSessionInfo) {
   auto backend = MakeLlamaCppBackend();
   const BackendInfo info = backend->Info();
   EXPECT_EQ(info.name, "llamacpp");
-  EXPECT_TRUE(info.capabilities.language_model);
+  EXPECT_TRUE(info.devices.at(0).capabilities.language_model);
   ASSERT_EQ(info.devices.size(), 1u);
   EXPECT_TRUE(info.devices[0].available);
   auto s = LoadTiny(*backend, "llama-tiny.gguf");

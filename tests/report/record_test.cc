@@ -14,7 +14,7 @@ TEST(Record, JsonRoundTripKeepsEverything) {
   r.placement.known = true;
   r.placement.nodes_by_device = {{"spin", 1}};
   r.placement.devices_used = {"spin"};
-  r.inputs.push_back({"input", "float32", {1, 16}});
+  r.inputs.push_back({"input", "float32", {1, 16}, "seeded uniform [-1, 1) (seed 0)"});
   r.notes = {"a note"};
   r.environment = ReadEnvironment();
   r.environment.debug_build = false;
@@ -35,11 +35,87 @@ TEST(Record, JsonRoundTripKeepsEverything) {
   EXPECT_TRUE(json["summary"]["percentiles_ns"]["p99"].is_null());
 }
 
-TEST(Record, TamperedVerdictIsRejected) {
+TEST(Record, TamperedVerdictIsRecomputedWithAWarning) {
   Record r = MakeRecord({1, 100, 1, 100, 1, 100});  // cv far above the limit: INVALID
   ASSERT_FALSE(r.valid);
   auto json = RecordToJson(r);
   json["verdict"]["valid"] = true;
+  auto back = RecordFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_FALSE(back.value().valid);  // the samples decide, not the stored claim
+  ASSERT_EQ(back.value().read_warnings.size(), 1u);
+  EXPECT_NE(back.value().read_warnings[0].find("stored verdict (VALID) differs"), std::string::npos)
+      << back.value().read_warnings[0];
+}
+
+TEST(Record, SamplesAreStoredCompactlyWithIssueTimesAndStreams) {
+  std::vector<int64_t> latencies;
+  for (int i = 0; i < 10000; ++i) latencies.push_back(1'000'000 + (i % 7) * 1000);
+  Record r = MakeRecord(latencies);
+  for (int i = 0; i < 10000; ++i) {
+    r.measured_issue_ns.push_back(int64_t{i} * 1'010'000);
+    r.measured_stream.push_back(i % 4);
+  }
+  const auto json = RecordToJson(r);
+  // About 3 base64 characters per value, not the ~9 of a JSON number.
+  EXPECT_LT(json["samples"]["measured"]["latency_ns"].get<std::string>().size(), 40000u);
+  auto back = RecordFromJson(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back.value().measured_ns, r.measured_ns);
+  EXPECT_EQ(back.value().measured_issue_ns, r.measured_issue_ns);
+  EXPECT_EQ(back.value().measured_stream, r.measured_stream);
+}
+
+TEST(Record, CorruptSampleDataIsAnErrorNamingTheField) {
+  auto json = RecordToJson(MakeRecord({1, 2, 3}));
+  json["samples"]["measured"]["count"] = 4;
+  auto back = RecordFromJson(json);
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.error().find("latency_ns holds 3 samples, count says 4"), std::string::npos) << back.error();
+}
+
+// A record as edgebench wrote it before schema 2 (samples as arrays, no case key, no model hash,
+// fewer environment fields): still readable, with its summary and verdict recomputed.
+TEST(Record, SchemaOneRecordsStayReadable) {
+  const auto v1 = nlohmann::json::parse(R"({"schema":"edgebench.record/1","id":"1764488400000000-1-0",
+    "started_at":"2026-11-01T00:00:00Z","config":{"model":"vit","artifact":"vit.onnx","artifact_bytes":10,
+    "scenario":"single-stream","requested_target":"ort:cpu","effective_target":"ort:cpu?opt=all&threads=2",
+    "backend":"ort","device":"cpu","requested_settings":{"warmup_queries":2,"min_queries":3,
+    "min_duration_ms":0,"max_duration_ms":60000,"seed":0,"max_cv":0.3,"case_timeout_ms":0},
+    "effective_settings":{"warmup_queries":2,"min_queries":3,"min_duration_ms":0,"max_duration_ms":60000,
+    "seed":0,"max_cv":0.3,"case_timeout_ms":180000},"inputs":[{"name":"x","dtype":"float32","shape":[1,3]}]},
+    "environment":{"edgebench_version":"0.1.0","hostname":"h","os":"Debian","kernel":"Linux","cpu_model":"c",
+    "logical_cores":2,"cpu_governor":"unavailable","cpu_max_freq_mhz":"unavailable","compiler":"gcc",
+    "build_type":"Release","debug_build":false,"sanitizers":false,"runtimes":{"ort":"ONNX Runtime 1.23.2"}},
+    "status":"ok","failure":{"stage":"","error":"","signal":0},"placement":{"known":true,
+    "nodes_by_device":{"cpu":5},"ops_by_device":{},"delegate_partitions":null,"devices_used":["cpu"]},
+    "timings_ns":{"load":5,"prepare":6},"samples":{"warmup_ns":[9,8],"measured_ns":[4,5,6],
+    "measured_wall_ns":15,"stop_reason":"min_queries_and_duration"},"summary":{},"settling":null,
+    "verdict":{"valid":true,"reasons":[]},"notes":[]})");
+  auto back = RecordFromJson(v1);
+  ASSERT_TRUE(back.ok()) << back.error();
+  const Record& r = back.value();
+  EXPECT_EQ(r.measured_ns, (std::vector<int64_t>{4, 5, 6}));
+  EXPECT_EQ(r.warmup_ns, (std::vector<int64_t>{9, 8}));
+  EXPECT_EQ(r.summary.Percentile(0.5), 5);
+  EXPECT_TRUE(r.valid);
+  EXPECT_TRUE(r.read_warnings.empty());
+  EXPECT_EQ(r.environment.edgebench_commit, "unknown");
+  EXPECT_EQ(r.effective_settings.max_queries, RunSettings{}.max_queries);
+  EXPECT_EQ(r.inputs.at(0).shape, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(r.placement.nodes_by_device.at("cpu"), 5);
+  // Written again, it is a schema 2 record.
+  EXPECT_EQ(RecordToJson(r)["schema"], kRecordSchema);
+}
+
+TEST(Record, NewerSchemaIsReadWithAWarningAndForeignSchemaRejected) {
+  auto json = RecordToJson(MakeRecord({1, 1, 1}));
+  json["schema"] = "edgebench.record/7";
+  json["something_new"] = {{"x", 1}};
+  auto back = RecordFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_NE(back.value().read_warnings.at(0).find("newer"), std::string::npos);
+  json["schema"] = "other.tool/1";
   EXPECT_FALSE(RecordFromJson(json).ok());
 }
 

@@ -186,9 +186,9 @@ class LiteRtBackend : public Backend {
     info.runtime = "TensorFlow Lite";
     info.version = TfLiteVersion();
     info.artifact_extensions = {".tflite"};
-    info.capabilities.dynamic_shapes = true;
-    info.capabilities.placement = true;
-    info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, "", ""});
+    // A TFLite interpreter is not safe to run from several threads at once.
+    info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, "", "",
+                            {.dynamic_shapes = true, .placement = true}});
     // Debian's TFLite has no XNNPACK delegate; XNNPACK comes from LiteRT's own library.
     auto library = Library();
     std::string reason;
@@ -204,7 +204,10 @@ class LiteRtBackend : public Backend {
                                                " (ai-edge-litert wheel) at " + library.value()->path()
                                          : "XNNPACK delegate",
                             library.ok(), reason,
-                            library.ok() ? "LiteRT " + std::string(kLiteRtWheelVersion) : ""});
+                            library.ok() ? "LiteRT " + std::string(kLiteRtWheelVersion) : "",
+                            // LiteRT 2.3.0's C API could not resize (it crashed the worker): the
+                            // compiled shape only.
+                            {.placement = true}});
     return info;
   }
 

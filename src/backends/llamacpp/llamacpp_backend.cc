@@ -213,7 +213,6 @@ class LlamaCppBackend : public Backend {
     info.runtime = "llama.cpp";
     info.version = LibraryVersion();
     info.artifact_extensions = {".gguf"};
-    info.capabilities.language_model = true;
     bool cpu = false;
     for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
       if (ggml_backend_dev_type(ggml_backend_dev_get(i)) == GGML_BACKEND_DEVICE_TYPE_CPU) cpu = true;
@@ -221,7 +220,8 @@ class LlamaCppBackend : public Backend {
     const std::string variant = log_.cpu_variant();
     info.devices.push_back({"cpu",
                             "ggml CPU backend" + (variant.empty() ? std::string() : " (" + variant + ")"),
-                            cpu, cpu ? "" : "ggml found no CPU backend to load", ""});
+                            cpu, cpu ? "" : "ggml found no CPU backend to load", "",
+                            {.language_model = true}});
     return info;
   }
 

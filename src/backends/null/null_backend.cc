@@ -84,11 +84,9 @@ BackendInfo NullBackend::Info() const {
   info.name = "null";
   info.runtime = "edgebench null backend";
   info.version = "1";
-  info.devices = {{"sleep", "sleeps a set time per run", true, "", ""},
-                  {"spin", "busy-waits a set time per run", true, "", ""}};
-  info.capabilities.thread_safe_run = false;
-  info.capabilities.dynamic_shapes = true;
-  info.capabilities.placement = true;
+  const Capabilities capabilities{.dynamic_shapes = true, .placement = true};
+  info.devices = {{"sleep", "sleeps a set time per run", true, "", "", capabilities},
+                  {"spin", "busy-waits a set time per run", true, "", "", capabilities}};
   return info;
 }
 

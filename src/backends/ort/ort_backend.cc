@@ -172,9 +172,6 @@ class OrtBackend : public Backend {
     info.runtime = "ONNX Runtime";
     info.version = Ort::GetVersionString();
     info.artifact_extensions = {".onnx", ".ort"};
-    info.capabilities.thread_safe_run = true;
-    info.capabilities.dynamic_shapes = true;
-    info.capabilities.placement = true;
     std::vector<std::string> available;
     try {
       available = Ort::GetAvailableProviders();
@@ -184,7 +181,9 @@ class OrtBackend : public Backend {
     for (const OrtDevice& d : kDevices) {
       const bool ok = std::find(available.begin(), available.end(), d.provider) != available.end();
       info.devices.push_back({d.name, d.provider, ok,
-                              ok ? "" : std::string("this ONNX Runtime build has no ") + d.provider, ""});
+                              ok ? "" : std::string("this ONNX Runtime build has no ") + d.provider, "",
+                              // Ort::Session::Run is documented as safe to call concurrently.
+                              {.thread_safe_run = true, .dynamic_shapes = true, .placement = true}});
     }
     return info;
   }

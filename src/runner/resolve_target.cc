@@ -1,0 +1,50 @@
+#include "runner/resolve_target.h"
+
+namespace edgebench {
+namespace {
+
+TargetResolution Fail(CaseStatus status, std::string error) {
+  TargetResolution r;
+  r.status = status;
+  r.error = std::move(error);
+  return r;
+}
+
+}  // namespace
+
+TargetResolution ResolveTarget(const std::string& text, const Registry& registry, SessionKind kind) {
+  auto target = ParseTarget(text);
+  if (!target.ok()) return Fail(CaseStatus::kFailed, target.error());
+  Backend* backend = registry.Find(target.value().backend);
+  if (!backend) return Fail(CaseStatus::kUnavailable, registry.WhyUnusable(target.value().backend));
+  BackendInfo info = backend->Info();
+  const DeviceInfo* device = nullptr;
+  std::string known;
+  for (const DeviceInfo& d : info.devices) {
+    if (d.name == target.value().device) device = &d;
+    known += (known.empty() ? "" : ", ") + info.name + ":" + d.name;
+  }
+  if (!device) {
+    return Fail(CaseStatus::kFailed, "backend '" + info.name + "' has no device '" +
+                                         target.value().device + "'; its devices: " + known);
+  }
+  if (!device->available) {
+    return Fail(CaseStatus::kUnavailable,
+                info.name + ":" + device->name + " is not available here: " + device->reason);
+  }
+  const bool wants_llm = kind == SessionKind::kLanguageModel;
+  if (wants_llm && !device->capabilities.language_model) {
+    return Fail(CaseStatus::kFailed, info.name + ":" + device->name +
+                                         " does not run language models; use llamacpp:cpu");
+  }
+  if (!wants_llm && device->capabilities.language_model) {
+    return Fail(CaseStatus::kFailed, info.name + ":" + device->name +
+                                         " runs language models only: measure them with `edgebench llm`");
+  }
+  TargetResolution r;
+  const DeviceInfo chosen = *device;
+  r.resolved = ResolvedTarget{target.take(), backend, std::move(info), chosen};
+  return r;
+}
+
+}  // namespace edgebench

@@ -1,0 +1,29 @@
+// One path from a target as written ("ort:xnnpack?threads=2") to a backend and a device that can
+// run it here. Every kind of case (measurement, LLM, outputs for `agree`) resolves through it, so
+// they agree on what "unavailable" means.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "backends/registry.h"
+#include "report/record.h"
+
+namespace edgebench {
+
+struct ResolvedTarget {
+  Target target;
+  Backend* backend = nullptr;
+  BackendInfo backend_info;
+  DeviceInfo device;
+};
+
+struct TargetResolution {
+  std::optional<ResolvedTarget> resolved;  // set when the target can run here
+  CaseStatus status = CaseStatus::kFailed;  // kFailed (a wrong target) or kUnavailable
+  std::string error;                        // why, for people
+};
+
+TargetResolution ResolveTarget(const std::string& text, const Registry& registry, SessionKind kind);
+
+}  // namespace edgebench

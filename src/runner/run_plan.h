@@ -1,0 +1,38 @@
+// Runs a plan: each case in its own worker (or in this process for debugging), each record handed
+// to a sink as soon as it exists, progress on stderr, and, for a resumed suite, the cases whose
+// key the store already holds skipped.
+#pragma once
+
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/registry.h"
+#include "report/record.h"
+#include "runner/plan.h"
+
+namespace edgebench {
+
+struct RunPlanOptions {
+  std::string executable;  // this program, for workers
+  std::vector<std::string> worker_args;
+  bool in_process = false;
+  std::set<std::string> done_keys;  // case keys that already have a record (resume)
+  bool progress = true;             // case i of n, stage, elapsed, ETA on stderr
+};
+
+struct RunPlanTotals {
+  int cases = 0;
+  int measured = 0;        // status ok
+  int not_measured = 0;    // failed, crashed, timed out or unavailable
+  int skipped = 0;         // the model has no artifact for the target
+  int resumed = 0;         // skipped because the store already had them
+  int store_errors = 0;    // records the sink could not store
+};
+
+// `sink` stores and prints a record; false when it could not be stored.
+RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
+                      const RunPlanOptions& options, const std::function<bool(const Record&)>& sink);
+
+}  // namespace edgebench
