@@ -1,0 +1,734 @@
+#include "runner/suite_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <span>
+#include <sstream>
+#include <string_view>
+
+namespace edgebench {
+namespace {
+
+// The keys each mapping accepts, in the order errors list them.
+constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "models",
+                                         "targets", "params", "scenarios", "llm"};
+constexpr std::string_view kSettingsKeys[] = {"warmup",          "min_queries", "min_duration_ms",
+                                              "max_duration_ms", "seed",        "max_cv",
+                                              "timeout_ms"};
+constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
+                                           "manifest", "dims", "inputs"};
+constexpr std::string_view kTargetKeys[] = {"target", "params"};
+constexpr std::string_view kLlmKeys[] = {"prompt", "gen",       "repeat",
+                                         "warmup", "sequences", "prompt_text"};
+constexpr std::string_view kScenarioNames[] = {"single-stream", "llm"};
+
+template <typename Range>
+std::string JoinComma(const Range& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+std::string TypeName(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a mapping";
+    case YAML::NodeType::Scalar: return "'" + node.Scalar() + "'";
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Undefined: break;
+  }
+  return "nothing";
+}
+
+std::string DefaultEdgebenchCache(const std::string& home) { return home + "/.cache/edgebench"; }
+
+// One option list value with where it was written.
+struct ParamValue {
+  std::string value;
+  YAML::Node node;
+};
+struct ParamList {
+  std::string key;
+  YAML::Node key_node;
+  std::vector<ParamValue> values;
+};
+
+// Reads one suite text. Every check reports "FILE:LINE:COLUMN: message" through At().
+class SuiteParser {
+ public:
+  SuiteParser(std::string path, std::string base_dir, const SuiteReadOptions& options)
+      : path_(std::move(path)), base_dir_(std::move(base_dir)), options_(options) {}
+
+  Result<SuiteSpec> Parse(const std::string& text) {
+    try {
+      return ParseRoot(YAML::Load(text));
+    } catch (const YAML::ParserException& e) {
+      return Status::Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" +
+                           std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
+    } catch (const YAML::Exception& e) {
+      // The checks below look at node types before reading; this is a safety net.
+      return Status::Error(path_ + ": " + e.what());
+    }
+  }
+
+ private:
+  Status At(const YAML::Node& node, const std::string& message) const {
+    YAML::Mark mark = node.IsDefined() ? node.Mark() : YAML::Mark::null_mark();
+    for (const auto& [value, key_mark] : empty_values_) {
+      if (node.IsDefined() && value.is(node)) mark = key_mark;
+    }
+    if (mark.is_null()) return Status::Error(path_ + ": " + message);
+    return Status::Error(path_ + ":" + std::to_string(mark.line + 1) + ":" +
+                         std::to_string(mark.column + 1) + ": " + message);
+  }
+  static int Line(const YAML::Node& node) { return node.Mark().line + 1; }
+
+  // yaml-cpp marks an empty value (`name:` and nothing) where the next token starts, often the
+  // next line; errors about it should point at its key instead.
+  void NoteKey(const YAML::Node& key, const YAML::Node& value) const {
+    if (value.IsNull()) empty_values_.emplace_back(value, key.Mark());
+  }
+
+  // `map` must be a mapping whose keys are all in `known`, each once. Returns the values by key.
+  Result<std::map<std::string, YAML::Node>> Fields(const YAML::Node& map, const std::string& what,
+                                                   std::span<const std::string_view> known) const {
+    if (!map.IsMap()) return At(map, what + ": expected a mapping of " + JoinComma(known) +
+                                         "; got " + TypeName(map));
+    std::map<std::string, YAML::Node> fields;
+    std::map<std::string, int> lines;
+    for (const auto& item : map) {
+      const YAML::Node& key = item.first;
+      if (!key.IsScalar()) {
+        return At(key, what + ": a key must be a plain name; got " + TypeName(key));
+      }
+      const std::string name = key.Scalar();
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        return At(key, "unknown key '" + name + "' in " + what +
+                           "; known keys: " + JoinComma(known));
+      }
+      if (lines.count(name)) {
+        return At(key, "key '" + name + "' given twice in " + what + " (first on line " +
+                           std::to_string(lines[name]) + ")");
+      }
+      lines[name] = Line(key);
+      NoteKey(key, item.second);
+      // emplace, not operator[] and assignment: assigning to a YAML::Node rewrites the node it
+      // refers to instead of rebinding the handle.
+      fields.emplace(name, item.second);
+    }
+    return fields;
+  }
+
+  Result<std::string> String(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsScalar() || node.Scalar().empty()) {
+      return At(node, what + ": expected a non-empty string; got " + TypeName(node));
+    }
+    return node.Scalar();
+  }
+
+  Result<int64_t> Integer(const YAML::Node& node, const std::string& what, int64_t min) const {
+    const std::string expected = what + ": expected an integer of at least " + std::to_string(min);
+    if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
+    const std::string& s = node.Scalar();
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || end != s.data() + s.size() || value < min) {
+      return At(node, expected + "; got '" + s + "'");
+    }
+    return value;
+  }
+
+  Result<uint64_t> Unsigned(const YAML::Node& node, const std::string& what) const {
+    const std::string expected = what + ": expected an integer of at least 0";
+    if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
+    const std::string& s = node.Scalar();
+    uint64_t value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || end != s.data() + s.size()) {
+      return At(node, expected + "; got '" + s + "'");
+    }
+    return value;
+  }
+
+  Result<double> PositiveNumber(const YAML::Node& node, const std::string& what) const {
+    const std::string expected = what + ": expected a number above 0";
+    if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
+    const std::string& s = node.Scalar();
+    double value = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || end != s.data() + s.size() || !(value > 0)) {
+      return At(node, expected + "; got '" + s + "'");
+    }
+    return value;
+  }
+
+  // A non-empty list; `example` shows the expected spelling.
+  Status List(const YAML::Node& node, const std::string& what, const std::string& example) const {
+    if (!node.IsSequence()) {
+      return At(node, what + ": expected a list, for example " + example + "; got " +
+                          TypeName(node));
+    }
+    if (node.size() == 0) return At(node, what + ": the list is empty; give at least one entry");
+    return Status::Ok();
+  }
+
+  Result<std::vector<int64_t>> IntegerList(const YAML::Node& node, const std::string& what,
+                                           int64_t min) const {
+    if (Status s = List(node, what, "[128, 512]"); !s.ok()) return s;
+    std::vector<int64_t> values;
+    for (const YAML::Node& item : node) {
+      auto value = Integer(item, what, min);
+      if (!value.ok()) return value.status();
+      values.push_back(value.value());
+    }
+    return values;
+  }
+
+  std::optional<std::string> Getenv(const std::string& name) const {
+    if (options_.getenv) return options_.getenv(name);
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  }
+
+  // Expands `${VAR}` and a leading `~`, then resolves a relative path against the suite's
+  // directory.
+  Result<std::string> ResolvePath(const std::string& raw, const YAML::Node& node) const {
+    std::string expanded;
+    size_t pos = 0;
+    if (raw == "~" || raw.rfind("~/", 0) == 0) {
+      const auto home = Getenv("HOME");
+      if (!home) return At(node, "cannot expand '~' in '" + raw + "': HOME is not set");
+      expanded = *home;
+      pos = 1;
+    }
+    while (pos < raw.size()) {
+      const size_t dollar = raw.find("${", pos);
+      if (dollar == std::string::npos) {
+        expanded += raw.substr(pos);
+        break;
+      }
+      expanded += raw.substr(pos, dollar - pos);
+      const size_t close = raw.find('}', dollar);
+      if (close == std::string::npos) {
+        return At(node, "unterminated '${' in '" + raw + "': write ${NAME}");
+      }
+      const std::string name = raw.substr(dollar + 2, close - dollar - 2);
+      const bool valid_name = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      });
+      if (!valid_name) return At(node, "bad variable '${" + name + "}' in '" + raw + "'");
+      std::optional<std::string> value = Getenv(name);
+      if (!value && name == "EDGEBENCH_CACHE") {
+        const auto home = Getenv("HOME");
+        if (!home) {
+          return At(node, "cannot expand ${EDGEBENCH_CACHE} in '" + raw +
+                              "': neither EDGEBENCH_CACHE nor HOME is set");
+        }
+        value = DefaultEdgebenchCache(*home);
+      }
+      if (!value) {
+        return At(node, "environment variable " + name + " (in '" + raw +
+                            "') is not set; set it or write the path out");
+      }
+      expanded += *value;
+      pos = close + 1;
+    }
+    if (expanded.empty()) return At(node, "the path '" + raw + "' expands to nothing");
+    std::filesystem::path path(expanded);
+    if (path.is_relative() && !base_dir_.empty()) path = std::filesystem::path(base_dir_) / path;
+    return path.lexically_normal().string();
+  }
+
+  Status MustExist(const std::string& resolved, const std::string& raw, const YAML::Node& node,
+                   const std::string& what) const {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(resolved, ec)) return Status::Ok();
+    std::string message = what + " '" + resolved + "' ";
+    message += std::filesystem::exists(resolved, ec) ? "is not a regular file" : "does not exist";
+    if (resolved != raw) message += " (written '" + raw + "')";
+    return At(node, message);
+  }
+
+  // One artifact, "PATH[?layout=...]", resolved and checked to exist; returns "RESOLVED[?...]".
+  Result<std::string> Artifact(const YAML::Node& node) const {
+    auto text = String(node, "model artifact");
+    if (!text.ok()) return text.status();
+    const std::string& raw = text.value();
+    const size_t q = raw.find('?');
+    const std::string raw_path = raw.substr(0, q);
+    const std::string suffix = q == std::string::npos ? "" : raw.substr(q);
+    auto resolved = ResolvePath(raw_path, node);
+    if (!resolved.ok()) return resolved.status();
+    if (Status s = MustExist(resolved.value(), raw_path, node, "model file"); !s.ok()) return s;
+    if (resolved.value().find(',') != std::string::npos) {
+      return At(node, "model file '" + resolved.value() +
+                          "': a path with a comma cannot be used; rename or link the file");
+    }
+    return resolved.value() + suffix;
+  }
+
+  Status CheckModelName(const std::string& name, const YAML::Node& node) const {
+    if (name.find_first_of("=,/?") != std::string::npos) {
+      return At(node, "model name '" + name + "' may not contain '=', ',', '/' or '?'; set "
+                      "another with name:");
+    }
+    return Status::Ok();
+  }
+
+  // Artifacts written as strings become the command-line form NAME=A,B and go through
+  // ParseModelArgument, so `?layout=` means what it means on the command line.
+  Result<ModelSpec> ModelFromArtifacts(const std::vector<YAML::Node>& nodes,
+                                       const std::optional<std::string>& name,
+                                       const YAML::Node& entry) const {
+    std::string list;
+    std::string first_path;
+    for (const YAML::Node& node : nodes) {
+      auto artifact = Artifact(node);
+      if (!artifact.ok()) return artifact.status();
+      if (first_path.empty()) first_path = artifact.value().substr(0, artifact.value().find('?'));
+      list += (list.empty() ? "" : ",") + artifact.value();
+    }
+    const std::string model_name =
+        name ? *name : std::filesystem::path(first_path).stem().string();
+    if (Status s = CheckModelName(model_name, entry); !s.ok()) return s;
+    auto spec = ParseModelArgument(model_name + "=" + list);
+    if (!spec.ok()) return At(entry, "model: " + spec.error());
+    return spec;
+  }
+
+  Result<ModelSpec> ModelFromManifest(const YAML::Node& node) const {
+    auto raw = String(node, "model manifest");
+    if (!raw.ok()) return raw.status();
+    auto resolved = ResolvePath(raw.value(), node);
+    if (!resolved.ok()) return resolved.status();
+    if (std::filesystem::path(resolved.value()).extension() != ".json") {
+      return At(node, "model manifest '" + raw.value() + "' must be a .json file");
+    }
+    if (Status s = MustExist(resolved.value(), raw.value(), node, "model manifest"); !s.ok()) {
+      return s;
+    }
+    auto spec = ParseModelArgument(resolved.value());
+    if (!spec.ok()) return At(node, spec.error());
+    for (const ArtifactSpec& artifact : spec.value().artifacts) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(artifact.path, ec)) {
+        return At(node, "model manifest '" + resolved.value() + "' names model file '" +
+                            artifact.path + "', which does not exist");
+      }
+    }
+    return spec;
+  }
+
+  Result<SuiteModel> Model(const YAML::Node& entry) const {
+    SuiteModel model;
+    model.line = Line(entry);
+    if (entry.IsScalar()) {
+      const std::string file = entry.Scalar().substr(0, entry.Scalar().find('?'));
+      const bool manifest = std::filesystem::path(file).extension() == ".json";
+      auto spec = manifest ? ModelFromManifest(entry)
+                           : ModelFromArtifacts({entry}, std::nullopt, entry);
+      if (!spec.ok()) return spec.status();
+      model.spec = spec.take();
+      return model;
+    }
+    auto fields = Fields(entry, "a model", kModelKeys);
+    if (!fields.ok()) return fields.status();
+    auto& f = fields.value();
+    const size_t forms = f.count("path") + f.count("artifacts") + f.count("manifest");
+    if (forms != 1) {
+      return At(entry, std::string("a model needs exactly one of path, artifacts or manifest; ") +
+                           (forms == 0 ? "this one has none" : "this one has several"));
+    }
+    std::optional<std::string> name;
+    if (f.count("name")) {
+      auto text = String(f["name"], "model name");
+      if (!text.ok()) return text.status();
+      if (Status s = CheckModelName(text.value(), f["name"]); !s.ok()) return s;
+      name = text.value();
+    }
+    Result<ModelSpec> spec = Status::Error("");
+    if (f.count("path")) {
+      spec = ModelFromArtifacts({f["path"]}, name, entry);
+    } else if (f.count("artifacts")) {
+      const YAML::Node& list = f["artifacts"];
+      if (Status s = List(list, "model artifacts", "[a.onnx, \"a.tflite?layout=nhwc\"]"); !s.ok()) {
+        return s;
+      }
+      spec = ModelFromArtifacts(std::vector<YAML::Node>(list.begin(), list.end()), name, entry);
+    } else {
+      spec = ModelFromManifest(f["manifest"]);
+      if (spec.ok() && name) spec.value().name = *name;
+    }
+    if (!spec.ok()) return spec.status();
+    model.spec = spec.take();
+    if (f.count("dims")) {
+      const YAML::Node& dims = f["dims"];
+      if (!dims.IsMap()) {
+        return At(dims, "dims: expected a mapping of dimension names to sizes, for example "
+                        "{batch: 1}; got " + TypeName(dims));
+      }
+      for (const auto& item : dims) {
+        NoteKey(item.first, item.second);
+        auto key = String(item.first, "dims");
+        if (!key.ok()) return key.status();
+        if (model.dims.count(key.value())) {
+          return At(item.first, "dims: '" + key.value() + "' given twice");
+        }
+        auto size = Integer(item.second, "dims: " + key.value(), 1);
+        if (!size.ok()) return size.status();
+        model.dims[key.value()] = size.value();
+      }
+    }
+    if (f.count("inputs")) {
+      const YAML::Node& inputs = f["inputs"];
+      if (Status s = List(inputs, "inputs", "[\"sr=16000\"]"); !s.ok()) return s;
+      for (const YAML::Node& item : inputs) {
+        auto text = String(item, "inputs");
+        if (!text.ok()) return text.status();
+        const size_t eq = text.value().find('=');
+        if (eq == std::string::npos || eq == 0) {
+          return At(item, "inputs: expected NAME=VALUE as for --input, for example sr=16000; "
+                          "got '" + text.value() + "'");
+        }
+        model.inputs.push_back(text.value());
+      }
+    }
+    return model;
+  }
+
+  // A `params` mapping: option name -> list of values. Each key and value must survive a trip
+  // through the target syntax, so the expanded target's text means what it says.
+  Result<std::vector<ParamList>> Params(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsMap()) {
+      return At(node, what + ": expected a mapping of target options to value lists, for example "
+                             "{threads: [1, 2]}; got " + TypeName(node));
+    }
+    std::vector<ParamList> lists;
+    for (const auto& item : node) {
+      NoteKey(item.first, item.second);
+      auto key = String(item.first, what);
+      if (!key.ok()) return key.status();
+      ParamList list{key.value(), item.first, {}};
+      for (const ParamList& earlier : lists) {
+        if (earlier.key == list.key) {
+          return At(item.first, what + ": '" + list.key + "' given twice (first on line " +
+                                    std::to_string(Line(earlier.key_node)) + ")");
+        }
+      }
+      if (Status s = List(item.second, what + ": " + list.key, "[1, 2]"); !s.ok()) return s;
+      for (const YAML::Node& value_node : item.second) {
+        auto value = String(value_node, what + ": " + list.key);
+        if (!value.ok()) return value.status();
+        auto probe = ParseTarget("b:d?" + list.key + "=" + value.value());
+        if (!probe.ok() || probe.value().options.size() != 1 ||
+            probe.value().options.begin()->first != list.key ||
+            probe.value().options.begin()->second != value.value()) {
+          return At(value_node, what + ": option " + list.key + "=" + value.value() +
+                                    " cannot be written in a target; names and values may not "
+                                    "contain '&', and names may not contain '='");
+        }
+        for (const ParamValue& earlier : list.values) {
+          if (earlier.value == value.value()) {
+            return At(value_node, what + ": " + list.key + " lists '" + value.value() + "' twice");
+          }
+        }
+        list.values.push_back({value.value(), value_node});
+      }
+      lists.push_back(std::move(list));
+    }
+    return lists;
+  }
+
+  // One `targets` entry expanded with the suite's option lists and its own.
+  Result<std::vector<Target>> ExpandTarget(const YAML::Node& entry,
+                                           const std::vector<ParamList>& suite_params) const {
+    std::optional<YAML::Node> text_in_map;
+    std::vector<ParamList> own;
+    if (entry.IsMap()) {
+      auto fields = Fields(entry, "a target", kTargetKeys);
+      if (!fields.ok()) return fields.status();
+      if (!fields.value().count("target")) return At(entry, "a target mapping needs target:");
+      text_in_map.emplace(fields.value()["target"]);
+      if (fields.value().count("params")) {
+        auto lists = Params(fields.value()["params"], "params of the target");
+        if (!lists.ok()) return lists.status();
+        own = lists.take();
+      }
+    }
+    const YAML::Node& text_node = text_in_map ? *text_in_map : entry;
+    auto text = String(text_node, "target");
+    if (!text.ok()) return text.status();
+    auto target = ParseTarget(text.value());
+    if (!target.ok()) return At(text_node, target.error());
+    if (!options_.known_backends.empty() &&
+        std::find(options_.known_backends.begin(), options_.known_backends.end(),
+                  target.value().backend) == options_.known_backends.end()) {
+      return At(text_node, "target '" + text.value() + "': unknown backend '" +
+                               target.value().backend + "'; known backends: " +
+                               JoinComma(options_.known_backends));
+    }
+    // An option is given once: in the target's text, its own lists or the suite's lists.
+    for (const ParamList& list : own) {
+      if (target.value().options.count(list.key)) {
+        return At(list.key_node, "option '" + list.key + "' is both in target '" + text.value() +
+                                     "' and in its params; give it once");
+      }
+    }
+    std::vector<const ParamList*> lists;
+    for (const ParamList& list : suite_params) {
+      if (target.value().options.count(list.key)) {
+        return At(text_node, "option '" + list.key + "' of target '" + text.value() +
+                                 "' is also listed in the suite's params (line " +
+                                 std::to_string(Line(list.key_node)) +
+                                 "); give it once: move the target's lists into its own params");
+      }
+      for (const ParamList& mine : own) {
+        if (mine.key == list.key) {
+          return At(mine.key_node, "option '" + list.key + "' of target '" + text.value() +
+                                       "' is also listed in the suite's params (line " +
+                                       std::to_string(Line(list.key_node)) + "); give it once");
+        }
+      }
+      lists.push_back(&list);
+    }
+    for (const ParamList& list : own) lists.push_back(&list);
+
+    std::vector<Target> expanded;
+    std::vector<size_t> index(lists.size(), 0);
+    while (true) {
+      Target combination = target.value();
+      for (size_t i = 0; i < lists.size(); ++i) {
+        combination.options[lists[i]->key] = lists[i]->values[index[i]].value;
+      }
+      combination.text = combination.Canonical();
+      expanded.push_back(std::move(combination));
+      // Odometer: the last list varies fastest.
+      size_t i = lists.size();
+      while (i > 0 && ++index[i - 1] == lists[i - 1]->values.size()) index[--i] = 0;
+      if (i == 0) break;
+    }
+    return expanded;
+  }
+
+  Status Settings(const YAML::Node& node, RunSettings& settings) const {
+    if (node.IsNull()) return Status::Ok();
+    auto fields = Fields(node, "settings", kSettingsKeys);
+    if (!fields.ok()) return fields.status();
+    auto& f = fields.value();
+    auto integer = [&](const char* key, int64_t min, int64_t& out) -> Status {
+      if (!f.count(key)) return Status::Ok();
+      auto value = Integer(f[key], std::string("settings: ") + key, min);
+      if (!value.ok()) return value.status();
+      out = value.value();
+      return Status::Ok();
+    };
+    for (Status s : {integer("warmup", 0, settings.warmup_queries),
+                     integer("min_queries", 1, settings.min_queries),
+                     integer("min_duration_ms", 0, settings.min_duration_ms),
+                     integer("max_duration_ms", 1, settings.max_duration_ms),
+                     integer("timeout_ms", 0, settings.case_timeout_ms)}) {
+      if (!s.ok()) return s;
+    }
+    if (f.count("seed")) {
+      auto seed = Unsigned(f["seed"], "settings: seed");
+      if (!seed.ok()) return seed.status();
+      settings.seed = seed.value();
+    }
+    if (f.count("max_cv")) {
+      auto max_cv = PositiveNumber(f["max_cv"], "settings: max_cv");
+      if (!max_cv.ok()) return max_cv.status();
+      settings.max_cv = max_cv.value();
+    }
+    if (settings.min_duration_ms > settings.max_duration_ms) {
+      const YAML::Node& at =
+          f.count("min_duration_ms") ? f["min_duration_ms"] : f["max_duration_ms"];
+      return At(at, "settings: min_duration_ms (" + std::to_string(settings.min_duration_ms) +
+                        ") is longer than max_duration_ms (" +
+                        std::to_string(settings.max_duration_ms) + ")");
+    }
+    if (auto valid = Validate(settings); !valid.ok()) return At(node, valid.error());
+    return Status::Ok();
+  }
+
+  Status Llm(const YAML::Node& node, LlmLists& llm) const {
+    if (node.IsNull()) return Status::Ok();
+    auto fields = Fields(node, "llm", kLlmKeys);
+    if (!fields.ok()) return fields.status();
+    auto& f = fields.value();
+    if (f.count("prompt")) {
+      auto prompts = IntegerList(f["prompt"], "llm: prompt", 1);
+      if (!prompts.ok()) return prompts.status();
+      llm.prompt_tokens = prompts.take();
+    }
+    if (f.count("gen")) {
+      auto gens = IntegerList(f["gen"], "llm: gen", 1);
+      if (!gens.ok()) return gens.status();
+      llm.gen_tokens = gens.take();
+    }
+    auto integer = [&](const char* key, int64_t min, int64_t& out) -> Status {
+      if (!f.count(key)) return Status::Ok();
+      auto value = Integer(f[key], std::string("llm: ") + key, min);
+      if (!value.ok()) return value.status();
+      out = value.value();
+      return Status::Ok();
+    };
+    for (Status s : {integer("repeat", 1, llm.repetitions),
+                     integer("warmup", 0, llm.warmup_requests),
+                     integer("sequences", 1, llm.sequences)}) {
+      if (!s.ok()) return s;
+    }
+    if (f.count("prompt_text")) {
+      auto text = String(f["prompt_text"], "llm: prompt_text");
+      if (!text.ok()) return text.status();
+      if (f.count("prompt")) {
+        return At(f["prompt_text"], "llm: give prompt lengths (prompt) or a prompt text "
+                                    "(prompt_text), not both: the text sets the length");
+      }
+      llm.prompt_text = text.value();
+    }
+    return Status::Ok();
+  }
+
+  Result<SuiteSpec> ParseRoot(const YAML::Node& root) const {
+    if (root.IsNull()) {
+      return Status::Error(path_ + ": the suite file is empty; it needs at least models: and "
+                                   "targets: (see docs/suites.md)");
+    }
+    auto fields = Fields(root, "the suite", kTopKeys);
+    if (!fields.ok()) return fields.status();
+    auto& f = fields.value();
+    SuiteSpec suite;
+    suite.path = path_;
+    suite.name = std::filesystem::path(path_).stem().string();
+    if (f.count("name")) {
+      auto name = String(f["name"], "name");
+      if (!name.ok()) return name.status();
+      suite.name = name.value();
+    }
+    if (f.count("out")) {
+      auto raw = String(f["out"], "out");
+      if (!raw.ok()) return raw.status();
+      auto out = ResolvePath(raw.value(), f["out"]);
+      if (!out.ok()) return out.status();
+      suite.out_dir = out.value();
+    }
+    if (f.count("settings")) {
+      if (Status s = Settings(f["settings"], suite.settings); !s.ok()) return s;
+    }
+
+    if (!f.count("models")) return At(root, "the suite has no models: list");
+    const YAML::Node& models = f["models"];
+    if (Status s = List(models, "models", "[model.onnx]"); !s.ok()) return s;
+    std::map<std::string, int> model_lines;
+    for (const YAML::Node& entry : models) {
+      auto model = Model(entry);
+      if (!model.ok()) return model.status();
+      const std::string& name = model.value().spec.name;
+      if (model_lines.count(name)) {
+        return At(entry, "model name '" + name + "' is used twice (first on line " +
+                             std::to_string(model_lines[name]) + "); set another with name:");
+      }
+      model_lines[name] = model.value().line;
+      suite.models.push_back(model.take());
+    }
+
+    std::vector<ParamList> suite_params;
+    if (f.count("params")) {
+      auto lists = Params(f["params"], "params");
+      if (!lists.ok()) return lists.status();
+      suite_params = lists.take();
+    }
+    if (!f.count("targets")) return At(root, "the suite has no targets: list");
+    const YAML::Node& targets = f["targets"];
+    if (Status s = List(targets, "targets", "[ort:cpu, litert:cpu]"); !s.ok()) return s;
+    std::map<std::string, int> target_lines;
+    for (const YAML::Node& entry : targets) {
+      auto expanded = ExpandTarget(entry, suite_params);
+      if (!expanded.ok()) return expanded.status();
+      for (Target& target : expanded.value()) {
+        if (target_lines.count(target.text)) {
+          return At(entry, "target '" + target.text + "' appears twice (also from line " +
+                               std::to_string(target_lines[target.text]) +
+                               "), after expanding option lists");
+        }
+        target_lines[target.text] = Line(entry);
+        suite.targets.push_back(std::move(target));
+      }
+    }
+
+    if (f.count("scenarios")) {
+      const YAML::Node& scenarios = f["scenarios"];
+      if (Status s = List(scenarios, "scenarios", "[single-stream]"); !s.ok()) return s;
+      for (const YAML::Node& item : scenarios) {
+        auto name = String(item, "scenarios");
+        if (!name.ok()) return name.status();
+        if (std::find(std::begin(kScenarioNames), std::end(kScenarioNames), name.value()) ==
+            std::end(kScenarioNames)) {
+          return At(item, "unknown scenario '" + name.value() + "'; known scenarios: " +
+                              JoinComma(kScenarioNames));
+        }
+        if (std::find(suite.scenarios.begin(), suite.scenarios.end(), name.value()) !=
+            suite.scenarios.end()) {
+          return At(item, "scenario '" + name.value() + "' is listed twice");
+        }
+        suite.scenarios.push_back(name.value());
+      }
+    } else {
+      suite.scenarios = {"single-stream"};
+    }
+    if (f.count("llm")) {
+      const auto& scenarios = suite.scenarios;
+      if (std::find(scenarios.begin(), scenarios.end(), "llm") == scenarios.end()) {
+        return At(f["llm"], "llm: settings given, but scenarios does not include llm; add it "
+                            "or remove the llm: section");
+      }
+      if (Status s = Llm(f["llm"], suite.llm); !s.ok()) return s;
+    }
+    return suite;
+  }
+
+  std::string path_;
+  std::string base_dir_;
+  const SuiteReadOptions& options_;
+  mutable std::vector<std::pair<YAML::Node, YAML::Mark>> empty_values_;
+};
+
+}  // namespace
+
+std::vector<std::string> SuiteScenarioNames() {
+  return {std::begin(kScenarioNames), std::end(kScenarioNames)};
+}
+
+Result<SuiteSpec> ParseSuite(const std::string& yaml_text, const std::string& path_for_messages,
+                             const std::string& base_dir, const SuiteReadOptions& options) {
+  return SuiteParser(path_for_messages, base_dir, options).Parse(yaml_text);
+}
+
+Result<SuiteSpec> ReadSuiteFile(const std::string& path, const SuiteReadOptions& options) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::Error("cannot read suite file '" + path + "': it is a directory");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::Error("cannot read suite file '" + path + "': " + std::strerror(errno));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseSuite(text.str(), path, std::filesystem::path(path).parent_path().string(), options);
+}
+
+}  // namespace edgebench
