@@ -6,7 +6,6 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "cli/record_output.h"
-#include "report/llm_printer.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
 
@@ -62,7 +61,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (!targets.ok()) return fail(targets.error());
   std::error_code ec;
   if (!std::filesystem::is_regular_file(o.model, ec)) return fail("model file '" + o.model + "' does not exist");
-  auto printer = MakeLlmPrinter(o.format, std::cout);
+  auto printer = MakePrinter(o.format, std::cout);
   if (!printer.ok()) return fail(printer.error());
   auto output = RecordOutput::Open(printer.take(), o.out_dir);
   if (!output.ok()) return fail(output.error());
