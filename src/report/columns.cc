@@ -7,14 +7,14 @@
 namespace edgebench {
 
 const char kSettleColumnHelp[] =
-    "settled at q: the query from which latency stayed settled, counted from 0 over the warmup "
-    "queries and then the measured ones: the first query after which the median of the last 10 "
-    "queries stays within 5% of the measured queries' median until the end. A number below "
-    "--warmup means latency settled during warmup; a number at or above it means the first "
-    "measured queries were still settling (give more --warmup). 'never': the rolling median was "
+    "settled at q: the query from which latency was settled, counted from 0 over the warmup "
+    "queries and then the measured ones: from that query to the end, the median of the last 10 "
+    "queries stays within 5% of the measured queries' median. A number below --warmup means "
+    "latency settled during warmup; a number at or above it means the first measured queries "
+    "were still settling (give more --warmup). 'never': the median of the last 10 queries was "
     "outside that band at the end of the run (latency drifted). Not settling is a warning, not "
-    "a reason for INVALID: the verdict rests on the query count and the coefficient of "
-    "variation. '-': the case did not measure.";
+    "a reason for INVALID: the verdict does not depend on this column. '-': the case did not "
+    "measure.";
 
 std::string FormatSignificant(double value) {
   if (value == 0 || !std::isfinite(value)) {
