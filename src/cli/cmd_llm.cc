@@ -6,7 +6,6 @@
 #include "cli/command_support.h"
 #include "cli/commands.h"
 #include "cli/record_output.h"
-#include "report/llm_printer.h"
 #include "runner/plan.h"
 #include "runner/run_plan.h"
 
@@ -77,7 +76,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   request.gen_lengths = gens.value();
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  auto printer = MakeLlmPrinter(o.format, std::cout);
+  auto printer = MakePrinter(o.format, std::cout);
   if (!printer.ok()) return fail(printer.error());
   auto output = RecordOutput::Open(printer.take(), o.out_dir);
   if (!output.ok()) return fail(output.error());

@@ -71,6 +71,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "run", "measure a model on one or more targets (single-stream), one row per target");
   cmd->footer(
+      std::string(kSettleColumnHelp) + "\n"
       "Exit status: 0 when every target measured (or was skipped: the model has no artifact for "
       "it) and at least one did, 1 when any failed, crashed, timed out or was unavailable, or "
       "nothing was measured, 2 for bad arguments.");

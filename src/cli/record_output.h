@@ -13,7 +13,7 @@ namespace edgebench {
 
 class RecordOutput {
  public:
-  // `printer` is made by the caller (single-stream or LLM columns); `out_dir` may be empty.
+  // `printer` is made by the caller (MakePrinter); `out_dir` may be empty.
   static Result<RecordOutput> Open(std::unique_ptr<RecordPrinter> printer, const std::string& out_dir);
   void Begin() { printer_->Begin(); }
   // Stores and prints one record; false when it could not be stored (said on stderr).

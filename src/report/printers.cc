@@ -1,43 +1,27 @@
 #include "report/printers.h"
 
-#include <cstdio>
-#include <iomanip>
+#include <algorithm>
 #include <vector>
 
 namespace edgebench {
-namespace {
-
-std::string Ms(double ns) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3f", ns / 1e6);
-  return buffer;
-}
-
-std::string MsOrDash(const std::optional<int64_t>& ns) {
-  return ns ? Ms(static_cast<double>(*ns)) : "-";
-}
-
-std::string Ran(const Record& r) {
-  if (!r.placement.known) return "?";
-  std::string ran;
-  for (const auto& [device, nodes] : r.placement.nodes_by_device) {
-    ran += (ran.empty() ? "" : "+") + device + ":" + std::to_string(nodes);
-  }
-  return ran.empty() ? "?" : ran;
-}
-
-std::string Verdict(const Record& r) {
-  if (r.valid) return "VALID";
-  return "INVALID";
-}
-
-}  // namespace
 
 std::string CsvCell(const std::string& cell) {
-  if (cell.find_first_of(",\"\n") == std::string::npos) return cell;
+  if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
   std::string quoted = "\"";
   for (char ch : cell) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return quoted + "\"";
+}
+
+std::string MarkdownCell(const std::string& cell) {
+  std::string escaped;
+  for (char ch : cell) {
+    if (ch == '|') {
+      escaped += "\\|";
+    } else {
+      escaped += ch == '\n' || ch == '\r' ? ' ' : ch;
+    }
+  }
+  return escaped;
 }
 
 std::string OneLineWhy(const Record& r) {
@@ -52,65 +36,200 @@ std::string OneLineWhy(const Record& r) {
 
 namespace {
 
-class TablePrinter : public RecordPrinter {
- public:
-  explicit TablePrinter(std::ostream& out) : out_(out) {}
-  void Begin() override {
-    Row(TableHeader());
+// One record's cells, computed when it is printed so that the record itself is not kept.
+struct Row {
+  std::string scenario;
+  std::vector<std::string> cells;  // one per ColumnsForScenario(scenario)
+  std::string why;
+};
+
+// Rows of one scenario, printed as one table.
+struct Section {
+  std::string scenario;
+  std::vector<Row> rows;
+};
+
+bool IsEmptyCell(const std::string& cell) { return cell.empty() || cell == kNoValue; }
+
+// Indices of the columns that have a value in at least one row.
+std::vector<size_t> ColumnsWithValues(const Section& section) {
+  const size_t count = ColumnsForScenario(section.scenario).size();
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < count; ++i) {
+    if (std::any_of(section.rows.begin(), section.rows.end(),
+                    [i](const Row& row) { return !IsEmptyCell(row.cells[i]); })) {
+      kept.push_back(i);
+    }
   }
-  void Print(const Record& r) override {
-    Row(TableRow(r));
-    const std::string why = OneLineWhy(r);
-    if (!why.empty()) out_ << "    ^ " << why << "\n";
+  return kept;
+}
+
+bool AnyWhy(const Section& section) {
+  return std::any_of(section.rows.begin(), section.rows.end(),
+                     [](const Row& row) { return !row.why.empty(); });
+}
+
+// Table, markdown and CSV: collect rows as records arrive, render them all at End(), when every
+// cell is known (column widths, columns empty in every row).
+class TabularPrinter : public RecordPrinter {
+ public:
+  explicit TabularPrinter(std::ostream& out) : out_(out) {}
+
+  void Print(const Record& record) override {
+    Row row{record.scenario, {}, OneLineWhy(record)};
+    for (const Column& column : ColumnsForScenario(record.scenario)) {
+      row.cells.push_back(column.cell(record));
+    }
+    auto section = std::find_if(sections_.begin(), sections_.end(),
+                                [&](const Section& s) { return s.scenario == record.scenario; });
+    if (section == sections_.end()) {
+      section = sections_.insert(sections_.end(), Section{record.scenario, {}});
+    }
+    section->rows.push_back(std::move(row));
+  }
+
+  void End() override {
+    Render(sections_);
     out_.flush();
   }
 
- private:
-  void Row(const std::vector<std::string>& cells) {
-    static constexpr int kWidths[] = {18, 34, 11, 26, 6, 10, 10, 10, 10, 9, 8, 7};
-    for (size_t i = 0; i < cells.size(); ++i) {
-      const int width = i < std::size(kWidths) ? kWidths[i] : 10;
-      std::string cell = cells[i];
-      if (static_cast<int>(cell.size()) > width) cell = cell.substr(0, static_cast<size_t>(width - 1)) + "~";
-      out_ << std::left << std::setw(width) << cell << (i + 1 < cells.size() ? " " : "");
-    }
-    out_ << "\n";
-  }
+ protected:
+  virtual void Render(const std::vector<Section>& sections) = 0;
   std::ostream& out_;
+
+ private:
+  std::vector<Section> sections_;  // in the order their scenarios first appeared
 };
 
-// Markdown table or CSV: the table's cells plus the reason, one row per record.
-class DelimitedPrinter : public RecordPrinter {
+// Sections one after another, each under a title line when there is more than one.
+class SectionedPrinter : public TabularPrinter {
  public:
-  DelimitedPrinter(std::ostream& out, bool markdown) : out_(out), markdown_(markdown) {}
-  void Begin() override {
-    auto header = TableHeader();
-    header.push_back("why");
-    Row(header);
-    if (markdown_) Row(std::vector<std::string>(header.size(), "---"));
+  using TabularPrinter::TabularPrinter;
+
+ protected:
+  void Render(const std::vector<Section>& sections) override {
+    for (size_t i = 0; i < sections.size(); ++i) {
+      if (i > 0) out_ << "\n";
+      if (sections.size() > 1) Title(sections[i].scenario);
+      RenderSection(sections[i]);
+    }
   }
-  void Print(const Record& r) override {
-    auto cells = TableRow(r);
-    cells.push_back(OneLineWhy(r));
-    Row(cells);
-  }
+  virtual void Title(const std::string& scenario) { out_ << "scenario: " << scenario << "\n"; }
+  virtual void RenderSection(const Section& section) = 0;
+};
+
+class TablePrinter : public SectionedPrinter {
+ public:
+  using SectionedPrinter::SectionedPrinter;
 
  private:
-  void Row(const std::vector<std::string>& cells) {
-    if (markdown_) out_ << "|";
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (markdown_) {
-        std::string escaped;
-        for (char ch : cells[i]) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
-        out_ << " " << escaped << " |";
+  void RenderSection(const Section& section) override {
+    const std::vector<Column>& columns = ColumnsForScenario(section.scenario);
+    const std::vector<size_t> kept = ColumnsWithValues(section);
+    std::vector<size_t> widths;
+    for (size_t i : kept) {
+      size_t width = columns[i].header.size();
+      for (const Row& row : section.rows) width = std::max(width, row.cells[i].size());
+      widths.push_back(width);
+    }
+    auto line = [&](auto cell_of) {
+      std::string text;
+      for (size_t k = 0; k < kept.size(); ++k) {
+        const std::string cell = cell_of(kept[k]);
+        const std::string padding(widths[k] - cell.size(), ' ');
+        if (k > 0) text += "  ";
+        text += columns[kept[k]].numeric ? padding + cell : cell + padding;
+      }
+      text.erase(text.find_last_not_of(' ') + 1);
+      out_ << text << "\n";
+    };
+    line([&](size_t i) { return columns[i].header; });
+    for (const Row& row : section.rows) {
+      line([&](size_t i) { return row.cells[i]; });
+      if (!row.why.empty()) out_ << "    ^ " << row.why << "\n";
+    }
+  }
+};
+
+class MarkdownPrinter : public SectionedPrinter {
+ public:
+  using SectionedPrinter::SectionedPrinter;
+
+ private:
+  // Markdown needs a blank line between a paragraph and a table.
+  void Title(const std::string& scenario) override {
+    out_ << "scenario: " << MarkdownCell(scenario) << "\n\n";
+  }
+  void RenderSection(const Section& section) override {
+    const std::vector<Column>& columns = ColumnsForScenario(section.scenario);
+    const std::vector<size_t> kept = ColumnsWithValues(section);
+    const bool why = AnyWhy(section);
+    auto line = [&](auto cell_of, const std::string& why_cell) {
+      out_ << "|";
+      for (size_t i : kept) out_ << " " << MarkdownCell(cell_of(i)) << " |";
+      if (why) out_ << " " << MarkdownCell(why_cell) << " |";
+      out_ << "\n";
+    };
+    line([&](size_t i) { return columns[i].header; }, "why");
+    line([&](size_t i) { return std::string(columns[i].numeric ? "---:" : "---"); }, "---");
+    for (const Row& row : section.rows) line([&](size_t i) { return row.cells[i]; }, row.why);
+  }
+};
+
+// Every scenario's columns merged into one header: a header shared by several sets (model,
+// target, status, verdict) is one column; a set's own columns go after the shared column that
+// precedes them in the set, so each set keeps its order.
+std::vector<std::string> MergedHeaders(const std::vector<Section>& sections) {
+  std::vector<std::string> merged;
+  for (const Section& section : sections) {
+    size_t insert_at = 0;
+    for (const Column& column : ColumnsForScenario(section.scenario)) {
+      const auto found = std::find(merged.begin(), merged.end(), column.header);
+      if (found != merged.end()) {
+        insert_at = static_cast<size_t>(found - merged.begin()) + 1;
       } else {
-        out_ << CsvCell(cells[i]) << (i + 1 < cells.size() ? "," : "");
+        merged.insert(merged.begin() + static_cast<std::ptrdiff_t>(insert_at), column.header);
+        ++insert_at;
       }
     }
-    out_ << "\n";
   }
-  std::ostream& out_;
-  bool markdown_;
+  return merged;
+}
+
+class CsvPrinter : public TabularPrinter {
+ public:
+  using TabularPrinter::TabularPrinter;
+
+ private:
+  void Render(const std::vector<Section>& sections) override {
+    if (sections.empty()) return;
+    const std::vector<std::string> headers = MergedHeaders(sections);
+    const auto target = std::find(headers.begin(), headers.end(), "target");
+    const auto scenario_at = target == headers.end() ? 0 : target - headers.begin() + 1;
+    // The scenario after `target`, `why` last: columns of their own, not of any set.
+    auto line = [&](std::vector<std::string> cells, const std::string& scenario,
+                    const std::string& why) {
+      cells.insert(cells.begin() + scenario_at, scenario);
+      cells.push_back(why);
+      for (size_t i = 0; i < cells.size(); ++i) out_ << (i > 0 ? "," : "") << CsvCell(cells[i]);
+      out_ << "\n";
+    };
+    line(headers, "scenario", "why");
+    for (const Section& section : sections) {
+      const std::vector<Column>& columns = ColumnsForScenario(section.scenario);
+      for (const Row& row : section.rows) {
+        std::vector<std::string> cells;
+        for (const std::string& header : headers) {
+          const auto column = std::find_if(columns.begin(), columns.end(),
+                                           [&](const Column& c) { return c.header == header; });
+          cells.push_back(column == columns.end()
+                              ? std::string(kNoValue)
+                              : row.cells[static_cast<size_t>(column - columns.begin())]);
+        }
+        line(std::move(cells), row.scenario, row.why);
+      }
+    }
+  }
 };
 
 class JsonArrayPrinter : public RecordPrinter {
@@ -135,34 +254,10 @@ class JsonLinesPrinter : public RecordPrinter {
 
 }  // namespace
 
-std::vector<std::string> TableHeader() {
-  return {"model", "target", "status", "ran on (nodes)", "n", "p50 ms", "p90 ms", "p99 ms",
-          "mean ms", "qps", "settle", "verdict"};
-}
-
-std::vector<std::string> TableRow(const Record& r) {
-  const LatencySummary& s = r.summary;
-  const bool measured = r.status == CaseStatus::kOk;
-  char qps[32];
-  std::snprintf(qps, sizeof qps, "%.1f", s.throughput_qps);
-  return {r.model,
-          r.requested_target,
-          CaseStatusName(r.status),
-          measured ? Ran(r) : "-",
-          measured ? std::to_string(s.count) : "-",
-          measured ? MsOrDash(s.Percentile(0.50)) : "-",
-          measured ? MsOrDash(s.Percentile(0.90)) : "-",
-          measured ? MsOrDash(s.Percentile(0.99)) : "-",
-          measured ? Ms(s.mean_ns) : "-",
-          measured ? qps : "-",
-          measured && r.settling ? "q" + std::to_string(r.settling->query_index) : "-",
-          Verdict(r)};
-}
-
 Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out) {
   if (format == "table") return std::unique_ptr<RecordPrinter>(new TablePrinter(out));
-  if (format == "markdown") return std::unique_ptr<RecordPrinter>(new DelimitedPrinter(out, true));
-  if (format == "csv") return std::unique_ptr<RecordPrinter>(new DelimitedPrinter(out, false));
+  if (format == "markdown") return std::unique_ptr<RecordPrinter>(new MarkdownPrinter(out));
+  if (format == "csv") return std::unique_ptr<RecordPrinter>(new CsvPrinter(out));
   if (format == "json") return std::unique_ptr<RecordPrinter>(new JsonArrayPrinter(out));
   if (format == "jsonl") return std::unique_ptr<RecordPrinter>(new JsonLinesPrinter(out));
   return Status::Error("unknown output format '" + format +

@@ -1,5 +1,22 @@
 // Printers: one record schema, many formats. Each writes to an injected stream; results go
 // to stdout, diagnostics to stderr.
+//
+// Table, markdown and CSV print the columns of report/columns.h, chosen per record by its
+// scenario, so one printer prints records of every scenario:
+// - table: buffers its rows and prints them at End(), each column as wide as its widest cell
+//   (nothing is cut), numbers right-aligned; why a case failed or is INVALID on a line under
+//   its row ("    ^ why"). Records of several scenarios print as one table per scenario, in
+//   the order the scenarios first appear, each under a "scenario: NAME" line.
+// - markdown: the table's layout as a GitHub table, with a `why` column; '|' in a cell is
+//   escaped and line breaks become spaces (MarkdownCell).
+// - CSV: one table whatever the scenarios: every column of every scenario printed, in the
+//   scenarios' order, a `scenario` column after `target` and `why` last; cells quoted per
+//   RFC 4180 (CsvCell); lines end in "\n". Also printed at End().
+// Empty columns: table and markdown drop a column whose cell is "-" (kNoValue) or empty in
+// every row of its table (e.g. TTFT p90 at 5 requests, since p90 needs 10); CSV keeps every
+// column, so a program reading it sees the same header whatever the values.
+// JSON (one array, at End()) and JSON lines (a line per record, flushed) print whole records
+// (RecordToJson).
 #pragma once
 
 #include <memory>
@@ -7,6 +24,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "report/columns.h"
 #include "report/record.h"
 
 namespace edgebench {
@@ -19,17 +37,16 @@ class RecordPrinter {
   virtual void End() {}
 };
 
-// "table" (default), "markdown", "csv", "json" (one JSON array), "jsonl".
+// "table" (default), "markdown", "csv", "json" (one JSON array), "jsonl"; for every scenario.
 Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out);
 
-// A CSV cell, quoted when it holds a comma, quote or newline.
+// A CSV cell per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled.
 std::string CsvCell(const std::string& cell);
+
+// A markdown table cell: '|' escaped as "\|", CR and LF as spaces (a cell is one line).
+std::string MarkdownCell(const std::string& cell);
 
 // Why a record did not measure, or its first invalid reason, on one line ("" when VALID).
 std::string OneLineWhy(const Record& record);
-
-// The cells every tabular printer shows, in order, and their values for a record.
-std::vector<std::string> TableHeader();
-std::vector<std::string> TableRow(const Record& record);
 
 }  // namespace edgebench

@@ -37,7 +37,7 @@ TEST(LlmCli, TableAndErrors) {
   auto table = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
                           " --prompt 8 --gen 2 --repeat 2 --sequences 2 2>&1");
   EXPECT_EQ(table.exit_code, 0) << table.output;
-  EXPECT_NE(table.output.find("TTFT p50"), std::string::npos);
+  EXPECT_NE(table.output.find("TTFT p50 (ms)"), std::string::npos);
   EXPECT_EQ(table.output.find("llama_model_loader"), std::string::npos) << "llama.cpp's loading log leaked";
   auto corrupt = RunCommand(Executable() + " llm " + TestModel("llama-tiny-truncated.gguf") +
                             " --gen 2 --repeat 1 --format jsonl");

@@ -9,52 +9,260 @@
 namespace edgebench {
 namespace {
 
-std::string PrintWith(const std::string& format, const Record& r) {
+std::string PrintWith(const std::string& format, const std::vector<Record>& records) {
   std::ostringstream out;
   auto printer = MakePrinter(format, out);
-  EXPECT_TRUE(printer.ok());
+  EXPECT_TRUE(printer.ok()) << printer.error();
   printer.value()->Begin();
-  printer.value()->Print(r);
+  for (const Record& r : records) printer.value()->Print(r);
   printer.value()->End();
   return out.str();
 }
 
-Record Sample() {
-  std::vector<int64_t> samples;
-  for (int i = 1; i <= 100; ++i) samples.push_back(i * 1'000'000);  // 1..100 ms
-  Record r = testing::MakeRecord(samples);
+// Settled, VALID, microsecond latencies: 3 slow warmup queries, then 200 of 1.23 us. The
+// rolling median (window 10) falls into the band at query 6, 3 queries into the measured phase.
+Record FastRecord() {
+  Record r = testing::MakeRecord(std::vector<int64_t>(200, 1230), {10000, 10000, 10000});
   r.placement.known = true;
   r.placement.nodes_by_device = {{"spin", 1}};
+  FinishRecord(r);
   return r;
 }
 
-TEST(Printers, TableShowsPercentilesInMilliseconds) {
-  const std::string text = PrintWith("table", Sample());
-  EXPECT_NE(text.find("p50 ms"), std::string::npos);
-  EXPECT_NE(text.find("50.000"), std::string::npos);   // p50
-  EXPECT_NE(text.find("99.000"), std::string::npos);   // p99
-  EXPECT_NE(text.find("spin:1"), std::string::npos);
-}
-
-TEST(Printers, CsvQuotesCellsWithCommas) {
-  Record r = Sample();
+// A load failure with a long model name and a two-line error.
+Record FailedRecord() {
+  Record r = testing::MakeRecord({});
+  r.model = "mobilenet_v3_large_100_224_float32";
+  r.requested_target = "ort:xnnpack?threads=2";
   r.status = CaseStatus::kFailed;
-  r.error = "bad, very \"bad\"";
+  r.failed_stage = "load";
+  r.error = "load failed: bad model\nsee the runtime's log";
   FinishRecord(r);
-  const std::string text = PrintWith("csv", r);
-  EXPECT_NE(text.find("\"bad, very \"\"bad\"\"\""), std::string::npos) << text;
-  EXPECT_EQ(text.substr(0, 6), "model,");
+  return r;
 }
 
-TEST(Printers, MarkdownHasHeaderRule) {
-  const std::string text = PrintWith("markdown", Sample());
-  EXPECT_NE(text.find("| --- |"), std::string::npos);
+LlmRecord LlmPart(int64_t prompt_tokens, int64_t gen_tokens) {
+  LlmRecord l;
+  l.settings.prompt_tokens = prompt_tokens;
+  l.settings.gen_tokens = gen_tokens;
+  l.settings.repetitions = 5;
+  l.settings.sequences = 1;
+  return l;
+}
+
+// 5 requests (too few for TTFT p90): TTFT 20..24 ms, then 63 tokens 5 ms apart each.
+Record LlmMeasured() {
+  Record r = testing::MakeRecord({});
+  r.model = "llama-tiny";
+  r.requested_target = "llamacpp:cpu";
+  r.scenario = "llm";
+  r.llm = LlmPart(128, 64);
+  r.llm->prompt_tokens_run = 128;
+  for (int i = 0; i < 5; ++i) {
+    LlmRequestTiming t;
+    t.first_token_ns = (20 + i) * 1'000'000;
+    for (int k = 1; k <= 63; ++k) t.token_ns.push_back(t.first_token_ns + k * 5'000'000);
+    r.llm->measured.push_back(t);
+  }
+  r.llm->session.kv_cache_bytes = 16 << 20;
+  r.llm->rss_peak_bytes = int64_t{300} << 20;
+  FinishRecord(r);
+  return r;
+}
+
+// A crashed LLM case keeps the prompt and generation lengths it was asked for.
+Record LlmCrashed() {
+  Record r = testing::MakeRecord({});
+  r.model = "llama-tiny";
+  r.requested_target = "llamacpp:cpu";
+  r.scenario = "llm";
+  r.llm = LlmPart(512, 64);
+  r.status = CaseStatus::kCrashed;
+  r.failed_stage = "run";
+  r.error = "worker died on signal 11 (SIGSEGV)";
+  FinishRecord(r);
+  return r;
+}
+
+TEST(Printers, TableSizesColumnsToContentAndPutsWhyUnderTheRow) {
+  EXPECT_EQ(PrintWith("table", {FastRecord(), FailedRecord()}),
+            "model                               target                 status  ran on (nodes)"
+            "  queries  p50 (ms)  p90 (ms)  p99 (ms)  mean (ms)  throughput (q/s)  settled at q"
+            "  verdict\n"
+            "m                                   null:spin              ok      spin:1        "
+            "      200   0.00123   0.00123   0.00123    0.00123             200.0             6"
+            "  VALID\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  -             "
+            "        -         -         -         -          -                 -             -"
+            "  INVALID\n"
+            "    ^ load failed: bad model see the runtime's log\n");
+}
+
+TEST(Printers, MarkdownAddsWhyColumnAndAlignsNumbersRight) {
+  EXPECT_EQ(PrintWith("markdown", {FastRecord(), FailedRecord()}),
+            "| model | target | status | ran on (nodes) | queries | p50 (ms) | p90 (ms) |"
+            " p99 (ms) | mean (ms) | throughput (q/s) | settled at q | verdict | why |\n"
+            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+            " --- |\n"
+            "| m | null:spin | ok | spin:1 | 200 | 0.00123 | 0.00123 | 0.00123 | 0.00123 | 200.0 |"
+            " 6 | VALID |  |\n"
+            "| mobilenet_v3_large_100_224_float32 | ort:xnnpack?threads=2 | failed | - | - | - |"
+            " - | - | - | - | - | INVALID | load failed: bad model see the runtime's log |\n");
+}
+
+TEST(Printers, CsvKeepsEveryColumnAndNamesTheScenario) {
+  EXPECT_EQ(PrintWith("csv", {FastRecord(), FailedRecord()}),
+            "model,target,scenario,status,ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),"
+            "mean (ms),throughput (q/s),settled at q,verdict,why\n"
+            "m,null:spin,single-stream,ok,spin:1,200,0.00123,0.00123,0.00123,0.00123,200.0,6,"
+            "VALID,\n"
+            "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,single-stream,failed,-,-,-,"
+            "-,-,-,-,-,INVALID,load failed: bad model see the runtime's log\n");
+}
+
+TEST(Printers, TableAndMarkdownDropColumnsEmptyInEveryRowCsvKeepsThem) {
+  // Only failed rows: no measurement column has a value.
+  const std::vector<Record> failed = {FailedRecord()};
+  EXPECT_EQ(PrintWith("table", failed),
+            "model                               target                 status  verdict\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID\n"
+            "    ^ load failed: bad model see the runtime's log\n");
+  EXPECT_EQ(PrintWith("markdown", failed),
+            "| model | target | status | verdict | why |\n"
+            "| --- | --- | --- | --- | --- |\n"
+            "| mobilenet_v3_large_100_224_float32 | ort:xnnpack?threads=2 | failed | INVALID |"
+            " load failed: bad model see the runtime's log |\n");
+  const std::string csv = PrintWith("csv", failed);
+  EXPECT_EQ(csv.substr(0, csv.find('\n') + 1),
+            "model,target,scenario,status,ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),"
+            "mean (ms),throughput (q/s),settled at q,verdict,why\n");
+  // Every row VALID: markdown has no `why` column.
+  EXPECT_EQ(PrintWith("markdown", {FastRecord()}).find("why"), std::string::npos);
+}
+
+TEST(Printers, LlmTableDropsTtftP90AtFiveRequestsAndKeepsACrashedCasesLengths) {
+  Record no_settings = LlmCrashed();
+  no_settings.llm.reset();  // crashed before the worker reported its settings
+  EXPECT_EQ(PrintWith("table", {LlmMeasured(), LlmCrashed(), no_settings}),
+            "model       target        status   prompt (tokens)  gen (tokens)  sequences  requests"
+            "  TTFT p50 (ms)  TPOT mean (ms)  TPOT p99 (ms)  prefill (tok/s)  decode (tok/s)"
+            "  KV cache (MiB)  peak RSS (MiB)  verdict\n"
+            "llama-tiny  llamacpp:cpu  ok                   128            64          1         5"
+            "           22.0            5.00           5.00           5818.2           200.0"
+            "            16.0           300.0  VALID\n"
+            "llama-tiny  llamacpp:cpu  crashed              512            64          1         -"
+            "              -               -              -                -               -"
+            "               -               -  INVALID\n"
+            "    ^ worker died on signal 11 (SIGSEGV)\n"
+            "llama-tiny  llamacpp:cpu  crashed                -             -          -         -"
+            "              -               -              -                -               -"
+            "               -               -  INVALID\n"
+            "    ^ worker died on signal 11 (SIGSEGV)\n");
+}
+
+TEST(Printers, LlmCsvKeepsTtftP90) {
+  EXPECT_EQ(PrintWith("csv", {LlmMeasured()}),
+            "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,requests,"
+            "TTFT p50 (ms),TTFT p90 (ms),TPOT mean (ms),TPOT p99 (ms),prefill (tok/s),"
+            "decode (tok/s),KV cache (MiB),peak RSS (MiB),verdict,why\n"
+            "llama-tiny,llamacpp:cpu,llm,ok,128,64,1,5,22.0,-,5.00,5.00,5818.2,200.0,16.0,300.0,"
+            "VALID,\n");
+}
+
+TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
+  const std::vector<Record> mixed = {FailedRecord(), LlmCrashed(), FailedRecord()};
+  EXPECT_EQ(PrintWith("table", mixed),
+            "scenario: single-stream\n"
+            "model                               target                 status  verdict\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID\n"
+            "    ^ load failed: bad model see the runtime's log\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID\n"
+            "    ^ load failed: bad model see the runtime's log\n"
+            "\n"
+            "scenario: llm\n"
+            "model       target        status   prompt (tokens)  gen (tokens)  sequences  verdict\n"
+            "llama-tiny  llamacpp:cpu  crashed              512            64          1  INVALID\n"
+            "    ^ worker died on signal 11 (SIGSEGV)\n");
+  EXPECT_EQ(PrintWith("markdown", mixed),
+            "scenario: single-stream\n\n"
+            "| model | target | status | verdict | why |\n"
+            "| --- | --- | --- | --- | --- |\n"
+            "| mobilenet_v3_large_100_224_float32 | ort:xnnpack?threads=2 | failed | INVALID |"
+            " load failed: bad model see the runtime's log |\n"
+            "| mobilenet_v3_large_100_224_float32 | ort:xnnpack?threads=2 | failed | INVALID |"
+            " load failed: bad model see the runtime's log |\n"
+            "\n"
+            "scenario: llm\n\n"
+            "| model | target | status | prompt (tokens) | gen (tokens) | sequences | verdict |"
+            " why |\n"
+            "| --- | --- | --- | ---: | ---: | ---: | --- | --- |\n"
+            "| llama-tiny | llamacpp:cpu | crashed | 512 | 64 | 1 | INVALID |"
+            " worker died on signal 11 (SIGSEGV) |\n");
+  // One header: the shared columns once, each scenario's own columns in its order.
+  EXPECT_EQ(PrintWith("csv", {FailedRecord(), LlmCrashed()}),
+            "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,requests,"
+            "TTFT p50 (ms),TTFT p90 (ms),TPOT mean (ms),TPOT p99 (ms),prefill (tok/s),"
+            "decode (tok/s),KV cache (MiB),peak RSS (MiB),ran on (nodes),queries,p50 (ms),"
+            "p90 (ms),p99 (ms),mean (ms),throughput (q/s),settled at q,verdict,why\n"
+            "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,single-stream,failed,-,-,-,"
+            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
+            "load failed: bad model see the runtime's log\n"
+            "llama-tiny,llamacpp:cpu,llm,crashed,512,64,1,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
+            "INVALID,worker died on signal 11 (SIGSEGV)\n");
+}
+
+TEST(Printers, ScenarioWithoutColumnSetPrintsTheCommonColumns) {
+  Record r = FailedRecord();
+  r.scenario = "offline";
+  EXPECT_EQ(PrintWith("csv", {r}),
+            "model,target,scenario,status,verdict,why\n"
+            "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,offline,failed,INVALID,"
+            "load failed: bad model see the runtime's log\n");
+}
+
+TEST(Printers, MarkdownEscapesPipesAndCsvQuotesPerRfc4180) {
+  Record r = FailedRecord();
+  r.model = "a|b";
+  r.error = "bad, very \"bad\"";
+  const std::string markdown = PrintWith("markdown", {r});
+  EXPECT_NE(markdown.find("| a\\|b | ort:xnnpack?threads=2 |"), std::string::npos) << markdown;
+  EXPECT_EQ(PrintWith("csv", {r}),
+            "model,target,scenario,status,ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),"
+            "mean (ms),throughput (q/s),settled at q,verdict,why\n"
+            "a|b,ort:xnnpack?threads=2,single-stream,failed,-,-,-,-,-,-,-,-,INVALID,"
+            "\"bad, very \"\"bad\"\"\"\n");
+}
+
+TEST(Printers, CellEscaping) {
+  EXPECT_EQ(CsvCell("plain"), "plain");
+  EXPECT_EQ(CsvCell("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvCell("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvCell("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(CsvCell("cr\rhere"), "\"cr\rhere\"");
+  EXPECT_EQ(MarkdownCell("a|b|c"), "a\\|b\\|c");
+  EXPECT_EQ(MarkdownCell("two\nlines\r"), "two lines ");
+}
+
+TEST(Printers, NothingPrintedWithoutRecords) {
+  for (const char* format : {"table", "markdown", "csv"}) {
+    EXPECT_EQ(PrintWith(format, {}), "") << format;
+  }
 }
 
 TEST(Printers, JsonIsAnArrayOfRecords) {
-  const auto json = nlohmann::json::parse(PrintWith("json", Sample()));
+  const auto json = nlohmann::json::parse(PrintWith("json", {FastRecord(), LlmMeasured()}));
   ASSERT_TRUE(json.is_array());
+  ASSERT_EQ(json.size(), 2u);
   EXPECT_EQ(json[0]["schema"], kRecordSchema);
+  EXPECT_EQ(json[1]["config"]["scenario"], "llm");
+}
+
+TEST(Printers, JsonLinesIsOneRecordPerLine) {
+  std::istringstream lines(PrintWith("jsonl", {FastRecord(), FailedRecord()}));
+  std::vector<nlohmann::json> records;
+  for (std::string line; std::getline(lines, line);) records.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1]["config"]["model"], "mobilenet_v3_large_100_224_float32");
 }
 
 TEST(Printers, UnknownFormatIsAnError) {

@@ -1,0 +1,209 @@
+#include "report/columns.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace edgebench {
+
+const char kSettleColumnHelp[] =
+    "settled at q: the query from which latency was settled, counted from 0 over the warmup "
+    "queries and then the measured ones: from that query to the end, the median of the last 10 "
+    "queries stays within 5% of the measured queries' median. A number below --warmup means "
+    "latency settled during warmup; a number at or above it means the first measured queries "
+    "were still settling (give more --warmup). 'never': the median of the last 10 queries was "
+    "outside that band at the end of the run (latency drifted). Not settling is a warning, not "
+    "a reason for INVALID: the verdict does not depend on this column. '-': the case did not "
+    "measure.";
+
+std::string FormatSignificant(double value) {
+  if (value == 0 || !std::isfinite(value)) {
+    return value == 0 ? "0" : std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+  }
+  // Decimals for 3 significant digits: 2 - exponent (0.512 -> 3, 0.00123 -> 5), at least 1.
+  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  const int decimals = std::max(1, 2 - exponent);
+  char buffer[64];
+  const auto [end, error] =
+      std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals);
+  if (error != std::errc()) return "?";  // a finite double fits 64 characters at these precisions
+  return std::string(buffer, end);
+}
+
+namespace {
+
+std::string Milliseconds(double ns) { return FormatSignificant(ns / 1e6); }
+
+std::string MillisecondsOrNoValue(const std::optional<int64_t>& ns) {
+  return ns ? Milliseconds(static_cast<double>(*ns)) : kNoValue;
+}
+
+std::string MebibytesOrNoValue(int64_t bytes) {
+  return bytes > 0 ? FormatSignificant(static_cast<double>(bytes) / (1 << 20)) : kNoValue;
+}
+
+bool Measured(const Record& r) { return r.status == CaseStatus::kOk; }
+
+// Columns every record has, whatever its scenario.
+Column ModelColumn() {
+  return {"model", [](const Record& r) { return r.model; }};
+}
+Column TargetColumn() {
+  return {"target", [](const Record& r) { return r.requested_target; }};
+}
+Column StatusColumn() {
+  return {"status", [](const Record& r) { return CaseStatusName(r.status); }};
+}
+Column VerdictColumn() {
+  return {"verdict", [](const Record& r) { return std::string(r.valid ? "VALID" : "INVALID"); }};
+}
+
+std::string RanOn(const Record& r) {
+  if (!Measured(r)) return kNoValue;
+  if (!r.placement.known) return "?";
+  std::string ran;
+  for (const auto& [device, nodes] : r.placement.nodes_by_device) {
+    ran += (ran.empty() ? "" : "+") + device + ":" + std::to_string(nodes);
+  }
+  return ran.empty() ? "?" : ran;
+}
+
+// A single-stream latency column: measured records with at least one query only.
+Column LatencyColumn(const std::string& header,
+                     std::function<std::string(const LatencySummary&)> cell) {
+  return {header,
+          [cell](const Record& r) {
+            return Measured(r) && r.summary.count > 0 ? cell(r.summary) : kNoValue;
+          },
+          true};
+}
+
+Column PercentileColumn(double p) {
+  return LatencyColumn(PercentileName(p) + " (ms)", [p](const LatencySummary& s) {
+    return MillisecondsOrNoValue(s.Percentile(p));
+  });
+}
+
+std::vector<Column> SingleStreamColumns() {
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      {"ran on (nodes)", RanOn},
+      {"queries",
+       [](const Record& r) { return Measured(r) ? std::to_string(r.summary.count) : kNoValue; },
+       true},
+      PercentileColumn(0.50),
+      PercentileColumn(0.90),
+      PercentileColumn(0.99),
+      LatencyColumn("mean (ms)", [](const LatencySummary& s) { return Milliseconds(s.mean_ns); }),
+      LatencyColumn("throughput (q/s)",
+                    [](const LatencySummary& s) { return FormatSignificant(s.throughput_qps); }),
+      // "never" rather than kNoValue: never settling is a finding, and must not read as "no
+      // value" (a column of it would be dropped). See kSettleColumnHelp.
+      {"settled at q",
+       [](const Record& r) -> std::string {
+         if (!Measured(r) || r.summary.count == 0) return kNoValue;
+         return r.settling ? std::to_string(r.settling->query_index) : "never";
+       },
+       true},
+      VerdictColumn(),
+  };
+}
+
+// The LLM scenario's configuration: from the record's settings, failed cases included, so a
+// crashed case still says which prompt and generation lengths it was.
+Column LlmSettingColumn(const std::string& header, std::function<int64_t(const LlmRecord&)> value) {
+  return {header,
+          [value](const Record& r) { return r.llm ? std::to_string(value(*r.llm)) : kNoValue; },
+          true};
+}
+
+// An LLM result column: measured records with at least one measured request only.
+Column LlmResultColumn(const std::string& header,
+                       std::function<std::string(const LlmRecord&)> cell) {
+  return {header,
+          [cell](const Record& r) {
+            return Measured(r) && r.llm && r.llm->summary.requests > 0 ? cell(*r.llm) : kNoValue;
+          },
+          true};
+}
+
+std::vector<Column> LlmColumns() {
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      LlmSettingColumn("prompt (tokens)",
+                       [](const LlmRecord& l) {
+                         return l.prompt_tokens_run ? l.prompt_tokens_run
+                                                    : l.settings.prompt_tokens;
+                       }),
+      LlmSettingColumn("gen (tokens)", [](const LlmRecord& l) { return l.settings.gen_tokens; }),
+      LlmSettingColumn("sequences", [](const LlmRecord& l) { return l.settings.sequences; }),
+      LlmResultColumn("requests",
+                      [](const LlmRecord& l) { return std::to_string(l.summary.requests); }),
+      LlmResultColumn("TTFT p50 (ms)",
+                      [](const LlmRecord& l) {
+                        return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.50));
+                      }),
+      LlmResultColumn("TTFT p90 (ms)",
+                      [](const LlmRecord& l) {
+                        return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.90));
+                      }),
+      LlmResultColumn("TPOT mean (ms)",
+                      [](const LlmRecord& l) {
+                        return l.summary.tpot.count ? Milliseconds(l.summary.tpot.mean_ns)
+                                                    : kNoValue;
+                      }),
+      LlmResultColumn("TPOT p99 (ms)",
+                      [](const LlmRecord& l) {
+                        return MillisecondsOrNoValue(l.summary.tpot.Percentile(0.99));
+                      }),
+      LlmResultColumn("prefill (tok/s)",
+                      [](const LlmRecord& l) {
+                        return FormatSignificant(l.summary.prefill_tokens_per_s);
+                      }),
+      LlmResultColumn("decode (tok/s)",
+                      [](const LlmRecord& l) {
+                        return l.summary.tpot.count
+                                   ? FormatSignificant(l.summary.decode_tokens_per_s)
+                                   : kNoValue;
+                      }),
+      LlmResultColumn("KV cache (MiB)",
+                      [](const LlmRecord& l) {
+                        return MebibytesOrNoValue(l.session.kv_cache_bytes);
+                      }),
+      LlmResultColumn("peak RSS (MiB)",
+                      [](const LlmRecord& l) { return MebibytesOrNoValue(l.rss_peak_bytes); }),
+      VerdictColumn(),
+  };
+}
+
+// The one registration of column sets, keyed by Record::scenario. Immutable once built.
+const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
+  static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
+      {"single-stream", SingleStreamColumns()},
+      {"llm", LlmColumns()},
+  };
+  return *sets;
+}
+
+}  // namespace
+
+const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
+  for (const auto& [name, columns] : ColumnSets()) {
+    if (name == scenario) return columns;
+  }
+  static const auto* const common =
+      new std::vector<Column>{ModelColumn(), TargetColumn(), StatusColumn(), VerdictColumn()};
+  return *common;
+}
+
+std::vector<std::string> ScenariosWithColumns() {
+  std::vector<std::string> names;
+  for (const auto& [name, columns] : ColumnSets()) names.push_back(name);
+  return names;
+}
+
+}  // namespace edgebench

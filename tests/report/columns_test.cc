@@ -1,0 +1,90 @@
+#include "report/columns.h"
+
+#include <gtest/gtest.h>
+
+#include "../test_util.h"
+
+namespace edgebench {
+namespace {
+
+// The cell of the column headed `header` in the record's scenario's set.
+std::string Cell(const Record& r, const std::string& header) {
+  for (const Column& column : ColumnsForScenario(r.scenario)) {
+    if (column.header == header) return column.cell(r);
+  }
+  ADD_FAILURE() << "no column '" << header << "' for scenario " << r.scenario;
+  return "";
+}
+
+TEST(Columns, AtLeastThreeSignificantDigitsWhateverTheMagnitude) {
+  EXPECT_EQ(FormatSignificant(0.00123), "0.00123");
+  EXPECT_EQ(FormatSignificant(0.000456789), "0.000457");
+  EXPECT_EQ(FormatSignificant(0.512), "0.512");
+  EXPECT_EQ(FormatSignificant(1.2345), "1.23");
+  EXPECT_EQ(FormatSignificant(16.14), "16.1");
+  EXPECT_EQ(FormatSignificant(196.34), "196.3");
+  EXPECT_EQ(FormatSignificant(31706.44), "31706.4");
+  EXPECT_EQ(FormatSignificant(-0.5), "-0.500");
+  EXPECT_EQ(FormatSignificant(0), "0");
+}
+
+TEST(Columns, MicrosecondLatenciesKeepTheirDigitsInMilliseconds) {
+  const Record r = testing::MakeRecord(std::vector<int64_t>(100, 1234));  // 1.234 us
+  EXPECT_EQ(Cell(r, "p50 (ms)"), "0.00123");
+  EXPECT_EQ(Cell(r, "mean (ms)"), "0.00123");
+}
+
+TEST(Columns, SettledAtCountsWarmupQueriesAndSaysNever) {
+  // Settled from the first query.
+  EXPECT_EQ(Cell(testing::MakeRecord(std::vector<int64_t>(50, 1000)), "settled at q"), "0");
+  // 12 slow warmup queries, then fast ones: the median of the last 10 is the fast latency once
+  // 6 of the 10 are fast, at query 17 (counted over warmup and measured queries together).
+  const Record warm =
+      testing::MakeRecord(std::vector<int64_t>(50, 1000), std::vector<int64_t>(12, 5000));
+  EXPECT_EQ(Cell(warm, "settled at q"), "17");
+  // A steady ramp never settles: "never", not "-", so the column is not dropped as empty.
+  std::vector<int64_t> ramp;
+  for (int i = 1; i <= 100; ++i) ramp.push_back(i * 1000);
+  const Record drifting = testing::MakeRecord(ramp);
+  ASSERT_FALSE(drifting.settling.has_value());
+  EXPECT_EQ(Cell(drifting, "settled at q"), "never");
+  // A case that did not measure has no value.
+  Record failed = testing::MakeRecord({});
+  failed.status = CaseStatus::kFailed;
+  FinishRecord(failed);
+  EXPECT_EQ(Cell(failed, "settled at q"), kNoValue);
+}
+
+TEST(Columns, SettleHelpSaysWhatTheColumnMeansAndThatItIsNotAVerdict) {
+  const std::string help = kSettleColumnHelp;
+  EXPECT_NE(help.find("settled at q"), std::string::npos);
+  EXPECT_NE(help.find("warmup"), std::string::npos);
+  EXPECT_NE(help.find("5%"), std::string::npos);
+  EXPECT_NE(help.find("never"), std::string::npos);
+  EXPECT_NE(help.find("not a reason for INVALID"), std::string::npos);
+}
+
+TEST(Columns, EveryLatencyHeaderNamesItsUnit) {
+  for (const std::string& scenario : ScenariosWithColumns()) {
+    for (const Column& column : ColumnsForScenario(scenario)) {
+      const std::string& h = column.header;
+      const bool latency = h.find("p50") != std::string::npos ||
+                           h.find("p90") != std::string::npos ||
+                           h.find("p99") != std::string::npos ||
+                           h.find("mean") != std::string::npos;
+      if (latency) {
+        EXPECT_NE(h.find("(ms)"), std::string::npos) << scenario << ": " << h;
+      }
+    }
+  }
+}
+
+TEST(Columns, OneSetPerScenarioAndCommonColumnsForOthers) {
+  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "llm"}));
+  std::vector<std::string> headers;
+  for (const Column& column : ColumnsForScenario("soak")) headers.push_back(column.header);
+  EXPECT_EQ(headers, (std::vector<std::string>{"model", "target", "status", "verdict"}));
+}
+
+}  // namespace
+}  // namespace edgebench
