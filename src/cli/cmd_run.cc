@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "cli/command_support.h"
 #include "cli/record_output.h"
+#include "load/input_source.h"
 #include "runner/plan.h"
 #include "runner/run_plan.h"
 
@@ -19,6 +20,8 @@ struct RunOptions {
   std::string targets = "ort:cpu";
   std::vector<std::string> dims;
   bool strict_dims = false;
+  std::vector<std::string> inputs;
+  int64_t input_pool = 1;
   RunSettings settings;
   std::string format = "table";
   std::string out_dir;
@@ -37,6 +40,8 @@ int Run(const RunOptions& o, CommandContext& context) {
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
   if (auto valid = Validate(o.settings); !valid.ok()) return fail(valid.error());
+  if (Status s = ValidateInputOptions({o.inputs, o.input_pool, o.settings.seed}); !s.ok()) return fail(s.message());
+  model.inputs = o.inputs;
   auto spec = ParseModelArgument(o.model_path);
   if (!spec.ok()) return fail(spec.error());
   model.model = spec.take();
@@ -46,6 +51,7 @@ int Run(const RunOptions& o, CommandContext& context) {
   request.targets = targets.take();
   request.settings = o.settings;
   request.strict_dims = o.strict_dims;
+  request.input_pool = o.input_pool;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   auto printer = MakePrinter(o.format, std::cout);
@@ -88,6 +94,13 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
                   "dimensions left free are bound to 1, said in the record and on stderr");
   cmd->add_flag("--strict-dims", options->strict_dims,
                 "fail a case when a symbolic dimension has no --dim instead of binding it to 1");
+  cmd->add_option("--input", options->inputs,
+                  "an input's values: NAME=NUMBER, NAME=range:LO:HI, NAME=FILE.npy, NAME=raw:FILE or "
+                  "NAME=image[resize=WxH,scale=S,mean=M,std=S,layout=nchw|nhwc]:FILE (repeatable; "
+                  "repeated for one NAME, its sources are cycled); others are seeded");
+  cmd->add_option("--input-pool", options->input_pool,
+                  "N different input samples cycled through the queries (seeded inputs use seed + i)")
+      ->capture_default_str();
   cmd->add_option("--warmup", options->settings.warmup_queries, "warmup queries, kept apart")
       ->capture_default_str();
   cmd->add_option("--min-queries", options->settings.min_queries, "measured queries at least")

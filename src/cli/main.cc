@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   edgebench::AddRunCommand(app, context);
   edgebench::AddAgreeCommand(app, context);
   edgebench::AddLlmCommand(app, context);
+  edgebench::AddSuiteCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

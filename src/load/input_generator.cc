@@ -65,15 +65,4 @@ Result<std::vector<Tensor>> GenerateInputs(const Signature& signature,
   return tensors;
 }
 
-std::string SeededInputSource(DType dtype, uint64_t seed) {
-  const std::string tail = " (seed " + std::to_string(seed) + ")";
-  switch (dtype) {
-    case DType::kFloat32:
-    case DType::kFloat16: return "seeded uniform [-1, 1)" + tail;
-    case DType::kBool: return "seeded booleans" + tail;
-    case DType::kUnknown: return "none";
-    default: return "seeded integers [0, 99]" + tail;
-  }
-}
-
 }  // namespace edgebench

@@ -11,9 +11,6 @@ namespace edgebench {
 
 // Floats: uniform in [-1, 1). Integers: uniform in [0, 100) (token-id-like, valid as indices
 // for most embedding tables). Bools: fair coin. The same seed gives the same tensors.
-// How GenerateInputs fills an input of `dtype`, for records: "seeded uniform [-1, 1) (seed 0)".
-std::string SeededInputSource(DType dtype, uint64_t seed);
-
 Result<std::vector<Tensor>> GenerateInputs(const Signature& signature,
                                            const std::vector<std::vector<int64_t>>& shapes,
                                            uint64_t seed);

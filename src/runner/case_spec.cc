@@ -13,6 +13,8 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"target", spec.target},
           {"dims", spec.dims},
           {"strict_dims", spec.strict_dims},
+          {"inputs", spec.inputs},
+          {"input_pool", spec.input_pool},
           {"settings", RunSettingsToJson(spec.settings)},
           {"scenario", spec.scenario},
           {"llm", LlmSettingsToJson(spec.llm)},
@@ -28,6 +30,8 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.target = j.at("target").get<std::string>();
     spec.dims = j.at("dims").get<ShapeBindings>();
     spec.strict_dims = j.value("strict_dims", false);
+    spec.inputs = j.value("inputs", std::vector<std::string>{});
+    spec.input_pool = j.value("input_pool", int64_t{1});
     spec.settings = RunSettingsFromJson(j.at("settings"));
     spec.scenario = j.at("scenario").get<std::string>();
     spec.llm = LlmSettingsFromJson(j.at("llm"));
@@ -50,7 +54,9 @@ std::string CaseKey(const CaseSpec& spec) {
                              {"target", target.ok() ? target.value().Canonical() : spec.target},
                              {"scenario", spec.scenario},
                              {"dims", spec.dims},
-                             {"strict_dims", spec.strict_dims}};
+                             {"strict_dims", spec.strict_dims},
+                             {"inputs", spec.inputs},
+                             {"input_pool", spec.input_pool}};
   if (spec.scenario == "llm") {
     identity["llm"] = LlmSettingsToJson(spec.llm);
   } else {

@@ -55,6 +55,8 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
       base.target = planned.target.text;
       base.dims = m.dims;
       base.strict_dims = request.strict_dims;
+      base.inputs = m.inputs;
+      base.input_pool = request.input_pool;
       base.settings = request.settings;
       if (planned.artifact) {
         base.artifact = planned.artifact->path;

@@ -30,6 +30,7 @@ std::string MissingArtifacts(const std::vector<PlannedTarget>& plan);
 struct PlanModel {
   ModelSpec model;
   ShapeBindings dims;
+  std::vector<std::string> inputs;  // --input NAME=SPEC
 };
 
 // What to expand. Scenario "llm" expands over prompt_lengths x gen_lengths (llm_base holds the
@@ -40,6 +41,7 @@ struct PlanRequest {
   std::vector<std::string> scenarios = {"single-stream"};
   RunSettings settings;
   bool strict_dims = false;
+  int64_t input_pool = 1;
   LlmSettings llm_base;
   std::vector<int64_t> prompt_lengths = {128};
   std::vector<int64_t> gen_lengths = {64};

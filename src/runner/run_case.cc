@@ -5,7 +5,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
-#include "load/input_generator.h"
+#include "load/input_source.h"
 #include "load/scenario.h"
 #include "runner/resolve_target.h"
 
@@ -87,7 +87,12 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
 
   stage("inputs");
   const Signature& signature = first.signature();
-  auto shapes = ResolveInputShapes(signature, spec.dims, spec.strict_dims ? nullptr : &r.dims_defaulted);
+  const InputOptions input_options{spec.inputs, spec.input_pool, spec.settings.seed};
+  // Files impose their shapes on their inputs' axes, over --dim.
+  auto file_dims = ShapeBindingsFromInputs(signature, input_options);
+  if (!file_dims.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", file_dims.error());
+  auto shapes = ResolveInputShapes(signature, OverrideShapeBindings(spec.dims, file_dims.value()),
+                                   spec.strict_dims ? nullptr : &r.dims_defaulted);
   if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
   if (!r.dims_defaulted.empty()) {
     std::string list;
@@ -97,13 +102,17 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
     r.notes.push_back(note);
     Log(LogLevel::kWarning, spec.model + " on " + spec.target + ": " + note);
   }
-  auto inputs = GenerateInputs(signature, shapes.value(), spec.settings.seed);
-  if (!inputs.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", inputs.error());
+  auto built = BuildInputPool(signature, shapes.value(), input_options);
+  if (!built.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", built.error());
   for (size_t i = 0; i < shapes.value().size(); ++i) {
     r.inputs.push_back({signature.inputs[i].name, DTypeName(signature.inputs[i].dtype), shapes.value()[i],
-                        SeededInputSource(signature.inputs[i].dtype, spec.settings.seed)});
+                        i < built.value().provenance.size() ? built.value().provenance[i] : ""});
   }
-  const std::vector<std::vector<Tensor>> pool = {inputs.take()};
+  if (built.value().samples.size() > 1) {
+    r.notes.push_back("queries cycle through " + std::to_string(built.value().samples.size()) +
+                      " input samples");
+  }
+  const std::vector<std::vector<Tensor>> pool = std::move(built.value().samples);
 
   stage("prepare");
   const int64_t prepare_start = NowNs();

@@ -1,0 +1,124 @@
+// `edgebench suite FILE [--resume]`: runs a declared plan (runner/suite_file.h), each case in its
+// worker, appending every record to the store as it completes. --resume skips the cases whose
+// case key the store already holds, so a suite killed mid-way ends, once resumed, with exactly
+// one record per case.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/command_support.h"
+#include "cli/commands.h"
+#include "cli/record_output.h"
+#include "load/input_source.h"
+#include "report/store.h"
+#include "runner/plan.h"
+#include "runner/run_plan.h"
+#include "runner/suite_file.h"
+
+namespace edgebench {
+namespace {
+
+struct SuiteOptions {
+  std::string file;
+  std::string out_dir;
+  bool resume = false;
+  bool dry_run = false;
+  std::string format = "table";
+  bool in_process = false;
+};
+
+int Suite(const SuiteOptions& o, CommandContext& context) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench suite: " << message << "\n";
+    return 2;
+  };
+  SuiteReadOptions read_options;
+  for (const BackendInfo& info : context.registry.List()) read_options.known_backends.push_back(info.name);
+  auto suite = ReadSuiteFile(o.file, read_options);
+  if (!suite.ok()) return fail(suite.error());
+  const SuiteSpec& s = suite.value();
+
+  PlanRequest request;
+  for (const SuiteModel& m : s.models) {
+    if (Status v = ValidateInputOptions({m.inputs, 1, s.settings.seed}); !v.ok()) {
+      return fail(o.file + ":" + std::to_string(m.line) + ": " + v.message());
+    }
+    request.models.push_back({m.spec, m.dims, m.inputs});
+  }
+  request.targets = s.targets;
+  request.scenarios = s.scenarios;
+  request.settings = s.settings;
+  request.llm_base = LlmSettings{0, 0, s.llm.repetitions, s.llm.warmup_requests, s.llm.sequences,
+                                 s.settings.seed, s.llm.prompt_text};
+  request.prompt_lengths = s.llm.prompt_text.empty() ? s.llm.prompt_tokens : std::vector<int64_t>{1};
+  request.gen_lengths = s.llm.gen_tokens;
+  auto plan = PlanCases(request, context.registry);
+  if (!plan.ok()) return fail(plan.error());
+
+  const std::string out_dir =
+      !o.out_dir.empty() ? o.out_dir : !s.out_dir.empty() ? s.out_dir : "results/" + s.name;
+  RunPlanOptions options;
+  options.executable = context.executable;
+  options.worker_args = WorkerLogArgs();
+  options.in_process = o.in_process;
+  const std::string store_path = (std::filesystem::path(out_dir) / "results.jsonl").string();
+  if (o.resume && std::filesystem::exists(store_path)) {
+    auto stored = ReadStore(store_path);
+    if (!stored.ok()) return fail(stored.error());
+    for (const std::string& w : stored.value().warnings) std::cerr << "edgebench suite: warning: " << w << "\n";
+    for (const Record& r : stored.value().records) {
+      if (!r.case_key.empty()) options.done_keys.insert(r.case_key);
+    }
+  }
+  int to_run = 0;
+  for (const PlannedCase& c : plan.value()) to_run += options.done_keys.count(c.spec.case_key) ? 0 : 1;
+  std::cerr << "edgebench suite: " << s.name << ": " << plan.value().size() << " cases ("
+            << s.models.size() << " models x " << s.targets.size() << " targets x " << s.scenarios.size()
+            << " scenarios" << (std::find(s.scenarios.begin(), s.scenarios.end(), "llm") != s.scenarios.end()
+                                    ? " x llm lengths" : "")
+            << ")" << (o.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
+            << ", " << to_run << " to run; records go to " << store_path << "\n";
+  if (o.dry_run) {
+    for (const PlannedCase& c : plan.value()) {
+      std::cout << c.spec.case_key << "  " << c.spec.model << "  " << c.spec.target << "  " << c.spec.scenario
+                << (c.spec.scenario == "llm" ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
+                                                   std::to_string(c.spec.llm.gen_tokens)
+                                             : "")
+                << (options.done_keys.count(c.spec.case_key) ? "  (in the store)" : "")
+                << (c.skip_reason.empty() ? "" : "  (skipped: " + c.skip_reason + ")") << "\n";
+    }
+    return 0;
+  }
+  auto printer = MakePrinter(o.format, std::cout);
+  if (!printer.ok()) return fail(printer.error());
+  auto output = RecordOutput::Open(printer.take(), out_dir);
+  if (!output.ok()) return fail(output.error());
+  output.value().Begin();
+  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options,
+                                       [&](const Record& r) { return output.value().Emit(r, "suite"); });
+  output.value().End();
+  return PlanExitCode(totals, "suite");
+}
+
+}  // namespace
+
+void AddSuiteCommand(CLI::App& app, CommandContext& context) {
+  auto o = std::make_shared<SuiteOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "suite", "run a suite file: models x targets x scenarios x parameter lists, resumable");
+  cmd->footer(
+      "The suite file's format is in docs/suites.md; every mistake in it is reported with its line "
+      "before anything runs. Each case has a key (a hash of its model's bytes, target, scenario and "
+      "settings) stored in its record; --resume skips cases whose key the store already holds.\n"
+      "Exit status: 0 when every case to run measured (or was skipped for want of an artifact), 1 "
+      "when any did not or nothing was measured, 2 for a bad suite file or arguments.");
+  cmd->add_option("file", o->file, "the suite file (YAML)")->required();
+  cmd->add_option("-o,--out", o->out_dir, "store directory (default: the suite's `out`, else results/NAME)");
+  cmd->add_flag("--resume", o->resume, "skip cases that already have a record in the store");
+  cmd->add_flag("--dry-run", o->dry_run, "list the cases with their keys and stop");
+  cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
+  cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");
+  cmd->callback([o, &context] { context.exit_code = Suite(*o, context); });
+}
+
+}  // namespace edgebench
