@@ -3,10 +3,35 @@
 #include <clocale>
 #include <filesystem>
 #include <iostream>
+#include <string>
 
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/version.h"
+
+namespace {
+
+// The subcommands a user may type, comma-separated; the hidden `worker` (no description) is
+// left out.
+std::string CommandList(const CLI::App& app) {
+  std::string list;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_description().empty()) continue;
+    list += (list.empty() ? "" : ", ") + sub->get_name();
+  }
+  return list;
+}
+
+// After a failed parse: the word the user gave as a command when it names none, else "".
+std::string UnknownCommand(const CLI::App& app) {
+  if (!app.get_subcommands().empty()) return "";
+  for (const std::string& arg : app.remaining()) {
+    if (!arg.empty() && arg[0] != '-') return arg;
+  }
+  return "";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // Numbers in every output use '.' whatever the user's locale (as llama-bench does).
@@ -23,11 +48,19 @@ int main(int argc, char** argv) {
       "load, with the numbers vendor benchmarks leave out."};
   app.set_version_flag("--version", std::string("edgebench ") + edgebench::kEdgebenchVersion);
   app.require_subcommand(1);
-  bool verbose = false;
-  app.add_flag("-v,--verbose", verbose, "show runtimes' own logs and edgebench's debug messages")
+  // Subcommands inherit this: options they do not know (-v) are looked up here, so -v works
+  // before or after the subcommand.
+  app.fallthrough();
+  int verbosity = 0;
+  app.add_flag("-v,--verbose", verbosity,
+               "-v: what runs and progress; -vv: also edgebench's debug messages and the "
+               "runtimes' own logs")
       ->configurable(false);
   app.parse_complete_callback([&] {
-    edgebench::SetLogLevel(verbose ? edgebench::LogLevel::kDebug : edgebench::LogLevel::kWarning);
+    // The orchestrator passes the worker --verbose only at debug level (see the cmd_*.cc
+    // files): in a worker, any -v means debug, so the runtimes' logs reach the user.
+    const bool worker = app.got_subcommand("worker");
+    edgebench::SetLogLevel(edgebench::LogLevelForVerbosity(worker && verbosity > 0 ? 2 : verbosity));
   });
   edgebench::AddDevicesCommand(app, context);
   edgebench::AddRunCommand(app, context);
@@ -38,6 +71,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (const std::string unknown = UnknownCommand(app); !unknown.empty()) {
+      std::cerr << "edgebench: unknown command '" << unknown << "'; commands: " << CommandList(app)
+                << "\n";
+      return 2;
+    }
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }

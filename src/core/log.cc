@@ -22,6 +22,11 @@ const char* Name(LogLevel level) {
 
 void SetLogLevel(LogLevel level) { g_level.store(static_cast<int>(level)); }
 
+LogLevel LogLevelForVerbosity(int count) {
+  if (count <= 0) return LogLevel::kWarning;
+  return count == 1 ? LogLevel::kInfo : LogLevel::kDebug;
+}
+
 bool LogEnabled(LogLevel level) { return static_cast<int>(level) >= g_level.load(); }
 
 void Log(LogLevel level, const std::string& message) {

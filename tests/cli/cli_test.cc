@@ -65,5 +65,69 @@ TEST(Cli, OneRowPerTargetAndAFailureDoesNotStopTheOthers) {
   RunCommand("rm -rf " + dir);
 }
 
+TEST(Cli, UnknownCommandNamesItAndListsTheCommands) {
+  for (const char* args : {" bogus", " -v bogus", " bogus --target ort:cpu"}) {
+    auto r = RunCommand(Executable() + args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << args;
+    // The hidden worker command is not offered.
+    EXPECT_EQ(r.output, "edgebench: unknown command 'bogus'; commands: devices, run, agree, llm\n")
+        << args;
+  }
+}
+
+TEST(Cli, VerboseIsAcceptedBeforeAndAfterTheCommand) {
+  for (const char* args : {" -v devices", " devices -v", " devices --verbose", " devices -vv",
+                           " --verbose devices -v"}) {
+    auto r = RunCommand(Executable() + args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.output;
+    EXPECT_NE(r.output.find("null:spin"), std::string::npos) << args << ": " << r.output;
+  }
+}
+
+// The command line of a short ONNX Runtime case on ort:cpu, or "" when ONNX Runtime is not
+// built here (its runtime logs are what -vv must show).
+std::string OrtCaseCommand() {
+  if (RunCommand(Executable() + " devices").output.find("ort:cpu") == std::string::npos) return "";
+  return Executable() + " run " + TestModel("vit_micro.onnx") +
+         " --target 'ort:cpu?threads=1' --warmup 1 --min-queries 3 --min-duration 0 --format jsonl";
+}
+
+TEST(Cli, NoVerboseShowsNeitherInfoNorDebugLines) {
+  const std::string command = OrtCaseCommand();
+  if (command.empty()) GTEST_SKIP() << "ONNX Runtime is not built";
+  auto r = RunCommand(command + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("edgebench: info:"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("edgebench: debug:"), std::string::npos) << r.output;
+}
+
+TEST(Cli, OneVerboseShowsWhatRunsWithoutRuntimeLogs) {
+  const std::string command = OrtCaseCommand();
+  if (command.empty()) GTEST_SKIP() << "ONNX Runtime is not built";
+  for (const std::string& where : {command + " -v", command + " --verbose"}) {
+    auto r = RunCommand(where + " 2>&1 >/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << where << ": " << r.output;
+    EXPECT_NE(r.output.find("edgebench: info: running vit_micro"), std::string::npos)
+        << where << ": " << r.output;
+    EXPECT_EQ(r.output.find("edgebench: debug:"), std::string::npos) << where << ": " << r.output;
+    EXPECT_EQ(r.output.find("onnxruntime:"), std::string::npos) << where << ": " << r.output;
+  }
+}
+
+TEST(Cli, TwoVerboseAlsoPassRuntimeLogsThroughFromTheWorker) {
+  const std::string command = OrtCaseCommand();
+  if (command.empty()) GTEST_SKIP() << "ONNX Runtime is not built";
+  std::string before = command;
+  before.insert(Executable().size(), " -v");  // -v before the command, -v after it
+  for (const std::string& where : {command + " -vv", before + " -v"}) {
+    auto r = RunCommand(where + " 2>&1 >/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << where << ": " << r.output;
+    EXPECT_NE(r.output.find("edgebench: info: running vit_micro"), std::string::npos) << where;
+    // ONNX Runtime's own verbose lines, logged in the worker process.
+    EXPECT_NE(r.output.find("edgebench: debug: onnxruntime:"), std::string::npos)
+        << where << ": " << r.output.substr(0, 2000);
+  }
+}
+
 }  // namespace
 }  // namespace edgebench
