@@ -110,6 +110,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       FinishRecord(record);
     } else {
       progress.CaseStart(static_cast<int>(i), spec);
+      Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.target);
       auto on_message = [&](const nlohmann::json& m) { progress.Message(m); };
       record = options.in_process
                    ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })

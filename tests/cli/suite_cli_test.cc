@@ -1,0 +1,122 @@
+// `edgebench suite` as a user drives it: a plan from a file, killed mid-way with SIGKILL, then
+// resumed: exactly one record per case and no torn line in the store.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "../test_util.h"
+#include "report/store.h"
+
+namespace edgebench {
+namespace {
+
+using testing::Executable;
+using testing::RunCommand;
+
+class SuiteCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("edgebench_suite_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ / "model.bin") << "the null backend does not read its model";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string WriteSuite(const std::string& text) {
+    const auto path = dir_ / "suite.yaml";
+    std::ofstream(path) << text;
+    return path.string();
+  }
+  std::string Store() const { return (dir_ / "out" / "results.jsonl").string(); }
+  size_t Lines() const {
+    std::ifstream in(Store());
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  }
+
+  std::filesystem::path dir_;
+};
+
+// Four cases of about 0.6 s each.
+constexpr const char* kSlowSuite = R"(name: kill-and-resume
+out: out
+settings: {warmup: 1, min_queries: 3, min_duration_ms: 600, max_duration_ms: 5000}
+models: [model.bin]
+targets: ["null:sleep?us=2000", "null:spin?us=1000"]
+params: {fail_at: [0, 100000]}
+)";
+
+TEST_F(SuiteCli, KilledMidCaseThenResumedEndsWithOneRecordPerCase) {
+  const std::string suite = WriteSuite(kSlowSuite);
+  auto dry = RunCommand(Executable() + " suite " + suite + " --dry-run 2>/dev/null");
+  ASSERT_EQ(dry.exit_code, 0) << dry.output;
+  std::vector<std::string> keys;
+  std::istringstream listing(dry.output);
+  for (std::string line; std::getline(listing, line);) keys.push_back(line.substr(0, 16));
+  ASSERT_EQ(keys.size(), 4u) << dry.output;
+
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    ::dup2(null_fd, STDOUT_FILENO);
+    ::dup2(null_fd, STDERR_FILENO);
+    ::execl(Executable().c_str(), Executable().c_str(), "suite", suite.c_str(), "--format", "jsonl",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  // Kill it once the first record is stored, while the second case runs.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (Lines() < 1 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  ASSERT_EQ(::kill(pid, SIGKILL), 0);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const size_t stored_before = Lines();
+  ASSERT_GE(stored_before, 1u);
+  ASSERT_LT(stored_before, 4u) << "the suite finished before it could be killed";
+  // A kill in the middle of a write leaves a torn line; make one.
+  std::ofstream(Store(), std::ios::app) << R"({"schema":"edgebench.record/2","id":"torn)";
+
+  auto resumed = RunCommand(Executable() + " suite " + suite + " --resume --format jsonl 2>&1");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("already in"), std::string::npos) << resumed.output;
+
+  auto contents = ReadStore(Store());
+  ASSERT_TRUE(contents.ok()) << contents.error();
+  EXPECT_TRUE(contents.value().warnings.empty()) << contents.value().warnings.front();  // the torn line was cut
+  std::map<std::string, int> per_key;
+  for (const Record& r : contents.value().records) ++per_key[r.case_key];
+  ASSERT_EQ(per_key.size(), 4u);
+  for (const std::string& key : keys) EXPECT_EQ(per_key[key], 1) << key;
+  EXPECT_EQ(Lines(), 4u);
+
+  // Resumed again: nothing left to run, nothing added.
+  auto again = RunCommand(Executable() + " suite " + suite + " --resume --format jsonl 2>&1");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(Lines(), 4u);
+}
+
+TEST_F(SuiteCli, MalformedSuiteIsAnErrorNamingTheLineBeforeAnythingRuns) {
+  const std::string suite = WriteSuite("models: [model.bin]\ntargets: [\"null:spin\"]\nscenarios: [single-strem]\n");
+  auto r = RunCommand(Executable() + " suite " + suite + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("suite.yaml:3:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("single-strem"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out"));
+}
+
+}  // namespace
+}  // namespace edgebench
