@@ -109,6 +109,18 @@ TEST_F(SuiteCli, KilledMidCaseThenResumedEndsWithOneRecordPerCase) {
   EXPECT_EQ(Lines(), 4u);
 }
 
+TEST_F(SuiteCli, TheRepositorysReadmeSuitePlansTheDemoOnEveryOrtTarget) {
+  std::filesystem::create_directories(dir_ / "models");
+  std::filesystem::copy_file(dir_ / "model.bin", dir_ / "models" / "vit_tiny16.onnx");
+  auto r = RunCommand("EDGEBENCH_CACHE=" + dir_.string() + " " + Executable() + " suite " +
+                      std::string(EDGEBENCH_SOURCE_DIR) + "/suites/readme.yaml --dry-run 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* target : {"ort:cpu", "ort:xnnpack", "ort:dnnl"}) {
+    EXPECT_NE(r.output.find("vit_tiny16  " + std::string(target) + "  single-stream"), std::string::npos)
+        << r.output;
+  }
+}
+
 TEST_F(SuiteCli, MalformedSuiteIsAnErrorNamingTheLineBeforeAnythingRuns) {
   const std::string suite = WriteSuite("models: [model.bin]\ntargets: [\"null:spin\"]\nscenarios: [single-strem]\n");
   auto r = RunCommand(Executable() + " suite " + suite + " 2>&1");
