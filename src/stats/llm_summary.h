@@ -1,4 +1,4 @@
-// LLM metrics from per-token timestamps (DESIGN.md): TTFT from the request's start to the
+// LLM metrics from per-token timestamps (docs/metrics.md): TTFT from the request's start to the
 // first generated token, prefill included; TPOT the gaps between later tokens.
 #pragma once
 

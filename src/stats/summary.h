@@ -1,4 +1,4 @@
-// Statistics over latency samples, exactly as defined in DESIGN.md ("Metric definitions").
+// Statistics over latency samples, exactly as defined in docs/metrics.md.
 #pragma once
 
 #include <cstdint>
