@@ -1,4 +1,5 @@
 #include "backends/registry.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -36,8 +37,7 @@ std::string Registry::WhyUnusable(const std::string& name) const {
   if (const auto it = not_built_.find(name); it != not_built_.end()) {
     return "backend '" + name + "' is not built into this edgebench: " + it->second.reason;
   }
-  std::string known;
-  for (const std::string& n : order_) known += (known.empty() ? "" : ", ") + n;
+  const std::string known = Join(order_, ", ");
   return "unknown backend '" + name + "'; known backends: " + known;
 }
 

@@ -1,4 +1,5 @@
 #include "backends/target.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <cctype>
@@ -103,8 +104,7 @@ Result<std::string> TargetOptions::Choice(const std::string& key, const std::str
   const auto it = target_.options.find(key);
   if (it == target_.options.end()) return default_value;
   if (std::find(choices.begin(), choices.end(), it->second) != choices.end()) return it->second;
-  std::string allowed;
-  for (const auto& c : choices) allowed += (allowed.empty() ? "" : ", ") + c;
+  const std::string allowed = Join(choices, ", ");
   return Status::Error("target '" + target_.text + "': option " + key + "=" + it->second +
                        " is not one of: " + allowed);
 }
@@ -124,8 +124,7 @@ Status TargetOptions::CheckAllUsed() const {
     }
   }
   if (unknown.empty()) return Status::Ok();
-  std::string known;
-  for (const auto& k : used_) known += (known.empty() ? "" : ", ") + k;
+  const std::string known = Join(used_, ", ");
   return Status::Error("target '" + target_.text + "': unknown option(s) " + unknown +
                        "; this backend accepts: " + known);
 }

@@ -8,9 +8,15 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
-#include "runner/model_spec.h"
 
 namespace edgebench {
+
+// Output agreement limits (`edgebench agree`); unset ones are not checked.
+struct Tolerances {
+  std::optional<double> max_abs;
+  std::optional<double> min_cosine;
+  std::optional<double> min_sqnr_db;
+};
 
 struct OutputAgreement {
   std::string output;  // the reference's output name

@@ -2,6 +2,7 @@
 #include "load/scenario.h"
 
 #include "load/single_stream.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -56,9 +57,7 @@ Result<std::unique_ptr<Scenario>> MakeScenario(const std::string& name, const Ru
     }
     return std::unique_ptr<Scenario>(new LanguageModelScenario(llm));
   }
-  std::string known;
-  for (const std::string& n : ScenarioNames()) known += (known.empty() ? "" : ", ") + n;
-  return Status::Error("unknown scenario '" + name + "'; known scenarios: " + known);
+  return Status::Error("unknown scenario '" + name + "'; known scenarios: " + Join(ScenarioNames(), ", "));
 }
 
 }  // namespace edgebench

@@ -15,6 +15,7 @@
 
 #include "backends/backend.h"
 #include "core/layout.h"
+#include "diagnose/agreement.h"
 #include "core/status.h"
 
 namespace edgebench {
@@ -23,13 +24,6 @@ namespace edgebench {
 struct ArtifactSpec {
   std::string path;
   Layout layout = Layout::kAny;  // of the 4-D inputs and outputs; kAny: no conversion
-};
-
-// Output agreement limits (`edgebench agree`); unset ones are not checked.
-struct Tolerances {
-  std::optional<double> max_abs;
-  std::optional<double> min_cosine;
-  std::optional<double> min_sqnr_db;
 };
 
 struct ModelSpec {

@@ -8,6 +8,7 @@
 #include "load/input_source.h"
 #include "load/scenario.h"
 #include "runner/resolve_target.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -95,10 +96,8 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
                                    spec.strict_dims ? nullptr : &r.dims_defaulted);
   if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
   if (!r.dims_defaulted.empty()) {
-    std::string list;
-    for (const std::string& d : r.dims_defaulted) list += (list.empty() ? "" : ", ") + d;
     const std::string note = "free dimensions bound to 1 because no --dim named them (as onnxruntime_perf_test "
-                             "does): " + list + "; bind them with --dim, or require it with --strict-dims";
+                             "does): " + Join(r.dims_defaulted, ", ") + "; bind them with --dim, or require it with --strict-dims";
     r.notes.push_back(note);
     Log(LogLevel::kWarning, spec.model + " on " + spec.target + ": " + note);
   }

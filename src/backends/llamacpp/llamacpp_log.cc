@@ -5,6 +5,7 @@
 #include <regex>
 
 #include "core/log.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -38,8 +39,7 @@ void LlamaLog::Line(ggml_log_level level, const std::string& line) {
 
 std::string LlamaLog::TakeErrors() {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::string joined;
-  for (const auto& e : errors_) joined += (joined.empty() ? "" : "; ") + e;
+  const std::string joined = Join(errors_, "; ");
   errors_.clear();
   return joined;
 }
