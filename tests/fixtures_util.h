@@ -22,6 +22,7 @@ inline std::string BlazeFaceOnnx() {
 inline std::string SelfieSegmentation() {
   return Fixture("mediapipe_selfie_segmentation_0.1.1675465747/selfie_segmentation.tflite");
 }
+inline std::string SileroVad() { return Fixture("ricky0123_vad-web_0.0.31/silero_vad_v5.onnx"); }
 inline std::string FixtureVariant(const std::string& name) {
   return std::string(EDGEBENCH_TEST_MODELS) + "/from_fixtures/" + name;
 }
