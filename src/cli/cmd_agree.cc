@@ -12,7 +12,9 @@
 #include "load/image_input.h"
 #include "report/record.h"
 #include "report/store.h"
+#include "core/sha256.h"
 #include "runner/plan.h"
+#include "runner/run_case.h"
 #include "runner/worker_process.h"
 
 namespace edgebench {
@@ -98,6 +100,56 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
                                            {"min_cosine", *tolerances.min_cosine},
                                            {"min_sqnr_db", *tolerances.min_sqnr_db}}},
                            {"targets", nlohmann::json::array()}};
+  // Each target's comparison is also a record (scenario "agree") in DIR/results.jsonl, beside
+  // the latency records, so drift and speed can be joined by model and target.
+  bool exit_code_store_failed = false;
+  std::optional<ResultStore> store;
+  if (!o.out_dir.empty()) {
+    auto opened = ResultStore::Open(o.out_dir);
+    if (!opened.ok()) return fail(opened.error());
+    store = opened.take();
+  }
+  const std::string input_description = report["input"].get<std::string>();
+  std::map<std::string, std::string> digests;
+  int stored = 0;
+  auto store_record = [&](const PlannedTarget& p, const std::string& status, const std::string& stage,
+                          const std::string& error, const OutputsResult* result,
+                          std::vector<OutputAgreement> outputs, bool is_reference) {
+    if (!store) return;
+    CaseSpec spec;
+    spec.model = model.value().name;
+    spec.artifact = p.artifact ? p.artifact->path : "";
+    spec.target = p.target.text;
+    spec.dims = dims;
+    spec.scenario = "agree";
+    spec.settings.seed = o.seed;
+    if (!spec.artifact.empty()) {
+      auto it = digests.find(spec.artifact);
+      if (it == digests.end()) {
+        auto digest = Sha256OfFile(spec.artifact);
+        it = digests.emplace(spec.artifact, digest.ok() ? digest.value() : "").first;
+      }
+      spec.artifact_sha256 = it->second;
+    }
+    spec.case_key =
+        Sha256Hex(CaseKey(spec) + "|reference=" + plan[0].target.text + "|input=" + input_description).substr(0, 16);
+    Record r = MakeBaseRecord(spec, context.registry);
+    r.status = ParseCaseStatus(status).value_or(CaseStatus::kFailed);
+    r.failed_stage = stage;
+    r.error = error;
+    if (result) {
+      r.effective_target = result->effective_target;
+      r.placement = result->placement;
+    }
+    r.agreement = AgreementRecord{plan[0].target.text, is_reference, input_description, tolerances, std::move(outputs)};
+    FinishRecord(r);
+    if (Status s = store->Append(r); !s.ok()) {
+      std::cerr << "edgebench agree: " << s.message() << "\n";
+      exit_code_store_failed = true;
+    } else {
+      ++stored;
+    }
+  };
   int exit_code = 0;
   std::vector<Tensor> reference_outputs;
   if (o.format == "table") {
@@ -118,6 +170,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     if (!p.artifact) {
       row_note("skipped", p.skip_reason);
       report["targets"].push_back(entry);
+      store_record(p, "skipped", "plan", p.skip_reason, nullptr, {}, false);
       continue;
     }
     OutputsRequest request{model.value().name, *p.artifact, compare_layout, p.target.text, dims, o.seed, inputs};
@@ -126,6 +179,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     entry["effective_target"] = result.effective_target;
     if (result.status != "ok") {
       row_note(result.status, result.stage + ": " + result.error);
+      store_record(p, result.status, result.stage, result.error, &result, {}, i == 0);
       if (i == 0) {
         std::cerr << "edgebench agree: the reference target failed; nothing to compare against\n";
         report["targets"].push_back(entry);
@@ -148,24 +202,30 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
         }
       }
       report["targets"].push_back(entry);
+      store_record(p, "ok", "", "", &result, {}, true);
       continue;
     }
     auto pairs = PairOutputs(reference_outputs, result.outputs);
     if (!pairs.ok()) {
       row_note("failed", pairs.error());
+      store_record(p, "failed", "compare", pairs.error(), &result, {}, false);
       exit_code = 1;
       report["targets"].push_back(entry);
       continue;
     }
+    std::vector<OutputAgreement> compared;
+    std::string compare_error;
     for (const auto& [ri, oi] : pairs.value()) {
       auto agreement = CompareOutput(reference_outputs[ri], result.outputs[oi]);
       if (!agreement.ok()) {
         row_note("failed", agreement.error());
+        compare_error = agreement.error();
         exit_code = 1;
         continue;
       }
       OutputAgreement& a = agreement.value();
       CheckTolerances(a, tolerances);
+      compared.push_back(a);
       const bool pass = a.violations.empty();
       if (!pass) exit_code = 1;
       nlohmann::json out = {{"name", a.output}, {"other_name", result.outputs[oi].name}, {"shape", a.shape},
@@ -189,15 +249,15 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       }
     }
     report["targets"].push_back(entry);
+    store_record(p, compare_error.empty() ? "ok" : "failed", compare_error.empty() ? "" : "compare", compare_error,
+                 &result, std::move(compared), false);
   }
   report["within_tolerance"] = exit_code == 0;
   if (o.format == "json") std::cout << report.dump(2) << "\n";
-  if (!o.out_dir.empty()) {
-    auto store = ResultStore::Open(o.out_dir);
-    if (!store.ok()) return fail(store.error());
-    const std::string path = std::filesystem::path(o.out_dir) / "agreement.jsonl";
-    if (Status s = AppendJsonLine(path, report); !s.ok()) return fail(s.message());
-    std::cerr << "edgebench: agreement appended to " << path << "\n";
+  if (store) {
+    std::cerr << "edgebench: " << stored << (stored == 1 ? " record" : " records") << " appended to "
+              << store->path() << "\n";
+    if (exit_code_store_failed) return 1;
   }
   return exit_code;
 }
@@ -228,7 +288,8 @@ void AddAgreeCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--min-cosine", o->min_cosine, "tolerance: smallest cosine similarity");
   cmd->add_option("--min-sqnr", o->min_sqnr_db, "tolerance: smallest SQNR in dB");
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
-  cmd->add_option("-o,--out", o->out_dir, "append the comparison to DIR/agreement.jsonl");
+  cmd->add_option("-o,--out", o->out_dir,
+                  "append one record per target (scenario \"agree\") to DIR/results.jsonl");
   cmd->add_option("--timeout", o->timeout_ms, "kill a target's worker after this many ms")->capture_default_str();
   cmd->callback([o, &context] { context.exit_code = Agree(*o, context); });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace edgebench {
 
@@ -180,11 +181,54 @@ std::vector<Column> LlmColumns() {
   };
 }
 
+// The agreement scenario (`edgebench agree --out`): the worst output of a target against the
+// reference.
+Column AgreementColumn(const std::string& header, std::function<std::string(const AgreementRecord&)> cell) {
+  return {header,
+          [cell](const Record& r) {
+            return Measured(r) && r.agreement && !r.agreement->outputs.empty() ? cell(*r.agreement) : kNoValue;
+          },
+          true};
+}
+
+std::vector<Column> AgreementColumns() {
+  auto worst = [](const AgreementRecord& a, auto value, bool smallest) {
+    double w = value(a.outputs.front());
+    for (const OutputAgreement& o : a.outputs) w = smallest ? std::min(w, value(o)) : std::max(w, value(o));
+    return FormatSignificant(w);
+  };
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      {"reference", [](const Record& r) {
+         if (!r.agreement) return std::string(kNoValue);
+         return r.agreement->is_reference ? std::string("(itself)") : r.agreement->reference_target;
+       }},
+      AgreementColumn("outputs", [](const AgreementRecord& a) { return std::to_string(a.outputs.size()); }),
+      AgreementColumn("max abs error", [worst](const AgreementRecord& a) {
+        return worst(a, [](const OutputAgreement& o) { return o.max_abs_error; }, false);
+      }),
+      AgreementColumn("min cosine", [](const AgreementRecord& a) {
+        double w = a.outputs.front().cosine;
+        for (const OutputAgreement& o : a.outputs) w = std::min(w, o.cosine);
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.6f", w);
+        return std::string(buffer);
+      }),
+      AgreementColumn("min SQNR (dB)", [worst](const AgreementRecord& a) {
+        return worst(a, [](const OutputAgreement& o) { return o.sqnr_db; }, true);
+      }),
+      VerdictColumn(),
+  };
+}
+
 // The one registration of column sets, keyed by Record::scenario. Immutable once built.
 const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
   static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
       {"single-stream", SingleStreamColumns()},
       {"llm", LlmColumns()},
+      {"agree", AgreementColumns()},
   };
   return *sets;
 }

@@ -4,8 +4,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 #include "core/sample_codec.h"
 
@@ -231,6 +233,74 @@ std::vector<int64_t> DecodeField(const json& series, const char* key, size_t cou
   return values.take();
 }
 
+json Number(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (std::isnan(v)) return "nan";
+  return v;
+}
+
+double NumberFrom(const json& j) {
+  if (j.is_string()) {
+    const std::string s = j.get<std::string>();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return j.get<double>();
+}
+
+json OptionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json AgreementToJson(const AgreementRecord& a) {
+  json outputs = json::array();
+  for (const OutputAgreement& o : a.outputs) {
+    outputs.push_back({{"name", o.output},
+                       {"shape", o.shape},
+                       {"max_abs_error", Number(o.max_abs_error)},
+                       {"mean_abs_error", Number(o.mean_abs_error)},
+                       {"cosine", Number(o.cosine)},
+                       {"sqnr_db", Number(o.sqnr_db)},
+                       {"top1_agrees", o.top1_agrees ? json(*o.top1_agrees) : json(nullptr)},
+                       {"top5_overlap", OptionalNumber(o.top5_overlap)},
+                       {"violations", o.violations}});
+  }
+  return {{"reference_target", a.reference_target},
+          {"is_reference", a.is_reference},
+          {"input", a.input},
+          {"tolerances",
+           {{"max_abs", OptionalNumber(a.tolerances.max_abs)},
+            {"min_cosine", OptionalNumber(a.tolerances.min_cosine)},
+            {"min_sqnr_db", OptionalNumber(a.tolerances.min_sqnr_db)}}},
+          {"outputs", outputs}};
+}
+
+AgreementRecord AgreementFromJson(const json& j) {
+  AgreementRecord a;
+  a.reference_target = j.at("reference_target").get<std::string>();
+  a.is_reference = j.value("is_reference", false);
+  a.input = j.value("input", "");
+  const json t = j.value("tolerances", json::object());
+  auto tolerance = [&](const char* key) -> std::optional<double> {
+    if (!t.contains(key) || t.at(key).is_null()) return std::nullopt;
+    return NumberFrom(t.at(key));
+  };
+  a.tolerances = {tolerance("max_abs"), tolerance("min_cosine"), tolerance("min_sqnr_db")};
+  for (const json& o : j.value("outputs", json::array())) {
+    OutputAgreement out;
+    out.output = o.at("name").get<std::string>();
+    out.shape = o.value("shape", std::vector<int64_t>{});
+    out.max_abs_error = NumberFrom(o.at("max_abs_error"));
+    out.mean_abs_error = NumberFrom(o.at("mean_abs_error"));
+    out.cosine = NumberFrom(o.at("cosine"));
+    out.sqnr_db = NumberFrom(o.at("sqnr_db"));
+    if (o.contains("top1_agrees") && !o.at("top1_agrees").is_null()) out.top1_agrees = o.at("top1_agrees").get<bool>();
+    if (o.contains("top5_overlap") && !o.at("top5_overlap").is_null()) out.top5_overlap = NumberFrom(o.at("top5_overlap"));
+    out.violations = o.value("violations", std::vector<std::string>{});
+    a.outputs.push_back(out);
+  }
+  return a;
+}
+
 }  // namespace
 
 json RecordToJson(const Record& r) {
@@ -274,7 +344,9 @@ json RecordToJson(const Record& r) {
          r.placement.delegate_partitions ? json(*r.placement.delegate_partitions) : json(nullptr)},
         {"devices_used", r.placement.devices_used}};
   }
-  if (!r.llm) {
+  if (r.agreement) {
+    j["agreement"] = AgreementToJson(*r.agreement);
+  } else if (!r.llm) {
     j["samples"] = {{"encoding", kSampleEncoding},
                     {"warmup", SeriesToJson(r.warmup_ns, r.warmup_issue_ns, nullptr)},
                     {"measured", SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream)},
@@ -383,6 +455,7 @@ Result<Record> RecordFromJson(const json& j) {
     }
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
+    if (j.contains("agreement")) r.agreement = AgreementFromJson(j.at("agreement"));
     // The summary, settling and verdict are derived: recompute them from the raw samples. A
     // stored verdict that disagrees (an older version's rules, or an edited record) is replaced
     // by the recomputed one, with a warning, so no record claims a verdict its samples deny.
@@ -411,6 +484,12 @@ void FinishRecord(Record& r) {
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
                                 (r.failed_stage.empty() ? "" : " at " + r.failed_stage));
+  } else if (r.agreement) {
+    for (const OutputAgreement& o : r.agreement->outputs) {
+      for (const std::string& v : o.violations) {
+        r.invalid_reasons.push_back("output '" + o.output + "' outside tolerance: " + v);
+      }
+    }
   } else if (r.llm) {
     if (r.llm->summary.requests < r.llm->settings.repetitions) {
       r.invalid_reasons.push_back(std::to_string(r.llm->summary.requests) + " of " +

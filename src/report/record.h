@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/environment.h"
+#include "diagnose/agreement.h"
 #include "core/llm_types.h"
 #include "core/placement.h"
 #include "core/status.h"
@@ -64,6 +65,16 @@ struct LlmRecord {
   int64_t rss_bytes = 0;       // resident memory after the last request
   int64_t rss_peak_bytes = 0;  // peak resident memory of the worker
   LlmSummary summary;          // derived from `measured`
+};
+
+// The agreement scenario's part of a record (scenario "agree", from `edgebench agree`): this
+// target's outputs against the reference target's, on the same inputs.
+struct AgreementRecord {
+  std::string reference_target;  // as the user wrote it
+  bool is_reference = false;     // this record is the reference's own run
+  std::string input;             // where the inputs came from
+  Tolerances tolerances;
+  std::vector<OutputAgreement> outputs;  // one per paired output; empty for the reference
 };
 
 struct Record {
@@ -117,6 +128,7 @@ struct Record {
   std::optional<Settling> settling;
 
   std::optional<LlmRecord> llm;  // scenario "llm" only
+  std::optional<AgreementRecord> agreement;  // scenario "agree" only
 
   bool valid = false;
   std::vector<std::string> invalid_reasons;

@@ -3,6 +3,7 @@
 
 #include "../fixtures_util.h"
 #include "../test_util.h"
+#include "report/store.h"
 
 namespace edgebench {
 namespace {
@@ -38,6 +39,35 @@ TEST(AgreeCli, PerturbedArtifactFailsTheTolerance) {
   EXPECT_FALSE(ort["within_tolerance"].get<bool>());
   EXPECT_FALSE(ort["violations"].empty());
   EXPECT_FALSE(report["within_tolerance"].get<bool>());
+}
+
+TEST(AgreeCli, EachTargetBecomesARecordBesideTheLatencyRecords) {
+  const std::string dir = "/tmp/edgebench_agree_" + std::to_string(::getpid());
+  const std::string model = "oww=" + FixtureVariant("embedding_perturbed.onnx") + "," + OwwDir() +
+                            "/embedding_model.tflite";
+  auto r = RunCommand(Executable() + " agree '" + model + "' --target litert:cpu,ort:cpu --dim '*=1' --out " +
+                      dir + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("2 records appended"), std::string::npos) << r.output;
+  auto records = ReadRecords(dir + "/results.jsonl");
+  ASSERT_TRUE(records.ok()) << records.error();
+  ASSERT_EQ(records.value().size(), 2u);
+  const Record& reference = records.value()[0];
+  const Record& perturbed = records.value()[1];
+  EXPECT_EQ(reference.scenario, "agree");
+  ASSERT_TRUE(reference.agreement.has_value());
+  EXPECT_TRUE(reference.agreement->is_reference);
+  EXPECT_TRUE(reference.valid);
+  ASSERT_TRUE(perturbed.agreement.has_value());
+  EXPECT_EQ(perturbed.agreement->reference_target, "litert:cpu");
+  ASSERT_EQ(perturbed.agreement->outputs.size(), 1u);
+  EXPECT_FALSE(perturbed.agreement->outputs[0].violations.empty());
+  EXPECT_FALSE(perturbed.valid);  // outside tolerance: the verdict says so, with the reason
+  EXPECT_NE(perturbed.invalid_reasons.at(0).find("outside tolerance"), std::string::npos);
+  EXPECT_EQ(perturbed.artifact_sha256.size(), 64u);
+  EXPECT_EQ(perturbed.case_key.size(), 16u);
+  EXPECT_NE(perturbed.case_key, reference.case_key);
+  RunCommand("rm -rf " + dir);
 }
 
 TEST(AgreeCli, BlazeFaceRunsOnBothRuntimes) {

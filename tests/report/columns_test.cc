@@ -80,7 +80,7 @@ TEST(Columns, EveryLatencyHeaderNamesItsUnit) {
 }
 
 TEST(Columns, OneSetPerScenarioAndCommonColumnsForOthers) {
-  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "llm"}));
+  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "llm", "agree"}));
   std::vector<std::string> headers;
   for (const Column& column : ColumnsForScenario("soak")) headers.push_back(column.header);
   EXPECT_EQ(headers, (std::vector<std::string>{"model", "target", "status", "verdict"}));
