@@ -76,20 +76,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   request.gen_lengths = gens.value();
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  auto printer = MakePrinter(o.format, std::cout);
-  if (!printer.ok()) return fail(printer.error());
-  auto output = RecordOutput::Open(printer.take(), o.out_dir);
-  if (!output.ok()) return fail(output.error());
-
-  RunPlanOptions options;
-  options.executable = context.executable;
-  options.worker_args = WorkerLogArgs();
-  options.in_process = o.in_process;
-  output.value().Begin();
-  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options,
-                                       [&](const Record& r) { return output.value().Emit(r, "llm"); });
-  output.value().End();
-  return PlanExitCode(totals, "llm");
+  return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}});
 }
 
 }  // namespace

@@ -54,20 +54,7 @@ int Run(const RunOptions& o, CommandContext& context) {
   request.input_pool = o.input_pool;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  auto printer = MakePrinter(o.format, std::cout);
-  if (!printer.ok()) return fail(printer.error());
-  auto output = RecordOutput::Open(printer.take(), o.out_dir);
-  if (!output.ok()) return fail(output.error());
-
-  RunPlanOptions options;
-  options.executable = context.executable;
-  options.worker_args = WorkerLogArgs();
-  options.in_process = o.in_process;
-  output.value().Begin();
-  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options,
-                                       [&](const Record& r) { return output.value().Emit(r, "run"); });
-  output.value().End();
-  return PlanExitCode(totals, "run");
+  return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
@@ -57,21 +58,18 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
 
   const std::string out_dir =
       !o.out_dir.empty() ? o.out_dir : !s.out_dir.empty() ? s.out_dir : "results/" + s.name;
-  RunPlanOptions options;
-  options.executable = context.executable;
-  options.worker_args = WorkerLogArgs();
-  options.in_process = o.in_process;
+  std::set<std::string> done_keys;  // cases the store already holds
   const std::string store_path = (std::filesystem::path(out_dir) / "results.jsonl").string();
   if (o.resume && std::filesystem::exists(store_path)) {
     auto stored = ReadStore(store_path);
     if (!stored.ok()) return fail(stored.error());
     for (const std::string& w : stored.value().warnings) std::cerr << "edgebench suite: warning: " << w << "\n";
     for (const Record& r : stored.value().records) {
-      if (!r.case_key.empty()) options.done_keys.insert(r.case_key);
+      if (!r.case_key.empty()) done_keys.insert(r.case_key);
     }
   }
   int to_run = 0;
-  for (const PlannedCase& c : plan.value()) to_run += options.done_keys.count(c.spec.case_key) ? 0 : 1;
+  for (const PlannedCase& c : plan.value()) to_run += done_keys.count(c.spec.case_key) ? 0 : 1;
   std::cerr << "edgebench suite: " << s.name << ": " << plan.value().size() << " cases ("
             << s.models.size() << " models x " << s.targets.size() << " targets x " << s.scenarios.size()
             << " scenarios" << (std::find(s.scenarios.begin(), s.scenarios.end(), "llm") != s.scenarios.end()
@@ -84,20 +82,12 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
                 << (c.spec.scenario == "llm" ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
                                                    std::to_string(c.spec.llm.gen_tokens)
                                              : "")
-                << (options.done_keys.count(c.spec.case_key) ? "  (in the store)" : "")
+                << (done_keys.count(c.spec.case_key) ? "  (in the store)" : "")
                 << (c.skip_reason.empty() ? "" : "  (skipped: " + c.skip_reason + ")") << "\n";
     }
     return 0;
   }
-  auto printer = MakePrinter(o.format, std::cout);
-  if (!printer.ok()) return fail(printer.error());
-  auto output = RecordOutput::Open(printer.take(), out_dir);
-  if (!output.ok()) return fail(output.error());
-  output.value().Begin();
-  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options,
-                                       [&](const Record& r) { return output.value().Emit(r, "suite"); });
-  output.value().End();
-  return PlanExitCode(totals, "suite");
+  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys});
 }
 
 }  // namespace

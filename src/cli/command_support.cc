@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/record_output.h"
 #include "core/log.h"
 
 namespace edgebench {
@@ -9,6 +10,29 @@ namespace edgebench {
 std::vector<std::string> WorkerLogArgs() {
   if (LogEnabled(LogLevel::kDebug)) return {"--verbose"};
   return {};
+}
+
+int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
+                     const PlanRunRequest& request) {
+  auto fail = [&](const std::string& message) {
+    std::cerr << "edgebench " << request.command << ": " << message << "\n";
+    return 2;
+  };
+  auto printer = MakePrinter(request.format, std::cout);
+  if (!printer.ok()) return fail(printer.error());
+  auto output = RecordOutput::Open(printer.take(), request.out_dir);
+  if (!output.ok()) return fail(output.error());
+  RunPlanOptions options;
+  options.executable = context.executable;
+  options.worker_args = WorkerLogArgs();
+  options.in_process = request.in_process;
+  options.done_keys = request.done_keys;
+  output.value().Begin();
+  const RunPlanTotals totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
+    return output.value().Emit(r, request.command);
+  });
+  output.value().End();
+  return PlanExitCode(totals, request.command);
 }
 
 int PlanExitCode(const RunPlanTotals& totals, const std::string& command) {

@@ -2,15 +2,31 @@
 // exit status of a plan.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
+#include "cli/commands.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {
 
 // "--verbose" when runtimes' own logs are wanted (debug level), so workers show them too.
 std::vector<std::string> WorkerLogArgs();
+
+// How a command runs its plan and where its records go.
+struct PlanRunRequest {
+  std::string command;  // "run", "llm", "suite": for messages
+  std::string format = "table";
+  std::string out_dir;  // empty: not stored
+  bool in_process = false;
+  std::set<std::string> done_keys;  // resume: cases already in the store
+};
+
+// Runs `plan` with each record printed in `format` on stdout and stored in `out_dir`; returns
+// the command's exit status (PlanExitCode), or 2, said on stderr, for a bad format or store.
+int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
+                     const PlanRunRequest& request);
 
 // 0 when every case measured (a case skipped for want of an artifact is not a failure) and at
 // least one case measured or was already in the store; 1 otherwise (said on stderr when
