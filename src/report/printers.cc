@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/strings.h"
+
 namespace edgebench {
 
 std::string CsvCell(const std::string& cell) {
@@ -26,8 +28,11 @@ std::string MarkdownCell(const std::string& cell) {
 
 std::string OneLineWhy(const Record& r) {
   std::string why = r.status != CaseStatus::kOk ? r.error
-                    : r.invalid_reasons.empty() ? ""
-                                                : r.invalid_reasons.front();
+                    : !r.invalid_reasons.empty() ? r.invalid_reasons.front()
+                    // A valid result at a shape nobody chose must still say so in the table.
+                    : !r.dims_defaulted.empty()
+                        ? "free dimensions bound to 1 (no --dim named them): " + Join(r.dims_defaulted, ", ")
+                        : "";
   for (char& c : why) {
     if (c == '\n' || c == '\r') c = ' ';
   }

@@ -46,7 +46,8 @@ std::string CsvCell(const std::string& cell);
 // A markdown table cell: '|' escaped as "\|", CR and LF as spaces (a cell is one line).
 std::string MarkdownCell(const std::string& cell);
 
-// Why a record did not measure, or its first invalid reason, on one line ("" when VALID).
+// Why a record did not measure, or its first invalid reason, or, for a valid record measured
+// at free dimensions bound to 1 by default, which ones; on one line ("" otherwise).
 std::string OneLineWhy(const Record& record);
 
 }  // namespace edgebench

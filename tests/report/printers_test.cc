@@ -272,5 +272,16 @@ TEST(Printers, UnknownFormatIsAnError) {
   EXPECT_NE(printer.error().find("table, markdown, csv, json, jsonl"), std::string::npos);
 }
 
+TEST(Printers, AValidResultAtDefaultedDimensionsSaysSoUnderItsRow) {
+  Record r = FastRecord();
+  r.dims_defaulted = {"'batch' (x.0)=1", "x.2=1"};
+  ASSERT_TRUE(r.valid);
+  const std::string table = PrintWith("table", {r});
+  EXPECT_NE(table.find("^ free dimensions bound to 1 (no --dim named them): 'batch' (x.0)=1, x.2=1"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(OneLineWhy(FastRecord()), "");
+}
+
 }  // namespace
 }  // namespace edgebench
