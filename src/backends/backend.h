@@ -8,6 +8,7 @@
 // The harness owns the clock: a backend loads, prepares and runs, and never times itself.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,6 +30,8 @@ struct Capabilities {
   bool dynamic_shapes = false;   // Prepare() accepts other shapes than the model's declared ones
   bool placement = false;        // Session::GetPlacement() reports where nodes ran
   bool language_model = false;   // LoadLlm() gives language-model sessions
+  // The largest size one dimension may have in the runtime's own type (TFLite: int32).
+  int64_t max_dim = INT64_MAX;
 };
 
 // Which kind of session a case needs: tensors in and out, or a language model token by token.
@@ -73,6 +76,10 @@ class Session {
   virtual Status Prepare(const std::vector<std::vector<int64_t>>& input_shapes) = 0;
   // Run once. `outputs` is reused across calls; the backend resizes it as needed.
   virtual Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) = 0;
+  // Optional: the input shapes the runtime holds after Prepare, read back from it (one per
+  // signature input), so a record states the shape that ran, not the one that was asked for.
+  // Empty when the runtime cannot tell (it then runs exactly the tensors it is given).
+  virtual std::vector<std::vector<int64_t>> PreparedInputShapes() const { return {}; }
   // Optional: where nodes ran. Default: unknown.
   virtual Placement GetPlacement() const { return {}; }
   // Messages the runtime produced while loading or running (warnings, notes), for the record.

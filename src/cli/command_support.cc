@@ -1,9 +1,11 @@
 #include "cli/command_support.h"
 
+#include <cstring>
 #include <iostream>
 
 #include "cli/record_output.h"
 #include "core/log.h"
+#include "runner/interrupt.h"
 
 namespace edgebench {
 
@@ -22,6 +24,7 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
   if (!printer.ok()) return fail(printer.error());
   auto output = RecordOutput::Open(printer.take(), request.out_dir);
   if (!output.ok()) return fail(output.error());
+  InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
   options.worker_args = WorkerLogArgs();
@@ -36,6 +39,13 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
 }
 
 int PlanExitCode(const RunPlanTotals& totals, const std::string& command) {
+  if (totals.interrupted_by != 0) {
+    std::cerr << "edgebench " << command << ": interrupted by signal " << totals.interrupted_by << " ("
+              << ::strsignal(totals.interrupted_by) << ") after " << totals.measured + totals.not_measured + totals.skipped
+              << " of " << totals.cases << " cases; every record so far is stored"
+              << (command == "suite" ? "; --resume runs the rest" : "") << "\n";
+    return 128 + totals.interrupted_by;
+  }
   int code = 0;
   if (totals.store_errors > 0) code = 1;
   if (totals.not_measured > 0) code = 1;

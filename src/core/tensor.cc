@@ -119,6 +119,49 @@ Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& si
   return shapes;
 }
 
+Status CheckBindingsUsed(const Signature& signature, const ShapeBindings& given) {
+  std::vector<std::string> unused;
+  for (const auto& [name, value] : given) {
+    if (name == "*") continue;
+    bool used = false;
+    for (const TensorSpec& input : signature.inputs) {
+      for (size_t axis = 0; axis < input.shape.size() && !used; ++axis) {
+        const Dim& dim = input.shape[axis];
+        used = !dim.fixed() && (dim.symbol == name || input.name + "." + std::to_string(axis) == name);
+      }
+    }
+    if (!used) unused.push_back(name + "=" + std::to_string(value));
+  }
+  if (unused.empty()) return Status::Ok();
+  std::string message = "--dim " + unused.front();
+  for (size_t i = 1; i < unused.size(); ++i) message += ", --dim " + unused[i];
+  message += " named no symbolic dimension of this model, so the shape asked for would not be the one measured. "
+             "Its inputs: ";
+  for (size_t i = 0; i < signature.inputs.size(); ++i) {
+    message += (i ? ", " : "") + signature.inputs[i].name + " " + ShapeToString(signature.inputs[i].shape);
+  }
+  return Status::Error(message + " (bind a symbol by name, an unnamed axis as INPUT.AXIS=N)");
+}
+
+Result<std::pair<int64_t, int64_t>> CheckedSize(const std::vector<int64_t>& shape, DType dtype,
+                                                 int64_t max_dim, const std::string& what) {
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || d > max_dim) {
+      return Status::Error(what + " " + ShapeToString(shape) + ": dimension " + std::to_string(d) +
+                           " is outside the runtime's range (0 to " + std::to_string(max_dim) + ")");
+    }
+    if (__builtin_mul_overflow(elements, d, &elements)) {
+      return Status::Error(what + " " + ShapeToString(shape) + " has more elements than 64 bits can count");
+    }
+  }
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(elements, static_cast<int64_t>(DTypeSize(dtype)), &bytes)) {
+    return Status::Error(what + " " + ShapeToString(shape) + " needs more bytes than 64 bits can count");
+  }
+  return std::make_pair(elements, bytes);
+}
+
 int64_t ElementCount(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;

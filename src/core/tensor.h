@@ -56,6 +56,17 @@ Result<std::vector<std::vector<int64_t>>> ResolveInputShapes(const Signature& si
                                                              const ShapeBindings& bindings,
                                                              std::vector<std::string>* defaulted = nullptr);
 
+// An error when a binding of `given` (as --dim wrote it) names no symbolic dimension of the
+// signature: a model with a static batch "measured at batch 8" would run at its own batch.
+// "*" is exempt (it binds whatever is left, possibly nothing). The error lists the model's
+// inputs with their declared shapes.
+Status CheckBindingsUsed(const Signature& signature, const ShapeBindings& given);
+
+// The element count of `shape` and its byte size for `dtype`, or an error naming `what` when a
+// dimension is negative or above `max_dim`, or the product or bytes overflow 64 bits.
+Result<std::pair<int64_t, int64_t>> CheckedSize(const std::vector<int64_t>& shape, DType dtype,
+                                                 int64_t max_dim, const std::string& what);
+
 // A concrete tensor owning its bytes.
 struct Tensor {
   std::string name;

@@ -136,7 +136,15 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
   if (request.inputs.empty()) {
     auto resolved = ResolveInputShapes(s.signature(), request.dims);
     if (!resolved.ok()) return Fail(r, "failed", "inputs", resolved.error());
+    if (Status used = CheckBindingsUsed(s.signature(), request.dims); !used.ok()) {
+      return Fail(r, "failed", "inputs", used.message());
+    }
     shapes = resolved.take();
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      auto size = CheckedSize(shapes[i], s.signature().inputs[i].dtype, target.device.capabilities.max_dim,
+                              "input '" + s.signature().inputs[i].name + "'");
+      if (!size.ok()) return Fail(r, "failed", "inputs", size.error());
+    }
     auto generated = GenerateInputs(s.signature(), shapes, request.seed);
     if (!generated.ok()) return Fail(r, "failed", "inputs", generated.error());
     inputs = generated.take();

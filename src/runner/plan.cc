@@ -1,5 +1,6 @@
 #include "runner/plan.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -48,6 +49,18 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
     const std::vector<PlannedTarget> targets = PlanTargets(m.model, request.targets, registry);
     if (const std::string missing = MissingArtifacts(targets); !missing.empty()) {
       return Status::Error(missing);
+    }
+    // A mistyped path that no backend reads would otherwise be "skipped" for every target:
+    // every artifact must exist, unless only the null backend (which reads nothing) runs.
+    const bool reads_files = std::any_of(request.targets.begin(), request.targets.end(),
+                                         [](const Target& t) { return t.backend != "null"; });
+    for (const ArtifactSpec& a : m.model.artifacts) {
+      std::error_code ec;
+      if (reads_files && !std::filesystem::is_regular_file(a.path, ec)) {
+        return Status::Error(std::filesystem::is_directory(a.path, ec)
+                                 ? "'" + a.path + "' is a directory, not a model file"
+                                 : "model file '" + a.path + "' does not exist");
+      }
     }
     for (const PlannedTarget& planned : targets) {
       CaseSpec base;

@@ -95,6 +95,14 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   auto shapes = ResolveInputShapes(signature, OverrideShapeBindings(spec.dims, file_dims.value()),
                                    spec.strict_dims ? nullptr : &r.dims_defaulted);
   if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
+  if (Status used = CheckBindingsUsed(signature, spec.dims); !used.ok()) {
+    return FailedRecord(r, CaseStatus::kFailed, "inputs", used.message());
+  }
+  for (size_t i = 0; i < shapes.value().size(); ++i) {
+    auto size = CheckedSize(shapes.value()[i], signature.inputs[i].dtype, resolved.device.capabilities.max_dim,
+                            "input '" + signature.inputs[i].name + "'");
+    if (!size.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", size.error());
+  }
   if (!r.dims_defaulted.empty()) {
     const std::string note = "free dimensions bound to 1 because no --dim named them (as onnxruntime_perf_test "
                              "does): " + Join(r.dims_defaulted, ", ") + "; bind them with --dim, or require it with --strict-dims";
@@ -122,6 +130,16 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
     }
   }
   r.prepare_ns = NowNs() - prepare_start;
+  // The record states the shape that ran: read back from the runtime where it tells, and a
+  // runtime that holds another shape than the one asked for is not measured under its name.
+  const auto prepared = first.PreparedInputShapes();
+  for (size_t i = 0; i < prepared.size() && i < r.inputs.size(); ++i) {
+    if (prepared[i] != r.inputs[i].shape) {
+      return FailedRecord(r, CaseStatus::kFailed, "prepare",
+                          "the runtime prepared input '" + r.inputs[i].name + "' as " + ShapeToString(prepared[i]) +
+                              ", not the " + ShapeToString(r.inputs[i].shape) + " asked for");
+    }
+  }
 
   stage("run");
   ScenarioContext context;

@@ -6,6 +6,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "runner/interrupt.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
 
@@ -93,6 +94,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
   totals.cases = static_cast<int>(plan.size());
   Progress progress(options.progress, totals.cases);
   for (size_t i = 0; i < plan.size(); ++i) {
+    if ((totals.interrupted_by = InterruptSignal()) != 0) break;
     const PlannedCase& planned = plan[i];
     const CaseSpec& spec = planned.spec;
     if (options.done_keys.count(spec.case_key)) {
@@ -116,6 +118,8 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
                    ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
                    : RunCaseInWorker(options.executable, spec, registry, options.worker_args, on_message);
       progress.CaseEnd(record);
+      // A case cut short by the interrupt measured nothing: no record, so --resume reruns it.
+      if ((totals.interrupted_by = InterruptSignal()) != 0 && record.status != CaseStatus::kOk) break;
     }
     if (!sink(record)) ++totals.store_errors;
     if (record.status == CaseStatus::kOk) {

@@ -29,6 +29,7 @@ struct RunPlanTotals {
   int skipped = 0;         // the model has no artifact for the target
   int resumed = 0;         // skipped because the store already had them
   int store_errors = 0;    // records the sink could not store
+  int interrupted_by = 0;  // the signal that stopped the plan (runner/interrupt.h), or 0
 };
 
 // `sink` stores and prints a record; false when it could not be stored.

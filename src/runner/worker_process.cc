@@ -13,6 +13,7 @@
 #include <iterator>
 
 #include "core/clock.h"
+#include "runner/interrupt.h"
 #include "runner/run_case.h"
 
 namespace edgebench {
@@ -148,7 +149,12 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   std::string buffer;
   std::string& stage = outcome.stage;
   bool timed_out = false;
+  bool interrupted = false;
   for (;;) {
+    if (InterruptSignal() != 0) {
+      interrupted = true;
+      break;
+    }
     const int64_t left_ms = (deadline - NowNs()) / 1'000'000;
     if (left_ms <= 0) {
       timed_out = true;
@@ -177,12 +183,18 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     }
   }
   ::close(from_child[0]);
-  if (timed_out) ::kill(pid, SIGKILL);
+  if (timed_out || interrupted) ::kill(pid, SIGKILL);
   int wait_status = 0;
   while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
   }
 
-  if (timed_out) {
+  if (interrupted) {
+    outcome.result.reset();
+    outcome.status = CaseStatus::kFailed;
+    outcome.stage = "interrupted";
+    outcome.message = "edgebench was interrupted (signal " + std::to_string(InterruptSignal()) +
+                      "); the case's worker was stopped";
+  } else if (timed_out) {
     outcome.result.reset();
     outcome.status = CaseStatus::kTimeout;
     outcome.signal = SIGKILL;

@@ -8,6 +8,7 @@
 #include <cstdarg>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -84,6 +85,15 @@ class LiteRtSession : public Session {
                            std::to_string(input_shapes.size()));
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
+      for (int64_t d : input_shapes[i]) {
+        // TFLite's dimensions are int: a larger one would be narrowed, and a different shape
+        // measured under the asked one's name.
+        if (d < 0 || d > std::numeric_limits<int>::max()) {
+          return Status::Error("input '" + signature_.inputs[i].name + "' shape " + ShapeToString(input_shapes[i]) +
+                               " has a dimension outside TensorFlow Lite's range (0 to " +
+                               std::to_string(std::numeric_limits<int>::max()) + ")");
+        }
+      }
       const TfLiteTensor* t = interpreter_->tensor(inputs[i]);
       std::vector<int> wanted(input_shapes[i].begin(), input_shapes[i].end());
       const std::vector<int> current(t->dims->data, t->dims->data + t->dims->size);
@@ -99,6 +109,15 @@ class LiteRtSession : public Session {
                            ShapesText(input_shapes) + ": " + reporter_->text());
     }
     return Status::Ok();
+  }
+
+  std::vector<std::vector<int64_t>> PreparedInputShapes() const override {
+    std::vector<std::vector<int64_t>> shapes;
+    for (int index : interpreter_->inputs()) {
+      const TfLiteTensor* t = interpreter_->tensor(index);
+      shapes.emplace_back(t->dims->data, t->dims->data + t->dims->size);
+    }
+    return shapes;
   }
 
   Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override {
@@ -188,7 +207,8 @@ class LiteRtBackend : public Backend {
     info.artifact_extensions = {".tflite"};
     // A TFLite interpreter is not safe to run from several threads at once.
     info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, "", "",
-                            {.dynamic_shapes = true, .placement = true}});
+                            {.dynamic_shapes = true, .placement = true,
+                             .max_dim = std::numeric_limits<int>::max()}});
     // Debian's TFLite has no XNNPACK delegate; XNNPACK comes from LiteRT's own library.
     auto library = Library();
     std::string reason;
@@ -207,7 +227,7 @@ class LiteRtBackend : public Backend {
                             library.ok() ? "LiteRT " + std::string(kLiteRtWheelVersion) : "",
                             // LiteRT 2.3.0's C API could not resize (it crashed the worker): the
                             // compiled shape only.
-                            {.placement = true}});
+                            {.placement = true, .max_dim = std::numeric_limits<int>::max()}});
     return info;
   }
 
