@@ -26,6 +26,7 @@ struct LlmOptions {
   std::string out_dir;
   int64_t timeout_ms = 1800000;
   bool in_process = false;
+  bool fail_on_invalid = false;
 };
 
 Result<std::vector<int64_t>> ParseCounts(const std::string& flag, const std::string& text) {
@@ -76,7 +77,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   request.gen_lengths = gens.value();
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}});
+  return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid});
 }
 
 }  // namespace
@@ -93,17 +94,22 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("model", o->model, "GGUF model file")->required();
   cmd->add_option("-t,--target", o->targets,
                   "targets, e.g. llamacpp:cpu?threads=2&fa=on&kv=q8_0")->capture_default_str();
-  cmd->add_option("-p,--prompt", o->prompts, "prompt lengths in tokens, comma-separated")->capture_default_str();
+  CLI::Option* prompt =
+      cmd->add_option("-p,--prompt", o->prompts, "prompt lengths in tokens, comma-separated")->capture_default_str();
   cmd->add_option("-n,--gen", o->gens, "tokens to generate per sequence, comma-separated")->capture_default_str();
   cmd->add_option("-r,--repeat", o->repeat, "measured requests per case")->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "warmup requests per case, reported apart")->capture_default_str();
   cmd->add_option("--sequences", o->sequences, "sequences decoded together in one batch")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the prompt token ids")->capture_default_str();
-  cmd->add_option("--prompt-text", o->prompt_text, "a text prompt, run through the model's tokenizer");
+  cmd->add_option("--prompt-text", o->prompt_text,
+                  "a text prompt, run through the model's tokenizer (its length replaces --prompt)")
+      ->check(NonEmpty())
+      ->excludes(prompt);
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
-  cmd->add_option("-o,--out", o->out_dir, "append records to DIR/results.jsonl");
+  cmd->add_option("-o,--out", o->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());
   cmd->add_option("--timeout", o->timeout_ms, "kill a case after this many ms")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging)");
+  cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });
 }
 

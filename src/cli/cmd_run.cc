@@ -26,6 +26,7 @@ struct RunOptions {
   std::string format = "table";
   std::string out_dir;
   bool in_process = false;
+  bool fail_on_invalid = false;
 };
 
 int Run(const RunOptions& o, CommandContext& context) {
@@ -54,7 +55,7 @@ int Run(const RunOptions& o, CommandContext& context) {
   request.input_pool = o.input_pool;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}});
+  return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid});
 }
 
 }  // namespace
@@ -111,9 +112,10 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("-f,--format", options->format, "table, markdown, csv, json or jsonl")
       ->capture_default_str();
-  cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl");
+  cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());
   cmd->add_flag("--in-process", options->in_process,
                 "run cases in this process (debugging; a crash ends the run)");
+  cmd->add_flag("--fail-on-invalid", options->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   cmd->callback([options, &context] { context.exit_code = Run(*options, context); });
 }
 

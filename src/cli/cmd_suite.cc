@@ -26,6 +26,7 @@ struct SuiteOptions {
   bool dry_run = false;
   std::string format = "table";
   bool in_process = false;
+  bool fail_on_invalid = false;
 };
 
 int Suite(const SuiteOptions& o, CommandContext& context) {
@@ -87,7 +88,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
     }
     return 0;
   }
-  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys});
+  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys, o.fail_on_invalid});
 }
 
 }  // namespace
@@ -103,11 +104,13 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
       "Exit status: 0 when every case to run measured (or was skipped for want of an artifact), 1 "
       "when any did not or nothing was measured, 2 for a bad suite file or arguments.");
   cmd->add_option("file", o->file, "the suite file (YAML)")->required();
-  cmd->add_option("-o,--out", o->out_dir, "store directory (default: the suite's `out`, else results/NAME)");
+  cmd->add_option("-o,--out", o->out_dir, "store directory (default: the suite's `out`, else results/NAME)")
+      ->check(NonEmpty());
   cmd->add_flag("--resume", o->resume, "skip cases that already have a record in the store");
   cmd->add_flag("--dry-run", o->dry_run, "list the cases with their keys and stop");
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");
+  cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   cmd->callback([o, &context] { context.exit_code = Suite(*o, context); });
 }
 

@@ -9,6 +9,11 @@
 
 namespace edgebench {
 
+CLI::Validator NonEmpty() {
+  return CLI::Validator([](std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); },
+                        "NONEMPTY");
+}
+
 std::vector<std::string> WorkerLogArgs() {
   if (LogEnabled(LogLevel::kDebug)) return {"--verbose"};
   return {};
@@ -35,10 +40,10 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
     return output.value().Emit(r, request.command);
   });
   output.value().End();
-  return PlanExitCode(totals, request.command);
+  return PlanExitCode(totals, request.command, request.fail_on_invalid);
 }
 
-int PlanExitCode(const RunPlanTotals& totals, const std::string& command) {
+int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid) {
   if (totals.interrupted_by != 0) {
     std::cerr << "edgebench " << command << ": interrupted by signal " << totals.interrupted_by << " ("
               << ::strsignal(totals.interrupted_by) << ") after " << totals.measured + totals.not_measured + totals.skipped
@@ -49,6 +54,11 @@ int PlanExitCode(const RunPlanTotals& totals, const std::string& command) {
   int code = 0;
   if (totals.store_errors > 0) code = 1;
   if (totals.not_measured > 0) code = 1;
+  if (fail_on_invalid && totals.invalid > 0) {
+    std::cerr << "edgebench " << command << ": " << totals.invalid << " of " << totals.measured
+              << " measured cases are INVALID (--fail-on-invalid)\n";
+    code = 1;
+  }
   if (totals.measured == 0 && totals.resumed == 0) {
     std::cerr << "edgebench " << command << ": nothing was measured ("
               << (totals.cases == 0 ? std::string("the plan has no case")

@@ -11,6 +11,9 @@
 
 namespace edgebench {
 
+// Rejects an empty value for a flag that takes one (`--out ''`), naming the flag (exit 2).
+CLI::Validator NonEmpty();
+
 // "--verbose" when runtimes' own logs are wanted (debug level), so workers show them too.
 std::vector<std::string> WorkerLogArgs();
 
@@ -21,6 +24,7 @@ struct PlanRunRequest {
   std::string out_dir;  // empty: not stored
   bool in_process = false;
   std::set<std::string> done_keys;  // resume: cases already in the store
+  bool fail_on_invalid = false;     // an INVALID verdict makes the exit status 1 (for CI)
 };
 
 // Runs `plan` with each record printed in `format` on stdout and stored in `out_dir`; returns
@@ -30,7 +34,8 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
 
 // 0 when every case measured (a case skipped for want of an artifact is not a failure) and at
 // least one case measured or was already in the store; 1 otherwise (said on stderr when
-// nothing was measured or a record could not be stored).
-int PlanExitCode(const RunPlanTotals& totals, const std::string& command);
+// nothing was measured or a record could not be stored), and, with fail_on_invalid, when a
+// measured case is INVALID; 128 + the signal when interrupted.
+int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid = false);
 
 }  // namespace edgebench

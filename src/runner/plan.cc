@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/sha256.h"
+#include "runner/resolve_target.h"
 
 namespace edgebench {
 
@@ -43,6 +44,9 @@ std::string MissingArtifacts(const std::vector<PlannedTarget>& plan) {
 }
 
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry) {
+  for (const Target& t : request.targets) {
+    if (Status known = CheckTargetKnown(t, registry); !known.ok()) return known;
+  }
   std::vector<PlannedCase> cases;
   std::map<std::string, std::string> digests;  // artifact path -> sha256, each file read once
   for (const PlanModel& m : request.models) {

@@ -1,5 +1,7 @@
 #include "runner/resolve_target.h"
 
+#include "core/strings.h"
+
 namespace edgebench {
 namespace {
 
@@ -11,6 +13,23 @@ TargetResolution Fail(CaseStatus status, std::string error) {
 }
 
 }  // namespace
+
+Status CheckTargetKnown(const Target& target, const Registry& registry) {
+  const Backend* backend = registry.Find(target.backend);
+  if (!backend) {
+    const std::string why = registry.WhyUnusable(target.backend);
+    if (why.rfind("unknown backend", 0) == 0) return Status::Error("target '" + target.text + "': " + why);
+    return Status::Ok();  // known, not built: an unavailable record says why
+  }
+  const BackendInfo info = backend->Info();
+  std::vector<std::string> devices;
+  for (const DeviceInfo& d : info.devices) {
+    if (d.name == target.device) return Status::Ok();
+    devices.push_back(info.name + ":" + d.name);
+  }
+  return Status::Error("target '" + target.text + "': backend '" + info.name + "' has no device '" +
+                       target.device + "'; its devices: " + Join(devices, ", "));
+}
 
 TargetResolution ResolveTarget(const std::string& text, const Registry& registry, SessionKind kind) {
   auto target = ParseTarget(text);

@@ -26,4 +26,10 @@ struct TargetResolution {
 
 TargetResolution ResolveTarget(const std::string& text, const Registry& registry, SessionKind kind);
 
+// For the orchestrator, before anything runs: an error when the target names a backend this
+// edgebench does not know, or a device its backend does not have (a typo, exit 2). A backend
+// that is known but not built, or a device not available here, is fine: its case becomes an
+// "unavailable" record saying why.
+Status CheckTargetKnown(const Target& target, const Registry& registry);
+
 }  // namespace edgebench

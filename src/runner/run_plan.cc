@@ -124,6 +124,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     if (!sink(record)) ++totals.store_errors;
     if (record.status == CaseStatus::kOk) {
       ++totals.measured;
+      if (!record.valid) ++totals.invalid;
     } else if (record.status == CaseStatus::kSkipped) {
       ++totals.skipped;
     } else {

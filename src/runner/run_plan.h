@@ -25,6 +25,7 @@ struct RunPlanOptions {
 struct RunPlanTotals {
   int cases = 0;
   int measured = 0;        // status ok
+  int invalid = 0;         // status ok, verdict INVALID
   int not_measured = 0;    // failed, crashed, timed out or unavailable
   int skipped = 0;         // the model has no artifact for the target
   int resumed = 0;         // skipped because the store already had them

@@ -124,5 +124,43 @@ TEST(WrongResults, SigtermStopsTheRunWithTheRecordsSoFarIntact) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ConsistentErrors, UnknownBackendsAndDevicesAreBadArgumentsAlike) {
+  auto backend = RunCommand(Executable() + " run " + TestModel("vit_micro.onnx") + " --target tpu:npu 2>&1");
+  EXPECT_EQ(backend.exit_code, 2);
+  EXPECT_NE(backend.output.find("unknown backend 'tpu'"), std::string::npos) << backend.output;
+  auto device = RunCommand(Executable() + " run " + TestModel("vit_micro.onnx") + " --target ort:gpu 2>&1");
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_NE(device.output.find("backend 'ort' has no device 'gpu'; its devices: ort:cpu"), std::string::npos)
+      << device.output;
+}
+
+TEST(ConsistentErrors, MeaninglessFlagValuesAreRejectedNamingTheFlag) {
+  auto out = RunCommand(Executable() + " run none --target null:spin --out '' 2>&1");
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.output.find("--out"), std::string::npos) << out.output;
+  const std::string llm = Executable() + " llm " + TestModel("llama-tiny.gguf");
+  auto both = RunCommand(llm + " --prompt 16 --prompt-text hello 2>&1");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.output.find("--prompt-text"), std::string::npos) << both.output;
+  auto empty = RunCommand(llm + " --prompt-text '' 2>&1");
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.output.find("--prompt-text"), std::string::npos) << empty.output;
+}
+
+TEST(ConsistentErrors, FailOnInvalidMakesAnInvalidVerdictExitOne) {
+  // A coefficient-of-variation limit no real run meets: measured, but INVALID.
+  const std::string command = Executable() +
+                              " run none --target 'null:sleep?us=200' --warmup 0 --min-queries 20 "
+                              "--min-duration 0 --max-cv 0.000001 --format json";
+  auto lenient = RunCommand(command + " 2>/dev/null");
+  EXPECT_EQ(lenient.exit_code, 0);
+  const auto record = FirstRecord(lenient.output);
+  ASSERT_FALSE(record.is_null()) << lenient.output;
+  ASSERT_FALSE(record["verdict"]["valid"].get<bool>());
+  auto strict = RunCommand(command + " --fail-on-invalid 2>&1 >/dev/null");
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_NE(strict.output.find("1 of 1 measured cases are INVALID"), std::string::npos) << strict.output;
+}
+
 }  // namespace
 }  // namespace edgebench
