@@ -1,6 +1,15 @@
 #include "load/settings.h"
 
+#include <unistd.h>
+
 namespace edgebench {
+
+int64_t DefaultCaseMemoryMb() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;  // unknown: no limit
+  return static_cast<int64_t>(pages) * page_size / (1024 * 1024) * 8 / 10;
+}
 
 Result<EffectiveRunSettings> Validate(const RunSettings& r) {
   auto bad = [](const std::string& what) { return Status::Error("bad settings: " + what); };
@@ -18,11 +27,13 @@ Result<EffectiveRunSettings> Validate(const RunSettings& r) {
   }
   if (!(r.max_cv > 0)) return bad("--max-cv must be above 0");
   if (r.case_timeout_ms < 0) return bad("--timeout must be 0 (automatic) or more milliseconds");
+  if (r.case_memory_mb < 0) return bad("--case-memory must be 0 (automatic) or more MiB");
   EffectiveRunSettings effective{r};
   if (effective.values.case_timeout_ms == 0) {
     // Loading and warmup come on top of the measured phase; allow them generously.
     effective.values.case_timeout_ms = 2 * r.max_duration_ms + 120000;
   }
+  if (effective.values.case_memory_mb == 0) effective.values.case_memory_mb = DefaultCaseMemoryMb();
   return effective;
 }
 

@@ -20,6 +20,9 @@ struct RunSettings {
   uint64_t seed = 0;
   double max_cv = 0.30;  // a coefficient of variation above this makes the result INVALID
   int64_t case_timeout_ms = 0;  // 0: derived from max_duration_ms (see Validate)
+  // The worker's resident memory may not exceed this; over it, the case is an "oom" record.
+  // 0: 80% of the machine's physical memory (see Validate).
+  int64_t case_memory_mb = 0;
 };
 
 // Checked, with derived values filled in.
@@ -28,5 +31,9 @@ struct EffectiveRunSettings {
 };
 
 Result<EffectiveRunSettings> Validate(const RunSettings& requested);
+
+// 80% of physical memory, in MiB: a runaway case is stopped before the machine's OOM killer
+// picks a victim (perhaps edgebench itself, perhaps something else).
+int64_t DefaultCaseMemoryMb();
 
 }  // namespace edgebench

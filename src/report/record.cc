@@ -23,13 +23,15 @@ std::string CaseStatusName(CaseStatus status) {
     case CaseStatus::kTimeout: return "timeout";
     case CaseStatus::kUnavailable: return "unavailable";
     case CaseStatus::kSkipped: return "skipped";
+    case CaseStatus::kOom: return "oom";
   }
   return "failed";
 }
 
 std::optional<CaseStatus> ParseCaseStatus(const std::string& name) {
   for (CaseStatus s : {CaseStatus::kOk, CaseStatus::kFailed, CaseStatus::kCrashed,
-                       CaseStatus::kTimeout, CaseStatus::kUnavailable, CaseStatus::kSkipped}) {
+                       CaseStatus::kTimeout, CaseStatus::kUnavailable, CaseStatus::kSkipped,
+                       CaseStatus::kOom}) {
     if (CaseStatusName(s) == name) return s;
   }
   return std::nullopt;
@@ -39,7 +41,7 @@ json RunSettingsToJson(const RunSettings& s) {
   return {{"warmup_queries", s.warmup_queries}, {"min_queries", s.min_queries},
           {"min_duration_ms", s.min_duration_ms}, {"max_duration_ms", s.max_duration_ms},
           {"max_queries", s.max_queries}, {"seed", s.seed}, {"max_cv", s.max_cv},
-          {"case_timeout_ms", s.case_timeout_ms}};
+          {"case_timeout_ms", s.case_timeout_ms}, {"case_memory_mb", s.case_memory_mb}};
 }
 
 RunSettings RunSettingsFromJson(const json& j) {
@@ -52,6 +54,7 @@ RunSettings RunSettingsFromJson(const json& j) {
   s.seed = j.at("seed").get<uint64_t>();
   s.max_cv = j.at("max_cv").get<double>();
   s.case_timeout_ms = j.at("case_timeout_ms").get<int64_t>();
+  s.case_memory_mb = j.value("case_memory_mb", int64_t{0});  // absent in schema 1
   return s;
 }
 

@@ -43,6 +43,7 @@ enum class CaseStatus {
   kTimeout,      // the worker ran past its time limit and was killed
   kUnavailable,  // the backend or device is not available on this machine or build
   kSkipped,      // the model has no artifact the target's backend reads
+  kOom,          // the worker's memory went over the case's limit (--case-memory) and was killed
 };
 std::string CaseStatusName(CaseStatus status);
 std::optional<CaseStatus> ParseCaseStatus(const std::string& name);

@@ -47,6 +47,7 @@ std::string CaseKey(const CaseSpec& spec) {
   // and the case timeout decides nothing about what is measured.
   RunSettings settings = spec.settings;
   settings.case_timeout_ms = 0;
+  settings.case_memory_mb = 0;
   const auto target = ParseTarget(spec.target);
   nlohmann::json identity = {{"model", spec.model},
                              {"artifact_sha256", spec.artifact_sha256.empty() ? spec.artifact

@@ -7,8 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 
@@ -44,6 +47,15 @@ class ProtocolObserver : public RunObserver {
  private:
   int fd_;
 };
+
+// The resident memory of process `pid` in bytes (VmRSS), 0 when unreadable.
+int64_t ResidentBytes(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
+  }
+  return 0;
+}
 
 Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
             const std::string& stage, const std::string& error, int signal) {
@@ -96,7 +108,7 @@ int WorkerMain(Registry& registry, int protocol_fd) {
 
 WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
                         int64_t timeout_ms, const std::vector<std::string>& extra_args,
-                        const WorkerMessageCallback& on_message) {
+                        const WorkerMessageCallback& on_message, int64_t memory_limit_mb) {
   WorkerOutcome outcome;
   int to_child[2];
   int from_child[2];
@@ -150,7 +162,18 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   std::string& stage = outcome.stage;
   bool timed_out = false;
   bool interrupted = false;
+  bool over_memory = false;
+  int64_t peak_rss = 0;
+  const int64_t limit_bytes = memory_limit_mb * 1024 * 1024;
+  int64_t next_heartbeat = NowNs() + 1'000'000'000;
   for (;;) {
+    if (limit_bytes > 0) {
+      peak_rss = std::max(peak_rss, ResidentBytes(pid));
+      if (peak_rss > limit_bytes) {
+        over_memory = true;
+        break;
+      }
+    }
     if (InterruptSignal() != 0) {
       interrupted = true;
       break;
@@ -161,10 +184,13 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
       break;
     }
     pollfd pfd{from_child[0], POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left_ms, 1000)));
+    const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left_ms, limit_bytes > 0 ? 50 : 1000)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
-      if (on_message) on_message(nlohmann::json{{"heartbeat", true}});
+      if (on_message && NowNs() >= next_heartbeat) {
+        next_heartbeat = NowNs() + 1'000'000'000;
+        on_message(nlohmann::json{{"heartbeat", true}});
+      }
       continue;
     }
     char chunk[65536];
@@ -183,12 +209,20 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     }
   }
   ::close(from_child[0]);
-  if (timed_out || interrupted) ::kill(pid, SIGKILL);
+  if (timed_out || interrupted || over_memory) ::kill(pid, SIGKILL);
   int wait_status = 0;
   while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
   }
 
-  if (interrupted) {
+  if (over_memory) {
+    outcome.result.reset();
+    outcome.status = CaseStatus::kOom;
+    outcome.signal = SIGKILL;
+    outcome.message = "the worker's resident memory reached " + std::to_string(peak_rss / (1024 * 1024)) +
+                      " MiB during stage '" + stage + "', over the case's limit of " +
+                      std::to_string(memory_limit_mb) + " MiB; it was killed. Raise --case-memory if the " +
+                      "model needs more";
+  } else if (interrupted) {
     outcome.result.reset();
     outcome.status = CaseStatus::kFailed;
     outcome.stage = "interrupted";
@@ -215,7 +249,10 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     outcome.signal = sig;
     outcome.message = std::string("the worker died on signal ") + std::to_string(sig) + " (" +
                       ::strsignal(sig) + ") during stage '" + stage + "'";
-    if (sig == SIGKILL) outcome.message += "; killed from outside, most likely out of memory";
+    if (sig == SIGKILL) {
+      outcome.message += "; killed from outside edgebench: the kernel's OOM killer does this when the machine runs "
+                         "out of memory (see dmesg), or another process did";
+    }
   } else if (!outcome.result) {
     const int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
     outcome.status = CaseStatus::kFailed;
@@ -231,7 +268,9 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
   auto effective = Validate(spec.settings);
   const int64_t timeout_ms =
       effective.ok() ? effective.value().values.case_timeout_ms : spec.settings.case_timeout_ms;
-  WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args, on_message);
+  const int64_t memory_mb =
+      effective.ok() ? effective.value().values.case_memory_mb : spec.settings.case_memory_mb;
+  WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args, on_message, memory_mb);
   if (outcome.result) {
     auto record = RecordFromJson(*outcome.result);
     if (record.ok()) {
@@ -245,8 +284,10 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
 }
 
 OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
-                                 int64_t timeout_ms, const std::vector<std::string>& extra_args) {
-  WorkerOutcome outcome = RunWorker(executable, OutputsRequestToJson(request), timeout_ms, extra_args);
+                                 int64_t timeout_ms, const std::vector<std::string>& extra_args,
+                                 int64_t memory_limit_mb) {
+  WorkerOutcome outcome = RunWorker(executable, OutputsRequestToJson(request), timeout_ms, extra_args, {},
+                                    memory_limit_mb ? memory_limit_mb : DefaultCaseMemoryMb());
   OutputsResult failed;
   failed.artifact = request.artifact.path;
   failed.effective_target = request.target;

@@ -35,9 +35,11 @@ struct WorkerOutcome {
 // Called with each message the worker sends, as it arrives.
 using WorkerMessageCallback = std::function<void(const nlohmann::json& message)>;
 
+// `memory_limit_mb` (0: none): the worker's resident memory is sampled every 50 ms; over the
+// limit it is killed and the outcome is kOom with the peak seen.
 WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
                         int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
-                        const WorkerMessageCallback& on_message = {});
+                        const WorkerMessageCallback& on_message = {}, int64_t memory_limit_mb = 0);
 
 // A measurement case in a worker: its record, or a crashed/timeout/failed record.
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
@@ -46,7 +48,8 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
 
 // One inference for `agree` in a worker.
 OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
-                                 int64_t timeout_ms, const std::vector<std::string>& extra_args = {});
+                                 int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
+                                 int64_t memory_limit_mb = 0);
 
 // The child's side: reads the request from stdin, runs it, writes the protocol to `protocol_fd`.
 int WorkerMain(Registry& registry, int protocol_fd);
