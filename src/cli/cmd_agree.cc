@@ -41,6 +41,20 @@ std::string Num(const char* format, double v) {
   return buffer;
 }
 
+// NaN and infinities as strings, as records write them: JSON has no such numbers, and a NaN
+// written as null would read as "no value" rather than "no agreement".
+nlohmann::json JsonNumber(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+std::string JoinComma(const std::vector<std::string>& targets) {
+  std::string text;
+  for (const std::string& t : targets) text += (text.empty() ? "" : ", ") + t;
+  return text;
+}
+
 int Agree(const AgreeOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench agree: " << message << "\n";
@@ -151,6 +165,10 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     }
   };
   int exit_code = 0;
+  bool reference_failed = false;
+  int compared_targets = 0;  // targets other than the reference with at least one output compared
+  std::vector<std::string> skipped_targets;    // no artifact for them: shown, not a failure alone
+  std::vector<std::string> uncompared_reasons;  // "target: why", for "nothing was compared"
   std::vector<Tensor> reference_outputs;
   if (o.format == "table") {
     std::cout << std::left << std::setw(30) << "target" << std::setw(22) << "output" << std::setw(15) << "shape"
@@ -169,6 +187,8 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     };
     if (!p.artifact) {
       row_note("skipped", p.skip_reason);
+      skipped_targets.push_back(p.target.text);
+      uncompared_reasons.push_back(p.target.text + " skipped: " + p.skip_reason);
       report["targets"].push_back(entry);
       store_record(p, "skipped", "plan", p.skip_reason, nullptr, {}, false);
       continue;
@@ -184,9 +204,11 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
         std::cerr << "edgebench agree: the reference target failed; nothing to compare against\n";
         report["targets"].push_back(entry);
         exit_code = 1;
+        reference_failed = true;
         break;
       }
       exit_code = 1;
+      uncompared_reasons.push_back(p.target.text + " " + result.status + " at " + result.stage);
       report["targets"].push_back(entry);
       continue;
     }
@@ -210,6 +232,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       row_note("failed", pairs.error());
       store_record(p, "failed", "compare", pairs.error(), &result, {}, false);
       exit_code = 1;
+      uncompared_reasons.push_back(p.target.text + ": " + pairs.error());
       report["targets"].push_back(entry);
       continue;
     }
@@ -229,10 +252,11 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       const bool pass = a.violations.empty();
       if (!pass) exit_code = 1;
       nlohmann::json out = {{"name", a.output}, {"other_name", result.outputs[oi].name}, {"shape", a.shape},
-                            {"max_abs_error", a.max_abs_error}, {"mean_abs_error", a.mean_abs_error},
-                            {"cosine", a.cosine},
-                            {"sqnr_db", std::isinf(a.sqnr_db) ? nlohmann::json(a.sqnr_db > 0 ? "inf" : "-inf")
-                                                              : nlohmann::json(a.sqnr_db)},
+                            {"max_abs_error", JsonNumber(a.max_abs_error)},
+                            {"mean_abs_error", JsonNumber(a.mean_abs_error)},
+                            {"cosine", JsonNumber(a.cosine)}, {"sqnr_db", JsonNumber(a.sqnr_db)},
+                            {"reference_nonfinite", a.reference_nonfinite},
+                            {"other_nonfinite", a.other_nonfinite},
                             {"top1_agrees", a.top1_agrees ? nlohmann::json(*a.top1_agrees) : nlohmann::json(nullptr)},
                             {"top5_overlap", a.top5_overlap ? nlohmann::json(*a.top5_overlap) : nlohmann::json(nullptr)},
                             {"within_tolerance", pass}, {"violations", a.violations}};
@@ -248,10 +272,29 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
                   << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << result_text << "\n";
       }
     }
+    if (compare_error.empty()) {
+      ++compared_targets;
+    } else {
+      uncompared_reasons.push_back(p.target.text + ": " + compare_error);
+    }
     report["targets"].push_back(entry);
     store_record(p, compare_error.empty() ? "ok" : "failed", compare_error.empty() ? "" : "compare", compare_error,
                  &result, std::move(compared), false);
   }
+  // Nothing compared is not agreement: a run whose other targets were all skipped or failed
+  // says so and fails. A skipped target beside a real comparison does not fail, but is named.
+  if (!reference_failed && compared_targets == 0) {
+    std::cerr << "edgebench agree: nothing was compared: no target besides the reference "
+              << plan[0].target.text << " produced outputs to compare ("
+              << JoinComma(uncompared_reasons) << ")\n";
+    exit_code = 1;
+  } else if (!skipped_targets.empty()) {
+    std::cerr << "edgebench agree: " << skipped_targets.size()
+              << (skipped_targets.size() == 1 ? " target" : " targets") << " not compared (skipped): "
+              << JoinComma(skipped_targets) << "\n";
+  }
+  report["compared_targets"] = compared_targets;
+  report["skipped_targets"] = skipped_targets;
   report["within_tolerance"] = exit_code == 0;
   if (o.format == "json") std::cout << report.dump(2) << "\n";
   if (store) {
@@ -272,8 +315,13 @@ void AddAgreeCommand(CLI::App& app, CommandContext& context) {
       "Metrics per output against the reference: max and mean absolute error, cosine similarity, "
       "SQNR (dB), top-1/top-5 agreement for score vectors. Default tolerances: cosine >= 0.999, "
       "SQNR >= 30 dB; a manifest's tolerances or the flags override them.\n"
-      "Exit status: 0 when every target is within tolerance, 1 when any is not or failed, 2 for "
-      "bad arguments.");
+      "Any NaN or infinity in either output fails that output, whatever the tolerances; so does an "
+      "output with no elements or with different element counts.\n"
+      "Exit status: 0 when every target that ran is within tolerance, 1 when any is not or failed, "
+      "or when nothing was compared (every target besides the reference skipped or failed), 2 for "
+      "bad arguments (including a --preprocess resize too large for memory). A target skipped for "
+      "want of an artifact, beside at least one compared target, does not change the status; it is "
+      "shown as skipped and named on stderr.");
   cmd->add_option("model", o->model, "model: FILE, NAME=FILE1,FILE2[?layout=nchw|nhwc], or a manifest .json")
       ->required();
   cmd->add_option("-t,--target", o->targets, "comma-separated targets (at least two)")->required();

@@ -27,6 +27,8 @@ struct OutputAgreement {
   double sqnr_db = 0;   // 10 log10(sum ref^2 / sum (ref - x)^2); +inf when identical
   std::optional<bool> top1_agrees;    // score vectors only
   std::optional<double> top5_overlap;  // |top5(ref) & top5(x)| / 5, score vectors with >= 5 scores
+  int64_t reference_nonfinite = 0;  // NaN and infinite values in the reference output
+  int64_t other_nonfinite = 0;      // and in the compared one
   std::vector<std::string> violations;  // tolerances not met
 };
 

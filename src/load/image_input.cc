@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace edgebench {
 namespace {
@@ -26,6 +29,38 @@ Result<std::vector<double>> ParseTriple(const std::string& key, const std::strin
   if (v.size() == 1) v = {v[0], v[0], v[0]};
   if (v.size() != 3) return Status::Error("bad " + key + " '" + value + "': give 1 or 3 values");
   return v;
+}
+
+// Images are decoded and resized in the calling process (for `agree`, the orchestrator), so their
+// size is bounded before anything is allocated: a side of at most kMaxImageSide, and at most a
+// quarter of physical memory for the decoded pixels and for the float32 tensor each.
+constexpr int64_t kMaxImageSide = 16384;
+
+uint64_t ImageBytesLimit() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return uint64_t{1} << 30;  // unknown: 1 GiB
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size) / 4;
+}
+
+std::string Bytes(uint64_t bytes) {
+  char gb[32];
+  std::snprintf(gb, sizeof gb, "%.1f GB", static_cast<double>(bytes) / 1e9);
+  return std::to_string(bytes) + " bytes (" + gb + ")";
+}
+
+// `what` names the request, e.g. "--preprocess resize=20000x20000"; `bytes_per_pixel` is 3 for
+// decoded RGB and 12 for the float32 tensor.
+Status CheckImageSize(const std::string& what, int64_t width, int64_t height, uint64_t bytes_per_pixel,
+                      const std::string& remedy) {
+  const uint64_t bytes = static_cast<uint64_t>(width) * static_cast<uint64_t>(height) * bytes_per_pixel;
+  const uint64_t limit = ImageBytesLimit();
+  if (width > kMaxImageSide || height > kMaxImageSide || bytes > limit) {
+    return Status::Error(what + " would need " + Bytes(bytes) + "; images are limited to " +
+                         std::to_string(kMaxImageSide) + " pixels a side and " + Bytes(limit) +
+                         " (a quarter of physical memory): " + remedy);
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -71,7 +106,27 @@ Result<ImagePreprocess> ParseImagePreprocess(const std::string& text) {
 }
 
 Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
+  if (p.width || p.height) {
+    const std::string resize = "--preprocess resize=" + std::to_string(p.width) + "x" + std::to_string(p.height);
+    if (Status s = CheckImageSize(resize, p.width, p.height, 3 * sizeof(float),
+                                  "choose the model's input size");
+        !s.ok()) {
+      return s;
+    }
+  }
   int w = 0, h = 0, channels = 0;
+  // The header alone gives the size: check it before decoding.
+  if (::stbi_info(path.c_str(), &w, &h, &channels)) {
+    const std::string image = "image '" + path + "' (" + std::to_string(w) + "x" + std::to_string(h) + ")";
+    if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
+    if (!p.width && !p.height) {
+      if (Status s = CheckImageSize(image + " as a float32 tensor", w, h, 3 * sizeof(float),
+                                    "give --preprocess resize=WxH");
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
   std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &w, &h, &channels, 3),
                                                          stbi_image_free);
   if (!pixels) {
@@ -97,7 +152,9 @@ Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p
       const int x0 = static_cast<int>(sx), x1 = std::min(x0 + 1, w - 1);
       const double fx = sx - x0;
       for (int c = 0; c < 3; ++c) {
-        auto at = [&](int yy, int xx) { return static_cast<double>(src[(yy * w + xx) * 3 + c]); };
+        auto at = [&](int yy, int xx) {
+          return static_cast<double>(src[(static_cast<size_t>(yy) * w + xx) * 3 + c]);
+        };
         const double v = (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
                          fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1));
         const double value = (v * p.scale - p.mean[c]) / p.stddev[c];

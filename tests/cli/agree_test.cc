@@ -1,6 +1,8 @@
 // edgebench agree on real artifact pairs (fixtures), as a user runs it.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "../fixtures_util.h"
 #include "../test_util.h"
 #include "report/store.h"
@@ -90,6 +92,54 @@ TEST(AgreeCli, NeedsTwoTargets) {
   auto r = RunCommand(Executable() + " agree " + BlazeFaceShort() + " --target litert:cpu 2>&1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("at least two targets"), std::string::npos);
+}
+
+TEST(AgreeCli, NothingComparedIsAFailure) {
+  // The model has no .tflite artifact, so litert:cpu is skipped and only the reference runs.
+  const std::string model = OwwDir() + "/embedding_model.onnx";
+  auto r = RunCommand(Executable() + " agree '" + model + "' --target ort:cpu,litert:cpu --dim '*=1' 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("nothing was compared"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("litert:cpu"), std::string::npos) << r.output;
+  int code = -1;
+  auto report = Agree(model, "ort:cpu,litert:cpu", &code);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(report["compared_targets"], 0) << report.dump(2);
+  EXPECT_FALSE(report["within_tolerance"].get<bool>());
+}
+
+TEST(AgreeCli, ASkippedTargetBesideAComparisonIsShownButNotAFailure) {
+  const std::string model = OwwDir() + "/embedding_model.onnx";
+  int code = -1;
+  auto report = Agree(model, "ort:cpu,litert:cpu,ort:xnnpack", &code);
+  EXPECT_EQ(code, 0) << report.dump(2);
+  EXPECT_EQ(report["compared_targets"], 1) << report.dump(2);
+  EXPECT_EQ(report["skipped_targets"], nlohmann::json::array({"litert:cpu"})) << report.dump(2);
+  auto r = RunCommand(Executable() + " agree '" + model +
+                      "' --target ort:cpu,litert:cpu,ort:xnnpack --dim '*=1' 2>&1 >/dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 target not compared (skipped): litert:cpu"), std::string::npos) << r.output;
+}
+
+TEST(AgreeCli, AnOversizedResizeIsRefusedBeforeAllocating) {
+  // resize=20000x20000 once made a 4.8 GB float tensor in the orchestrator itself.
+  const std::string image = "/tmp/edgebench_agree_image_" + std::to_string(::getpid()) + ".ppm";
+  {
+    std::ofstream out(image, std::ios::binary);
+    out << "P6\n2 1\n255\n";
+    const unsigned char pixels[] = {0, 100, 200, 200, 100, 0};
+    out.write(reinterpret_cast<const char*>(pixels), sizeof pixels);
+  }
+  const std::string model = "oww=" + OwwDir() + "/embedding_model.onnx," + OwwDir() + "/embedding_model.tflite";
+  auto r = RunCommand(Executable() + " agree '" + model + "' --target ort:cpu,litert:cpu --input " + image +
+                      " --preprocess resize=20000x20000 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--preprocess resize=20000x20000"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("4800000000 bytes"), std::string::npos) << r.output;  // 20000*20000*3*4
+  auto fine = RunCommand(Executable() + " agree '" + model + "' --target ort:cpu,litert:cpu --input " + image +
+                         " --preprocess resize=64x64 2>&1");
+  EXPECT_EQ(fine.output.find("--preprocess resize"), std::string::npos) << fine.output;
+  std::remove(image.c_str());
 }
 
 }  // namespace
