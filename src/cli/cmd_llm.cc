@@ -25,6 +25,7 @@ struct LlmOptions {
   std::string format = "table";
   std::string out_dir;
   int64_t timeout_ms = 1800000;
+  int64_t case_memory_mb = 0;
   bool in_process = false;
   bool fail_on_invalid = false;
 };
@@ -59,6 +60,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (o.warmup < 0) return fail("--warmup must be 0 or more");
   if (o.sequences < 1) return fail("--sequences must be at least 1");
   if (o.timeout_ms < 1) return fail("--timeout must be at least 1 ms");
+  if (o.case_memory_mb < 0) return fail("--case-memory must be 0 (automatic) or more MiB");
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
   std::error_code ec;
@@ -71,6 +73,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   request.targets = targets.take();
   request.scenarios = {"llm"};
   request.settings.case_timeout_ms = o.timeout_ms;
+  request.settings.case_memory_mb = o.case_memory_mb;
   request.llm_base = LlmSettings{0, 0, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
   // With --prompt-text the prompt length is the text's; one length then.
   request.prompt_lengths = o.prompt_text.empty() ? prompts.value() : std::vector<int64_t>{1};
@@ -105,6 +108,9 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
                   "a text prompt, run through the model's tokenizer (its length replaces --prompt)")
       ->check(NonEmpty())
       ->excludes(prompt);
+  cmd->add_option("--case-memory", o->case_memory_mb,
+                  "a case's worker may use this many MiB of resident memory (0: 80% of physical memory)")
+      ->capture_default_str();
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
   cmd->add_option("-o,--out", o->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());
   cmd->add_option("--timeout", o->timeout_ms, "kill a case after this many ms")->capture_default_str();

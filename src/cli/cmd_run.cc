@@ -110,6 +110,10 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--timeout", options->settings.case_timeout_ms,
                   "kill a case after this many ms (0: 2 x max-duration + 120 s)")
       ->capture_default_str();
+  cmd->add_option("--case-memory", options->settings.case_memory_mb,
+                  "a case's worker may use this many MiB of resident memory; over it the case is an "
+                  "oom record (0: 80% of physical memory)")
+      ->capture_default_str();
   cmd->add_option("-f,--format", options->format, "table, markdown, csv, json or jsonl")
       ->capture_default_str();
   cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());

@@ -162,5 +162,17 @@ TEST(ConsistentErrors, FailOnInvalidMakesAnInvalidVerdictExitOne) {
   EXPECT_NE(strict.output.find("1 of 1 measured cases are INVALID"), std::string::npos) << strict.output;
 }
 
+TEST(NoRunaways, AWorkerOverItsMemoryLimitIsAnOomRecordAndTheRunGoesOn) {
+  auto r = RunCommand(Executable() + " run none --target 'null:spin?us=20000&grow_mb=64,null:spin?us=10'" +
+                      " --case-memory 200 --warmup 0 --min-queries 20 --min-duration 0 --format json 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 1);
+  const auto records = nlohmann::json::parse(r.output, nullptr, false);
+  ASSERT_TRUE(records.is_array() && records.size() == 2) << r.output;
+  EXPECT_EQ(records[0]["status"], "oom");
+  const std::string why = records[0]["failure"]["error"];
+  EXPECT_NE(why.find("over the case's limit of 200 MiB"), std::string::npos) << why;
+  EXPECT_EQ(records[1]["status"], "ok");
+}
+
 }  // namespace
 }  // namespace edgebench

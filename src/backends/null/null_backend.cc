@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "core/clock.h"
 
@@ -14,8 +15,8 @@ constexpr int64_t kFeatures = 16;
 
 class NullSession : public Session {
  public:
-  NullSession(bool spin, int run_us, int fail_at, int crash_at, bool dynamic)
-      : spin_(spin), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at) {
+  NullSession(bool spin, int run_us, int fail_at, int crash_at, bool dynamic, int grow_mb)
+      : spin_(spin), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at), grow_mb_(grow_mb) {
     const Dim batch = dynamic ? Dim::Symbol("batch") : Dim::Fixed(1);
     signature_.inputs.push_back({"input", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
     signature_.outputs.push_back({"output", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
@@ -39,6 +40,10 @@ class NullSession : public Session {
                            " failed as requested (fail_at)");
     }
     if (inputs.size() != 1) return Status::Error("null backend: expected one input");
+    if (grow_mb_ > 0) {
+      // A leak on purpose: memory the runtime keeps and touches (so it is resident) on each run.
+      leaked_.emplace_back(static_cast<size_t>(grow_mb_) << 20, std::byte{1});
+    }
     if (spin_) {
       const int64_t until = NowNs() + int64_t{run_us_} * 1000;
       while (NowNs() < until) {
@@ -70,6 +75,8 @@ class NullSession : public Session {
   int run_us_;
   int fail_at_;
   int crash_at_;
+  int grow_mb_;
+  std::vector<std::vector<std::byte>> leaked_;
   int runs_ = 0;
 };
 
@@ -102,14 +109,15 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto crash_at = options.Int("crash_at", 0, 0, 1 << 30);
   auto dynamic = options.Bool("dynamic", false);
   auto crash_on_release = options.Bool("crash_on_release", false);
+  auto grow_mb = options.Int("grow_mb", 0, 0, 1 << 20);
   for (const Status& s : {us.status(), fail_at.status(), crash_at.status(), dynamic.status(),
-                          crash_on_release.status(), options.CheckAllUsed()}) {
+                          crash_on_release.status(), grow_mb.status(), options.CheckAllUsed()}) {
     if (!s.ok()) return s;
   }
   crash_on_release_ = crash_on_release_ || crash_on_release.value();
   return std::unique_ptr<Session>(new NullSession(target.device == "spin", us.value(),
                                                   fail_at.value(), crash_at.value(),
-                                                  dynamic.value()));
+                                                  dynamic.value(), grow_mb.value()));
 }
 
 }  // namespace edgebench

@@ -6,6 +6,7 @@
 //   fail_at=N   the Nth run (1-based) returns an error
 //   crash_at=N  the Nth run aborts the process (tests crash isolation)
 //   dynamic=on  the input's first dimension is the symbol "batch"
+//   grow_mb=N   each run keeps N more MiB resident (a leak, to test memory limits)
 //   crash_on_release=on  the backend aborts when it is destroyed (a runtime that crashes on
 //               teardown, after its results are in)
 #pragma once
