@@ -83,6 +83,9 @@ TEST(SingleStream, IssueTimesRiseOnTheInjectedClockAndPhasesAreObserved) {
   EXPECT_EQ(r.warmup.issue_ns, (std::vector<int64_t>{1000, 3000}));
   EXPECT_EQ(r.measured.latency_ns, (std::vector<int64_t>{1000, 1000, 1000}));
   EXPECT_EQ(r.measured.issue_ns, (std::vector<int64_t>{1000, 4000, 7000}));
+  // The measured phase starts at reading 6 (6000) and ends at reading 16: warmup not included.
+  EXPECT_EQ(r.measured_start_ns, 6000);
+  EXPECT_EQ(r.measured_wall_ns, 10000);
   EXPECT_EQ(phases.seen, (std::vector<std::string>{"start warmup", "end warmup", "start measure", "end measure"}));
 }
 

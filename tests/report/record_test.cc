@@ -156,5 +156,29 @@ TEST(Verdict, FailedCaseIsInvalid) {
   EXPECT_EQ(r.invalid_reasons.at(0), "case crashed at run");
 }
 
+TEST(Verdict, LlmRecordsOfDebugOrSanitizerBuildsAreInvalidToo) {
+  Record r = testing::MakeRecord({});
+  r.scenario = "llm";
+  r.llm = LlmRecord{};
+  r.llm->settings.repetitions = 1;
+  LlmRequestTiming t;
+  t.start_ns = 0;
+  t.first_token_ns = 100;
+  t.token_ns = {150, 200};
+  r.llm->measured = {t};
+  r.llm->prompt_tokens_run = 4;
+  FinishRecord(r);
+  ASSERT_TRUE(r.valid) << r.invalid_reasons.at(0);
+  r.environment.debug_build = true;
+  FinishRecord(r);
+  ASSERT_EQ(r.invalid_reasons.size(), 1u);
+  EXPECT_EQ(r.invalid_reasons[0], "debug build of edgebench");
+  r.environment.debug_build = false;
+  r.environment.sanitizers = true;
+  FinishRecord(r);
+  ASSERT_EQ(r.invalid_reasons.size(), 1u);
+  EXPECT_EQ(r.invalid_reasons[0], "sanitizer build of edgebench");
+}
+
 }  // namespace
 }  // namespace edgebench
