@@ -139,5 +139,19 @@ TEST(LiteRtBackend, MissingXnnpackIsReportedNeverRelabelled) {
   EXPECT_NE(why.find("/nonexistent/libLiteRt.so"), std::string::npos) << why;
 }
 
+TEST(LiteRtBackend, BothTargetsNameInputsAsTheModelsSignatureDoes) {
+  auto r = RunCommand(Executable() + " run " + OwwDir() + "/embedding_model.tflite" +
+                      " --target litert:cpu,litert:xnnpack --dim '*=1' --min-queries 3 --warmup 1"
+                      " --min-duration 0 --format jsonl 2>/dev/null");
+  std::istringstream lines(r.output);
+  std::vector<std::string> names;
+  for (std::string line; std::getline(lines, line);) {
+    const auto record = nlohmann::json::parse(line);
+    if (record["status"] == "ok") names.push_back(record["config"]["inputs"][0]["name"]);
+  }
+  ASSERT_FALSE(names.empty()) << r.output;
+  for (const std::string& name : names) EXPECT_EQ(name, "input_1");  // not "serving_default_input_1:0"
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -12,7 +12,7 @@ namespace {
 Tensor Floats(std::vector<float> values, std::vector<int64_t> shape = {}) {
   Tensor t{"out", DType::kFloat32, shape.empty() ? std::vector<int64_t>{static_cast<int64_t>(values.size())} : shape, {}};
   t.data.resize(values.size() * 4);
-  std::memcpy(t.data.data(), values.data(), t.data.size());
+  if (!values.empty()) std::memcpy(t.data.data(), values.data(), t.data.size());  // never memcpy(nullptr)
   return t;
 }
 

@@ -180,5 +180,17 @@ TEST(Verdict, LlmRecordsOfDebugOrSanitizerBuildsAreInvalidToo) {
   EXPECT_EQ(r.invalid_reasons[0], "sanitizer build of edgebench");
 }
 
+TEST(Verdict, MinQueriesIsMetExactlyAtItsValue) {
+  Record r = testing::MakeRecord(std::vector<int64_t>(99, 1000));
+  r.effective_settings.min_queries = 100;
+  FinishRecord(r);
+  EXPECT_FALSE(r.valid);
+  ASSERT_FALSE(r.invalid_reasons.empty());
+  EXPECT_NE(r.invalid_reasons[0].find("after 99 queries, fewer than min_queries 100"), std::string::npos);
+  r.measured_ns.push_back(1000);
+  FinishRecord(r);
+  EXPECT_TRUE(r.valid);
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -74,6 +75,22 @@ class LiteRtSession : public Session {
         threads_(threads) {
     for (int index : interpreter_->inputs()) signature_.inputs.push_back(SpecOf(interpreter_->tensor(index)));
     for (int index : interpreter_->outputs()) signature_.outputs.push_back(SpecOf(interpreter_->tensor(index)));
+    // Name tensors as the model's first signature does ("input_1", not the tensor name
+    // "serving_default_input_1:0"), as litert:xnnpack (LiteRT's signature API) names them, so
+    // --input and --dim NAME.AXIS mean the same input on both targets.
+    const auto keys = interpreter_->signature_keys();
+    if (!keys.empty()) {
+      auto rename = [&](const std::map<std::string, uint32_t>& by_name, const std::vector<int>& indices,
+                        std::vector<TensorSpec>& specs) {
+        for (const auto& [name, tensor] : by_name) {
+          for (size_t i = 0; i < indices.size(); ++i) {
+            if (indices[i] == static_cast<int>(tensor)) specs[i].name = name;
+          }
+        }
+      };
+      rename(interpreter_->signature_inputs(keys[0]->c_str()), interpreter_->inputs(), signature_.inputs);
+      rename(interpreter_->signature_outputs(keys[0]->c_str()), interpreter_->outputs(), signature_.outputs);
+    }
   }
 
   const Signature& signature() const override { return signature_; }
