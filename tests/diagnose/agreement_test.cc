@@ -165,5 +165,13 @@ TEST(Agreement, NoOutputsCannotBePaired) {
   EXPECT_TRUE(Contains(pairs.error(), "no outputs")) << pairs.error();
 }
 
+TEST(Agreement, ASignFlipHasCosineMinusOneAndFailsTheTolerance) {
+  auto a = CompareOutput(Floats({1, 2, 3}), Floats({-1, -2, -3}));
+  ASSERT_TRUE(a.ok()) << a.error();
+  EXPECT_DOUBLE_EQ(a.value().cosine, -1.0);
+  CheckTolerances(a.value(), Tolerances{std::nullopt, 0.999, std::nullopt});
+  EXPECT_FALSE(a.value().violations.empty());
+}
+
 }  // namespace
 }  // namespace edgebench
