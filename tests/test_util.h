@@ -1,8 +1,13 @@
 // Helpers shared by the tests: paths of the built binary and test models, running commands.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "backends/registry.h"
 #include "report/record.h"
@@ -30,6 +35,23 @@ inline CommandResult RunCommand(const std::string& command) {
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// Starts edgebench with `args` in a child process, its output discarded, and returns its pid
+// (for tests that signal it mid-run); -1 when it cannot fork.
+inline pid_t SpawnQuietly(const std::vector<std::string>& args) {
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  const int null_fd = ::open("/dev/null", O_WRONLY);
+  ::dup2(null_fd, STDOUT_FILENO);
+  ::dup2(null_fd, STDERR_FILENO);
+  std::vector<std::string> all = {Executable()};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ::execv(argv[0], argv.data());
+  ::_exit(127);
 }
 
 // A record with a plausible configuration and the given samples, finished.

@@ -65,16 +65,8 @@ TEST_F(SuiteCli, KilledMidCaseThenResumedEndsWithOneRecordPerCase) {
   for (std::string line; std::getline(listing, line);) keys.push_back(line.substr(0, 16));
   ASSERT_EQ(keys.size(), 4u) << dry.output;
 
-  const pid_t pid = ::fork();
+  const pid_t pid = testing::SpawnQuietly({"suite", suite, "--format", "jsonl"});
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int null_fd = ::open("/dev/null", O_WRONLY);
-    ::dup2(null_fd, STDOUT_FILENO);
-    ::dup2(null_fd, STDERR_FILENO);
-    ::execl(Executable().c_str(), Executable().c_str(), "suite", suite.c_str(), "--format", "jsonl",
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   // Kill it once the first record is stored, while the second case runs.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (Lines() < 1 && std::chrono::steady_clock::now() < deadline) {

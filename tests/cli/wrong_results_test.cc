@@ -92,17 +92,11 @@ TEST(WrongResults, AFailedLlmCaseKeepsItsConfiguration) {
 TEST(WrongResults, SigtermStopsTheRunWithTheRecordsSoFarIntact) {
   const std::string dir = "/tmp/edgebench_sigterm_" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
-  const pid_t pid = ::fork();
+  const pid_t pid = testing::SpawnQuietly({"run", "none", "--target",
+                                           "null:sleep?us=1000,null:sleep?us=2000,null:sleep?us=3000",
+                                           "--min-queries", "3", "--warmup", "1", "--min-duration", "3000",
+                                           "--out", dir});
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int null_fd = ::open("/dev/null", O_WRONLY);
-    ::dup2(null_fd, STDOUT_FILENO);
-    ::dup2(null_fd, STDERR_FILENO);
-    ::execl(Executable().c_str(), Executable().c_str(), "run", "none", "--target",
-            "null:sleep?us=1000,null:sleep?us=2000,null:sleep?us=3000", "--min-queries", "3", "--warmup", "1",
-            "--min-duration", "3000", "--out", dir.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
   const std::string store = dir + "/results.jsonl";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!std::filesystem::exists(store) && std::chrono::steady_clock::now() < deadline) {
