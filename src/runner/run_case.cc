@@ -1,9 +1,9 @@
 #include "runner/run_case.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/clock.h"
+#include "core/process_memory.h"
 #include "core/log.h"
 #include "load/input_source.h"
 #include "load/scenario.h"
@@ -12,20 +12,6 @@
 
 namespace edgebench {
 namespace {
-
-// VmRSS and VmHWM of this process, in bytes.
-std::pair<int64_t, int64_t> ResidentMemory() {
-  std::ifstream in("/proc/self/status");
-  int64_t rss = 0, peak = 0;
-  for (std::string line; std::getline(in, line);) {
-    auto kb = [&](const char* key, int64_t& into) {
-      if (line.rfind(key, 0) == 0) into = std::stoll(line.substr(std::string(key).size())) * 1024;
-    };
-    kb("VmRSS:", rss);
-    kb("VmHWM:", peak);
-  }
-  return {rss, peak};
-}
 
 std::string EffectiveTarget(const Target& requested, const std::map<std::string, std::string>& options) {
   Target effective = requested;
@@ -61,7 +47,9 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   r.llm->prompt_tokens_run = samples.prompt_tokens;
   r.llm->warmup = std::move(samples.warmup);
   r.llm->measured = std::move(samples.measured);
-  std::tie(r.llm->rss_bytes, r.llm->rss_peak_bytes) = ResidentMemory();
+  const ProcessMemory memory = ReadProcessMemory();
+  r.llm->rss_bytes = memory.rss_bytes;
+  r.llm->rss_peak_bytes = memory.peak_bytes;
   if (!result.error.ok()) return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, result.error.message());
   FinishRecord(r);
   return r;

@@ -9,13 +9,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 
 #include "core/clock.h"
+#include "core/process_memory.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
 
@@ -47,15 +46,6 @@ class ProtocolObserver : public RunObserver {
  private:
   int fd_;
 };
-
-// The resident memory of process `pid` in bytes (VmRSS), 0 when unreadable.
-int64_t ResidentBytes(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::atoll(line.c_str() + 6) * 1024;
-  }
-  return 0;
-}
 
 Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
             const std::string& stage, const std::string& error, int signal) {
@@ -168,7 +158,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   int64_t next_heartbeat = NowNs() + 1'000'000'000;
   for (;;) {
     if (limit_bytes > 0) {
-      peak_rss = std::max(peak_rss, ResidentBytes(pid));
+      peak_rss = std::max(peak_rss, ReadProcessMemory(pid).rss_bytes);
       if (peak_rss > limit_bytes) {
         over_memory = true;
         break;
