@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/sha256.h"
+#include "core/strings.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {
@@ -47,25 +48,27 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
   for (const Target& t : request.targets) {
     if (Status known = CheckTargetKnown(t, registry); !known.ok()) return known;
   }
+  // Every artifact of every model must exist, not only those a target picks: a mistyped path
+  // that no backend reads would otherwise be "skipped" for every target. Only the null backend
+  // reads nothing.
+  const bool reads_files = std::any_of(request.targets.begin(), request.targets.end(),
+                                       [](const Target& t) { return t.backend != "null"; });
+  std::vector<std::string> missing;
+  for (const PlanModel& m : request.models) {
+    for (const ArtifactSpec& a : m.model.artifacts) {
+      std::error_code ec;
+      if (!reads_files || std::filesystem::is_regular_file(a.path, ec)) continue;
+      const std::string why = std::filesystem::is_directory(a.path, ec)
+                                  ? "'" + a.path + "' is a directory, not a model file"
+                                  : "model file '" + a.path + "' does not exist";
+      if (std::find(missing.begin(), missing.end(), why) == missing.end()) missing.push_back(why);
+    }
+  }
+  if (!missing.empty()) return Status::Error(Join(missing, "; "));
   std::vector<PlannedCase> cases;
   std::map<std::string, std::string> digests;  // artifact path -> sha256, each file read once
   for (const PlanModel& m : request.models) {
     const std::vector<PlannedTarget> targets = PlanTargets(m.model, request.targets, registry);
-    if (const std::string missing = MissingArtifacts(targets); !missing.empty()) {
-      return Status::Error(missing);
-    }
-    // A mistyped path that no backend reads would otherwise be "skipped" for every target:
-    // every artifact must exist, unless only the null backend (which reads nothing) runs.
-    const bool reads_files = std::any_of(request.targets.begin(), request.targets.end(),
-                                         [](const Target& t) { return t.backend != "null"; });
-    for (const ArtifactSpec& a : m.model.artifacts) {
-      std::error_code ec;
-      if (reads_files && !std::filesystem::is_regular_file(a.path, ec)) {
-        return Status::Error(std::filesystem::is_directory(a.path, ec)
-                                 ? "'" + a.path + "' is a directory, not a model file"
-                                 : "model file '" + a.path + "' does not exist");
-      }
-    }
     for (const PlannedTarget& planned : targets) {
       CaseSpec base;
       base.model = m.model.name;
