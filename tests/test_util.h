@@ -5,7 +5,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,19 @@ inline CommandResult RunCommand(const std::string& command) {
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+// A scratch file's path in the test temp directory, unique to this process; `suite` keeps test
+// files apart ("npy_", "inputs_").
+inline std::string TempFilePath(const std::string& suite, const std::string& name) {
+  return ::testing::TempDir() + "edgebench_" + suite + std::to_string(::getpid()) + "_" + name;
+}
+
+// Writes `bytes` to TempFilePath(suite, name) and returns the path.
+inline std::string WriteTempFile(const std::string& suite, const std::string& name, const std::string& bytes) {
+  const std::string path = TempFilePath(suite, name);
+  std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
 }
 
 // Starts edgebench with `args` in a child process, its output discarded, and returns its pid

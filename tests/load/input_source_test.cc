@@ -9,19 +9,15 @@
 #include <set>
 
 #include "load/input_generator.h"
+#include "../test_util.h"
 
 namespace edgebench {
 namespace {
 
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "edgebench_inputs_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string TempPath(const std::string& name) { return testing::TempFilePath("inputs_", name); }
 
 std::string WriteFile(const std::string& name, const std::string& bytes) {
-  const std::string path = TempPath(name);
-  std::ofstream(path, std::ios::binary)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return path;
+  return testing::WriteTempFile("inputs_", name, bytes);
 }
 
 // A version 1.0 .npy file, as np.save lays it out (see npy_file_test.cc).

@@ -7,18 +7,15 @@
 #include <cstring>
 #include <fstream>
 
+#include "../test_util.h"
+
 namespace edgebench {
 namespace {
 
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "edgebench_npy_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string TempPath(const std::string& name) { return testing::TempFilePath("npy_", name); }
 
 std::string WriteFile(const std::string& name, const std::string& bytes) {
-  const std::string path = TempPath(name);
-  std::ofstream(path, std::ios::binary)
-      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  return path;
+  return testing::WriteTempFile("npy_", name, bytes);
 }
 
 // A .npy file as the format specification describes it: magic, version, little-endian header
