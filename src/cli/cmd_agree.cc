@@ -124,7 +124,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     store = opened.take();
   }
   const std::string input_description = report["input"].get<std::string>();
-  std::map<std::string, std::string> digests;
+  ArtifactDigests digests;
   int stored = 0;
   auto store_record = [&](const PlannedTarget& p, const std::string& status, const std::string& stage,
                           const std::string& error, const OutputsResult* result,
@@ -138,12 +138,9 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     spec.scenario = "agree";
     spec.settings.seed = o.seed;
     if (!spec.artifact.empty()) {
-      auto it = digests.find(spec.artifact);
-      if (it == digests.end()) {
-        auto digest = Sha256OfFile(spec.artifact);
-        it = digests.emplace(spec.artifact, digest.ok() ? digest.value() : "").first;
-      }
-      spec.artifact_sha256 = it->second;
+      // Unreadable here means the worker already said why; the record then has no digest.
+      auto digest = digests.Of(spec.artifact);
+      if (digest.ok()) spec.artifact_sha256 = digest.take();
     }
     spec.case_key =
         Sha256Hex(CaseKey(spec) + "|reference=" + plan[0].target.text + "|input=" + input_description).substr(0, 16);

@@ -44,6 +44,13 @@ std::string MissingArtifacts(const std::vector<PlannedTarget>& plan) {
   return missing;
 }
 
+Result<std::string> ArtifactDigests::Of(const std::string& path) {
+  if (auto it = known_.find(path); it != known_.end()) return it->second;
+  auto digest = Sha256OfFile(path);
+  if (!digest.ok()) return digest.status();
+  return known_.emplace(path, digest.take()).first->second;
+}
+
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry) {
   for (const Target& t : request.targets) {
     if (Status known = CheckTargetKnown(t, registry); !known.ok()) return known;
@@ -66,7 +73,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
   }
   if (!missing.empty()) return Status::Error(Join(missing, "; "));
   std::vector<PlannedCase> cases;
-  std::map<std::string, std::string> digests;  // artifact path -> sha256, each file read once
+  ArtifactDigests digests;
   for (const PlanModel& m : request.models) {
     const std::vector<PlannedTarget> targets = PlanTargets(m.model, request.targets, registry);
     for (const PlannedTarget& planned : targets) {
@@ -81,13 +88,9 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
       if (planned.artifact) {
         base.artifact = planned.artifact->path;
         if (planned.target.backend != "null") {
-          auto it = digests.find(base.artifact);
-          if (it == digests.end()) {
-            auto digest = Sha256OfFile(base.artifact);
-            if (!digest.ok()) return digest.status();
-            it = digests.emplace(base.artifact, digest.take()).first;
-          }
-          base.artifact_sha256 = it->second;
+          auto digest = digests.Of(base.artifact);
+          if (!digest.ok()) return digest.status();
+          base.artifact_sha256 = digest.take();
         }
       }
       for (const std::string& scenario : request.scenarios) {

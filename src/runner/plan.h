@@ -3,6 +3,7 @@
 // backend infos and files only; it never loads a model.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,17 @@ std::vector<PlannedTarget> PlanTargets(const ModelSpec& model, const std::vector
 
 // Every planned artifact that is not a readable file, as one message; empty when all are.
 std::string MissingArtifacts(const std::vector<PlannedTarget>& plan);
+
+// SHA-256 digests of artifact files for records and case keys, each file read once however many
+// cases name it (a GGUF can be gigabytes).
+class ArtifactDigests {
+ public:
+  // The error names the file that could not be read.
+  Result<std::string> Of(const std::string& path);
+
+ private:
+  std::map<std::string, std::string> known_;
+};
 
 struct PlanModel {
   ModelSpec model;
