@@ -103,6 +103,26 @@ TEST(LiteRtBackend, XnnpackRunsTheCompiledShapeAndRefusesOthers) {
   EXPECT_EQ(out[0].shape, (std::vector<int64_t>{1, 1, 1, 96}));
 }
 
+TEST(LiteRtBackend, XnnpackSuggestsLiteRtCpuOnlyWhereItRunsTheShape) {
+  // melspectrogram is compiled at [1x1]; litert:cpu runs [1x1280] but not [1x100].
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({OwwDir() + "/melspectrogram.tflite"}, ParseTarget("litert:xnnpack").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  const Status runs = s.value()->Prepare({{1, 1280}});
+  ASSERT_FALSE(runs.ok());
+  EXPECT_NE(runs.message().find("compiled input shape [1x1], not [1x1280] (input 'input'); litert:cpu runs it at "
+                                "this shape"),
+            std::string::npos)
+      << runs.message();
+  const Status neither = s.value()->Prepare({{1, 100}});
+  ASSERT_FALSE(neither.ok());
+  EXPECT_NE(neither.message().find("not [1x100] (input 'input'); litert:cpu cannot run it at this shape either "
+                                   "(TensorFlow Lite could not allocate tensors for input shapes [1x100]"),
+            std::string::npos)
+      << neither.message();
+  EXPECT_EQ(neither.message().find("litert:cpu runs"), std::string::npos) << neither.message();
+}
+
 TEST(LiteRtBackend, CustomOpErrorNamesTheOp) {
   auto backend = MakeLiteRtBackend();
   auto s = backend->Load({SelfieSegmentation()}, ParseTarget("litert:cpu").take());

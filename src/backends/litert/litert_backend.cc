@@ -285,8 +285,26 @@ class LiteRtBackend : public Backend {
     if (target.device == "xnnpack") {
       auto library = Library();
       if (!library.ok()) return library.status();
-      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value());
+      // Loads the model on builtin kernels (one thread) and prepares it at the shapes asked for.
+      auto builtin_check = [artifact](const std::map<std::string, std::vector<int64_t>>& by_name) -> Status {
+        auto builtin = LoadBuiltin(artifact, 1);
+        if (!builtin.ok()) return builtin.status();
+        std::vector<std::vector<int64_t>> shapes;
+        for (const TensorSpec& input : builtin.value()->signature().inputs) {
+          const auto it = by_name.find(input.name);
+          if (it == by_name.end()) return Status::Error("it names input '" + input.name + "' differently");
+          shapes.push_back(it->second);
+        }
+        return builtin.value()->Prepare(shapes);
+      };
+      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value(), builtin_check);
     }
+    return LoadBuiltin(artifact, threads.value());
+  }
+
+ private:
+  // litert:cpu: TensorFlow Lite's interpreter with its builtin kernels.
+  static Result<std::unique_ptr<Session>> LoadBuiltin(const Artifact& artifact, int threads) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
@@ -305,7 +323,7 @@ class LiteRtBackend : public Backend {
     std::unique_ptr<tflite::Interpreter> interpreter;
     reporter.Clear();
     tflite::InterpreterBuilder builder(*model, resolver);  // reports through the model's reporter
-    if (builder(&interpreter, threads.value()) != kTfLiteOk || !interpreter) {
+    if (builder(&interpreter, threads) != kTfLiteOk || !interpreter) {
       return Status::Error("TensorFlow Lite cannot build an interpreter for '" + artifact.path +
                            "': " + Explain(reporter.text()));
     }
@@ -318,11 +336,9 @@ class LiteRtBackend : public Backend {
                            Explain(reporter.text()));
     }
     return std::unique_ptr<Session>(
-        new LiteRtSession(std::move(owned_reporter), std::move(model), std::move(interpreter),
-                          threads.value()));
+        new LiteRtSession(std::move(owned_reporter), std::move(model), std::move(interpreter), threads));
   }
 
- private:
   // LiteRT's library, opened once on first use.
   Result<std::shared_ptr<LiteRtLibrary>> Library() const {
     std::lock_guard<std::mutex> lock(mutex_);
