@@ -94,12 +94,11 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   std::vector<Tensor> inputs;
   const Layout compare_layout = plan[0].artifact->layout;
   if (!o.image.empty()) {
+    // Checked here from the header alone (a bad spec is exit 2); each worker decodes and resizes
+    // the image itself, under its memory limit, so nothing image-sized is allocated here.
     auto pre = ParseImagePreprocess(o.preprocess);
     if (!pre.ok()) return fail(pre.error());
-    if (compare_layout != Layout::kAny) pre.value().layout = compare_layout;
-    auto image = LoadImageTensor(o.image, pre.value());
-    if (!image.ok()) return fail(image.error());
-    inputs.push_back(image.take());
+    if (Status s = CheckImageInput(o.image, pre.value()); !s.ok()) return fail(s.message());
   }
   std::vector<std::string> worker_args;
   if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
@@ -190,7 +189,8 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       store_record(p, "skipped", "plan", p.skip_reason, nullptr, {}, false);
       continue;
     }
-    OutputsRequest request{model.value().name, *p.artifact, compare_layout, p.target.text, dims, o.seed, inputs};
+    OutputsRequest request{model.value().name, *p.artifact, compare_layout, p.target.text, dims, o.seed, inputs,
+                           o.image, o.preprocess};
     OutputsResult result = RunOutputsInWorker(context.executable, request, o.timeout_ms, worker_args);
     entry["artifact"] = result.artifact;
     entry["effective_target"] = result.effective_target;
@@ -211,7 +211,8 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     }
     entry["status"] = "ok";
     if (i == 0) {
-      inputs = result.inputs;  // every other target gets exactly these
+      // Every other target gets exactly these (an image: the same spec, decoded the same way).
+      inputs = result.inputs;
       reference_outputs = result.outputs;
       for (const Tensor& t : result.outputs) {
         entry["outputs"].push_back({{"name", t.name}, {"shape", t.shape}});

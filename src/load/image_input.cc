@@ -31,9 +31,10 @@ Result<std::vector<double>> ParseTriple(const std::string& key, const std::strin
   return v;
 }
 
-// Images are decoded and resized in the calling process (for `agree`, the orchestrator), so their
-// size is bounded before anything is allocated: a side of at most kMaxImageSide, and at most a
-// quarter of physical memory for the decoded pixels and for the float32 tensor each.
+// An image's size is bounded before anything is allocated: a side of at most kMaxImageSide, and
+// at most a quarter of physical memory for the decoded pixels and for the float32 tensor each.
+// (`agree` decodes in its workers, under their memory limit; the bound makes an absurd request
+// an error that says so rather than an oom.)
 constexpr int64_t kMaxImageSide = 16384;
 
 uint64_t ImageBytesLimit() {
@@ -105,7 +106,7 @@ Result<ImagePreprocess> ParseImagePreprocess(const std::string& text) {
   return p;
 }
 
-Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
+Status CheckImageInput(const std::string& path, const ImagePreprocess& p) {
   if (p.width || p.height) {
     const std::string resize = "--preprocess resize=" + std::to_string(p.width) + "x" + std::to_string(p.height);
     if (Status s = CheckImageSize(resize, p.width, p.height, 3 * sizeof(float),
@@ -116,17 +117,24 @@ Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p
   }
   int w = 0, h = 0, channels = 0;
   // The header alone gives the size: check it before decoding.
-  if (::stbi_info(path.c_str(), &w, &h, &channels)) {
-    const std::string image = "image '" + path + "' (" + std::to_string(w) + "x" + std::to_string(h) + ")";
-    if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
-    if (!p.width && !p.height) {
-      if (Status s = CheckImageSize(image + " as a float32 tensor", w, h, 3 * sizeof(float),
-                                    "give --preprocess resize=WxH");
-          !s.ok()) {
-        return s;
-      }
+  if (!::stbi_info(path.c_str(), &w, &h, &channels)) {
+    return Status::Error("cannot read image '" + path + "': " + stbi_failure_reason());
+  }
+  const std::string image = "image '" + path + "' (" + std::to_string(w) + "x" + std::to_string(h) + ")";
+  if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
+  if (!p.width && !p.height) {
+    if (Status s = CheckImageSize(image + " as a float32 tensor", w, h, 3 * sizeof(float),
+                                  "give --preprocess resize=WxH");
+        !s.ok()) {
+      return s;
     }
   }
+  return Status::Ok();
+}
+
+Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
+  if (Status s = CheckImageInput(path, p); !s.ok()) return s;
+  int w = 0, h = 0, channels = 0;
   std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &w, &h, &channels, 3),
                                                          stbi_image_free);
   if (!pixels) {

@@ -24,7 +24,13 @@ struct ImagePreprocess {
 // Parses "resize=128x128,scale=0.0039215686,mean=0.5:0.5:0.5,std=0.5:0.5:0.5,layout=nhwc".
 Result<ImagePreprocess> ParseImagePreprocess(const std::string& text);
 
-// RGB image to tensor; bilinear resize. The error names the file.
+// Checks from the image's header alone, allocating nothing image-sized, that the file is an
+// image edgebench can read and that it and the tensor it becomes fit the size bounds (a side of
+// at most 16384 pixels, at most a quarter of physical memory each). The error names the file
+// or the --preprocess resize, the bytes it would need, and what to do.
+Status CheckImageInput(const std::string& path, const ImagePreprocess& preprocess);
+
+// RGB image to tensor; bilinear resize. Checks CheckImageInput first. The error names the file.
 Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& preprocess);
 
 }  // namespace edgebench

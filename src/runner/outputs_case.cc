@@ -2,6 +2,7 @@
 
 #include "core/layout.h"
 #include "core/tensor_json.h"
+#include "load/image_input.h"
 #include "load/input_generator.h"
 #include "runner/resolve_target.h"
 
@@ -51,7 +52,9 @@ nlohmann::json OutputsRequestToJson(const OutputsRequest& r) {
           {"target", r.target},
           {"dims", r.dims},
           {"seed", r.seed},
-          {"inputs", TensorsToJson(r.inputs)}};
+          {"inputs", TensorsToJson(r.inputs)},
+          {"image", r.image},
+          {"image_preprocess", r.image_preprocess}};
 }
 
 Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
@@ -71,6 +74,8 @@ Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
     auto inputs = TensorsFromJson(j.at("inputs"));
     if (!inputs.ok()) return inputs.status();
     r.inputs = inputs.take();
+    r.image = j.at("image").get<std::string>();
+    r.image_preprocess = j.at("image_preprocess").get<std::string>();
     return r;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed outputs request: ") + e.what());
@@ -131,9 +136,18 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
   r.effective_target = effective.Canonical();
 
   stage("inputs");
+  std::vector<Tensor> given = request.inputs;
+  if (!request.image.empty()) {
+    auto preprocess = ParseImagePreprocess(request.image_preprocess);
+    if (!preprocess.ok()) return Fail(r, "failed", "inputs", preprocess.error());
+    if (request.compare_layout != Layout::kAny) preprocess.value().layout = request.compare_layout;
+    auto image = LoadImageTensor(request.image, preprocess.value());
+    if (!image.ok()) return Fail(r, "failed", "inputs", image.error());
+    given = {image.take()};
+  }
   std::vector<Tensor> inputs;
   std::vector<std::vector<int64_t>> shapes;
-  if (request.inputs.empty()) {
+  if (given.empty()) {
     auto resolved = ResolveInputShapes(s.signature(), request.dims);
     if (!resolved.ok()) return Fail(r, "failed", "inputs", resolved.error());
     if (Status used = CheckBindingsUsed(s.signature(), request.dims); !used.ok()) {
@@ -149,7 +163,8 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
     if (!generated.ok()) return Fail(r, "failed", "inputs", generated.error());
     inputs = generated.take();
   } else {
-    inputs = Convert(request.inputs, request.compare_layout, request.artifact.layout);
+    inputs = Convert(given, request.compare_layout, request.artifact.layout);
+    given.clear();
     const auto& specs = s.signature().inputs;
     if (inputs.size() != specs.size()) {
       return Fail(r, "failed", "inputs",
@@ -178,7 +193,8 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
   stage("run");
   std::vector<Tensor> outputs;
   if (Status run = s.Run(inputs, outputs); !run.ok()) return Fail(r, "failed", "run", run.message());
-  r.inputs = Convert(inputs, request.artifact.layout, request.compare_layout);
+  // The caller has the image's spec; the tensor would only be image-sized memory there.
+  if (request.image.empty()) r.inputs = Convert(inputs, request.artifact.layout, request.compare_layout);
   r.outputs = Convert(outputs, request.artifact.layout, request.compare_layout);
   return r;
 }

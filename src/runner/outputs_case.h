@@ -23,7 +23,13 @@ struct OutputsRequest {
   std::string target;
   ShapeBindings dims;
   uint64_t seed = 0;
-  std::vector<Tensor> inputs;  // empty: generate from the artifact's signature with `seed`
+  std::vector<Tensor> inputs;  // empty: from `image`, else generated from the signature with `seed`
+  // An image file and its --preprocess text (load/image_input.h): the worker decodes and resizes
+  // it itself, laid out as compare_layout, so nothing image-sized is allocated by the caller and
+  // every target's worker builds the same tensor from the same spec. Such inputs are not sent
+  // back in OutputsResult::inputs.
+  std::string image;
+  std::string image_preprocess;
 };
 
 struct OutputsResult {
@@ -32,7 +38,7 @@ struct OutputsResult {
   std::string error;
   std::string effective_target;
   std::string artifact;
-  std::vector<Tensor> inputs;   // as run, in compare_layout
+  std::vector<Tensor> inputs;   // as run, in compare_layout; empty for an OutputsRequest::image
   std::vector<Tensor> outputs;  // in compare_layout
   Placement placement;
 };

@@ -57,6 +57,36 @@ TEST(LiteRtBackend, DynamicBatchIsResized) {
   EXPECT_EQ(out[0].shape, (std::vector<int64_t>{3, 1, 1, 96}));
 }
 
+TEST(LiteRtBackend, DynamicInputIsResizedBeforeTheFirstAllocation) {
+  // melspectrogram's input is [?x?]; built at [1x1], its STFT convolution cannot be prepared,
+  // so allocating in Load made the model unusable at every shape.
+  const std::string model = OwwDir() + "/melspectrogram.tflite";
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({model}, ParseTarget("litert:cpu?threads=1").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  const Status prepared = s.value()->Prepare({{1, 1280}});
+  ASSERT_TRUE(prepared.ok()) << prepared.message();
+  EXPECT_EQ(s.value()->PreparedInputShapes(), (std::vector<std::vector<int64_t>>{{1, 1280}}));
+  auto inputs = GenerateInputs(s.value()->signature(), {{1, 1280}}, 0).take();
+  std::vector<Tensor> out;
+  ASSERT_TRUE(s.value()->Run(inputs, out).ok());
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_FALSE(out[0].data.empty());
+  // A shape the model cannot run is an error of the prepare stage that names it.
+  const Status too_short = s.value()->Prepare({{1, 100}});
+  ASSERT_FALSE(too_short.ok());
+  EXPECT_NE(too_short.message().find("could not allocate tensors for input shapes [1x100]"), std::string::npos)
+      << too_short.message();
+
+  // As a user runs it: the record states the shape that ran.
+  auto r = RunCommand(Executable() + " run " + model + " --target litert:cpu --dim input.0=1 --dim input.1=1280"
+                      " --min-queries 3 --warmup 1 --min-duration 0 --format jsonl 2>/dev/null");
+  const auto record = nlohmann::json::parse(r.output);
+  EXPECT_EQ(record["status"], "ok") << r.output;
+  EXPECT_EQ(record["config"]["inputs"][0]["name"], "input");
+  EXPECT_EQ(record["config"]["inputs"][0]["shape"], nlohmann::json::parse("[1, 1280]"));
+}
+
 TEST(LiteRtBackend, XnnpackRunsTheCompiledShapeAndRefusesOthers) {
   auto backend = MakeLiteRtBackend();
   auto s = backend->Load({OwwDir() + "/embedding_model.tflite"}, ParseTarget("litert:xnnpack").take());
@@ -71,6 +101,26 @@ TEST(LiteRtBackend, XnnpackRunsTheCompiledShapeAndRefusesOthers) {
   std::vector<Tensor> out;
   ASSERT_TRUE(s.value()->Run(inputs, out).ok());
   EXPECT_EQ(out[0].shape, (std::vector<int64_t>{1, 1, 1, 96}));
+}
+
+TEST(LiteRtBackend, XnnpackSuggestsLiteRtCpuOnlyWhereItRunsTheShape) {
+  // melspectrogram is compiled at [1x1]; litert:cpu runs [1x1280] but not [1x100].
+  auto backend = MakeLiteRtBackend();
+  auto s = backend->Load({OwwDir() + "/melspectrogram.tflite"}, ParseTarget("litert:xnnpack").take());
+  ASSERT_TRUE(s.ok()) << s.error();
+  const Status runs = s.value()->Prepare({{1, 1280}});
+  ASSERT_FALSE(runs.ok());
+  EXPECT_NE(runs.message().find("compiled input shape [1x1], not [1x1280] (input 'input'); litert:cpu runs it at "
+                                "this shape"),
+            std::string::npos)
+      << runs.message();
+  const Status neither = s.value()->Prepare({{1, 100}});
+  ASSERT_FALSE(neither.ok());
+  EXPECT_NE(neither.message().find("not [1x100] (input 'input'); litert:cpu cannot run it at this shape either "
+                                   "(TensorFlow Lite could not allocate tensors for input shapes [1x100]"),
+            std::string::npos)
+      << neither.message();
+  EXPECT_EQ(neither.message().find("litert:cpu runs"), std::string::npos) << neither.message();
 }
 
 TEST(LiteRtBackend, CustomOpErrorNamesTheOp) {

@@ -131,14 +131,14 @@ TEST(ConsistentErrors, UnknownBackendsAndDevicesAreBadArgumentsAlike) {
 TEST(ConsistentErrors, MeaninglessFlagValuesAreRejectedNamingTheFlag) {
   auto out = RunCommand(Executable() + " run none --target null:spin --out '' 2>&1");
   EXPECT_EQ(out.exit_code, 2);
-  EXPECT_NE(out.output.find("--out"), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("--out: must not be empty"), std::string::npos) << out.output;
   const std::string llm = Executable() + " llm " + TestModel("llama-tiny.gguf");
   auto both = RunCommand(llm + " --prompt 16 --prompt-text hello 2>&1");
   EXPECT_EQ(both.exit_code, 2);
-  EXPECT_NE(both.output.find("--prompt-text"), std::string::npos) << both.output;
+  EXPECT_NE(both.output.find("--prompt excludes --prompt-text"), std::string::npos) << both.output;
   auto empty = RunCommand(llm + " --prompt-text '' 2>&1");
   EXPECT_EQ(empty.exit_code, 2);
-  EXPECT_NE(empty.output.find("--prompt-text"), std::string::npos) << empty.output;
+  EXPECT_NE(empty.output.find("--prompt-text: must not be empty"), std::string::npos) << empty.output;
 }
 
 TEST(ConsistentErrors, FailOnInvalidMakesAnInvalidVerdictExitOne) {

@@ -56,6 +56,30 @@ TensorSpec SpecOf(const TfLiteTensor* t) {
   return spec;
 }
 
+// Makes "unresolved custom op" errors name the op and say what it means.
+std::string Explain(const std::string& message) {
+  static const std::regex kCustomOp(R"(unresolved custom op: ([A-Za-z0-9_]+))");
+  std::smatch match;
+  if (std::regex_search(message, match, kCustomOp)) {
+    return "the model needs the custom operator '" + match[1].str() +
+           "', which TensorFlow Lite's builtin kernels do not provide (the runtime the model "
+           "was made for, e.g. MediaPipe, registers it). TensorFlow Lite said: " + message;
+  }
+  return message.empty() ? "unknown error" : message;
+}
+
+// Whether any input has a dynamic axis (-1 in its shape signature).
+bool HasDynamicInput(const tflite::Interpreter& interpreter) {
+  for (int index : interpreter.inputs()) {
+    const TfLiteIntArray* signature = interpreter.tensor(index)->dims_signature;
+    if (!signature) continue;
+    for (int i = 0; i < signature->size; ++i) {
+      if (signature->data[i] < 0) return true;
+    }
+  }
+  return false;
+}
+
 // Whether the loaded TFLite library carries the XNNPACK delegate (Debian's does not).
 bool LibraryHasXnnpack() {
   void* self = ::dlopen(nullptr, RTLD_LAZY);
@@ -123,7 +147,7 @@ class LiteRtSession : public Session {
     reporter_->Clear();
     if (interpreter_->AllocateTensors() != kTfLiteOk) {
       return Status::Error("TensorFlow Lite could not allocate tensors for input shapes " +
-                           ShapesText(input_shapes) + ": " + reporter_->text());
+                           ShapesText(input_shapes) + ": " + Explain(reporter_->text()));
     }
     return Status::Ok();
   }
@@ -261,8 +285,26 @@ class LiteRtBackend : public Backend {
     if (target.device == "xnnpack") {
       auto library = Library();
       if (!library.ok()) return library.status();
-      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value());
+      // Loads the model on builtin kernels (one thread) and prepares it at the shapes asked for.
+      auto builtin_check = [artifact](const std::map<std::string, std::vector<int64_t>>& by_name) -> Status {
+        auto builtin = LoadBuiltin(artifact, 1);
+        if (!builtin.ok()) return builtin.status();
+        std::vector<std::vector<int64_t>> shapes;
+        for (const TensorSpec& input : builtin.value()->signature().inputs) {
+          const auto it = by_name.find(input.name);
+          if (it == by_name.end()) return Status::Error("it names input '" + input.name + "' differently");
+          shapes.push_back(it->second);
+        }
+        return builtin.value()->Prepare(shapes);
+      };
+      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value(), builtin_check);
     }
+    return LoadBuiltin(artifact, threads.value());
+  }
+
+ private:
+  // litert:cpu: TensorFlow Lite's interpreter with its builtin kernels.
+  static Result<std::unique_ptr<Session>> LoadBuiltin(const Artifact& artifact, int threads) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
@@ -281,20 +323,22 @@ class LiteRtBackend : public Backend {
     std::unique_ptr<tflite::Interpreter> interpreter;
     reporter.Clear();
     tflite::InterpreterBuilder builder(*model, resolver);  // reports through the model's reporter
-    if (builder(&interpreter, threads.value()) != kTfLiteOk || !interpreter) {
+    if (builder(&interpreter, threads) != kTfLiteOk || !interpreter) {
       return Status::Error("TensorFlow Lite cannot build an interpreter for '" + artifact.path +
                            "': " + Explain(reporter.text()));
     }
-    if (interpreter->AllocateTensors() != kTfLiteOk) {
+    // A model with a dynamic input axis (-1 in its shape signature) is built with that axis at 1,
+    // a shape many such models cannot run (melspectrogram's STFT needs more than one sample):
+    // allocating now would fail before Prepare can resize to the shape asked for, so Prepare
+    // allocates. A static model is allocated now, so that its errors belong to the load stage.
+    if (!HasDynamicInput(*interpreter) && interpreter->AllocateTensors() != kTfLiteOk) {
       return Status::Error("TensorFlow Lite cannot prepare '" + artifact.path + "': " +
                            Explain(reporter.text()));
     }
     return std::unique_ptr<Session>(
-        new LiteRtSession(std::move(owned_reporter), std::move(model), std::move(interpreter),
-                          threads.value()));
+        new LiteRtSession(std::move(owned_reporter), std::move(model), std::move(interpreter), threads));
   }
 
- private:
   // LiteRT's library, opened once on first use.
   Result<std::shared_ptr<LiteRtLibrary>> Library() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -305,17 +349,6 @@ class LiteRtBackend : public Backend {
   mutable std::mutex mutex_;
   mutable std::optional<Result<std::shared_ptr<LiteRtLibrary>>> library_;
 
-  // Makes "unresolved custom op" errors name the op and say what it means.
-  static std::string Explain(const std::string& message) {
-    static const std::regex kCustomOp(R"(unresolved custom op: ([A-Za-z0-9_]+))");
-    std::smatch match;
-    if (std::regex_search(message, match, kCustomOp)) {
-      return "the model needs the custom operator '" + match[1].str() +
-             "', which TensorFlow Lite's builtin kernels do not provide (the runtime the model "
-             "was made for, e.g. MediaPipe, registers it). TensorFlow Lite said: " + message;
-    }
-    return message.empty() ? "unknown error" : message;
-  }
 };
 
 }  // namespace

@@ -109,8 +109,8 @@ struct AlignedBuffer {
 
 class LiteRtXnnpackSession : public Session {
  public:
-  LiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library, int threads)
-      : lib_(std::move(library)), api_(lib_->api()), threads_(threads) {}
+  LiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library, int threads, BuiltinShapeCheck builtin_check)
+      : lib_(std::move(library)), api_(lib_->api()), threads_(threads), builtin_check_(std::move(builtin_check)) {}
 
   ~LiteRtXnnpackSession() override {
     StderrFilter quiet(IsLiteRtNoise);  // LiteRT logs "DestroyAccelerator" at INFO
@@ -233,7 +233,7 @@ class LiteRtXnnpackSession : public Session {
       if (shapes[i] != input_types_[i].dims()) {
         return Error("runs this model only at its compiled input shape " +
                      ShapeToString(input_types_[i].dims()) + ", not " + ShapeToString(shapes[i]) +
-                     " (input '" + signature_.inputs[i].name + "'); litert:cpu runs other shapes");
+                     " (input '" + signature_.inputs[i].name + "')" + WhatLiteRtCpuDoes(shapes));
       }
     }
     return AllocateBuffers(compiled_, shapes);
@@ -271,6 +271,16 @@ class LiteRtXnnpackSession : public Session {
   }
 
  private:
+  // The advice after "only at its compiled shape": litert:cpu only when it runs these shapes.
+  std::string WhatLiteRtCpuDoes(const std::vector<std::vector<int64_t>>& shapes) const {
+    if (!builtin_check_) return "";
+    std::map<std::string, std::vector<int64_t>> by_name;
+    for (size_t i = 0; i < shapes.size(); ++i) by_name[signature_.inputs[i].name] = shapes[i];
+    const Status cpu = builtin_check_(by_name);
+    if (cpu.ok()) return "; litert:cpu runs it at this shape";
+    return "; litert:cpu cannot run it at this shape either (" + cpu.message() + ")";
+  }
+
   Status Error(const std::string& what) const {
     return Status::Error("LiteRT " + std::string(kLiteRtWheelVersion) + " (XNNPACK) " + what);
   }
@@ -395,6 +405,7 @@ class LiteRtXnnpackSession : public Session {
   std::shared_ptr<LiteRtLibrary> lib_;
   const LiteRtApi& api_;
   int threads_;
+  BuiltinShapeCheck builtin_check_;
   void* env_ = nullptr;
   void* model_ = nullptr;
   void* signature_handle_ = nullptr;
@@ -431,12 +442,13 @@ std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary) {
 }
 
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
-                                                         const Artifact& artifact, int threads) {
+                                                         const Artifact& artifact, int threads,
+                                                         BuiltinShapeCheck builtin_check) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(artifact.path, ec)) {
     return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
   }
-  auto session = std::make_unique<LiteRtXnnpackSession>(std::move(library), threads);
+  auto session = std::make_unique<LiteRtXnnpackSession>(std::move(library), threads, std::move(builtin_check));
   if (Status s = session->Init(artifact.path); !s.ok()) return s;
   return std::unique_ptr<Session>(std::move(session));
 }

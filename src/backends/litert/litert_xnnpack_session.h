@@ -2,15 +2,25 @@
 // for the CPU accelerator, which runs it through XNNPACK.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "backends/backend.h"
 #include "backends/litert/litert_library.h"
 
 namespace edgebench {
 
+// Whether litert:cpu (TensorFlow Lite's builtin kernels) runs the model at the given input
+// shapes, by input name: Ok, or why not. litert:xnnpack asks it before it suggests litert:cpu
+// for a shape it cannot run itself, so that it never sends users to a target that fails too.
+using BuiltinShapeCheck = std::function<Status(const std::map<std::string, std::vector<int64_t>>&)>;
+
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
-                                                         const Artifact& artifact, int threads);
+                                                         const Artifact& artifact, int threads,
+                                                         BuiltinShapeCheck builtin_check = {});
 
 // Counts "[Builtin]" rows by node type in the "Run Order" table of a LiteRT profile summary:
 // the nodes XNNPACK did not take.
