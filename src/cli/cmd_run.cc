@@ -1,14 +1,19 @@
 // `edgebench run MODEL --target T1,T2`: one case per target, each in its own worker process,
 // one row per target; records appended to DIR/results.jsonl with --out.
 #include <filesystem>
+#include <map>
+#include <set>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "core/strings.h"
 #include "cli/command_support.h"
 #include "cli/record_output.h"
 #include "load/input_source.h"
+#include "load/scenario.h"
 #include "runner/plan.h"
+#include "stats/summary.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {
@@ -23,6 +28,11 @@ struct RunOptions {
   std::vector<std::string> inputs;
   int64_t input_pool = 1;
   RunSettings settings;
+  std::string scenarios = "single-stream";
+  std::string window = "5s";
+  bool find_peak = false;
+  // Which load flags were given, to reject those no listed scenario uses.
+  std::map<std::string, bool> given;
   std::string format = "table";
   std::string out_dir;
   bool in_process = false;
@@ -40,7 +50,54 @@ int Run(const RunOptions& o, CommandContext& context) {
   }
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
-  if (auto valid = Validate(o.settings); !valid.ok()) return fail(valid.error());
+  RunSettings settings = o.settings;
+  auto window = ParseDurationMs(o.window);
+  if (!window.ok()) return fail("--window: " + window.error());
+  settings.window_ms = window.value();
+  std::vector<std::string> scenarios;
+  std::set<ScenarioKind> kinds;
+  for (const std::string& text : SplitList(o.scenarios)) {
+    auto parsed = ParseScenario(text);
+    if (!parsed.ok()) return fail("--scenario: " + parsed.error());
+    if (parsed.value().kind == ScenarioKind::kLanguageModel) {
+      return fail("--scenario llm: language models run with `edgebench llm`");
+    }
+    if (auto valid = ValidateForScenario(text, settings); !valid.ok()) return fail(valid.error());
+    scenarios.push_back(parsed.value().Canonical());
+    kinds.insert(parsed.value().kind);
+  }
+  if (scenarios.empty()) return fail("--scenario: give at least one scenario (" + std::string(kScenarioForms) + ")");
+  auto uses = [&](std::initializer_list<ScenarioKind> any) {
+    for (ScenarioKind k : any) {
+      if (kinds.count(k)) return true;
+    }
+    return false;
+  };
+  const struct {
+    const char* flag;
+    bool used;
+    const char* scenarios;
+  } kLoadFlags[] = {
+      {"--sessions", uses({ScenarioKind::kMultiStream, ScenarioKind::kServer, ScenarioKind::kOffline, ScenarioKind::kSoak}),
+       "multi-stream, server, offline or soak"},
+      {"--concurrency", uses({ScenarioKind::kServer, ScenarioKind::kOffline}), "server or offline"},
+      {"--batch", uses({ScenarioKind::kOffline}), "offline"},
+      {"--streams", uses({ScenarioKind::kSoak}), "soak"},
+      {"--p99-bound-ms", uses({ScenarioKind::kServer}), "server"},
+      {"--find-peak", uses({ScenarioKind::kServer}), "server"},
+  };
+  for (const auto& flag : kLoadFlags) {
+    if (o.given.count(flag.flag) && o.given.at(flag.flag) && !flag.used) {
+      return fail(std::string(flag.flag) + " applies to the " + flag.scenarios + " scenario, and --scenario lists none");
+    }
+  }
+  if (settings.p99_bound_ms > 0 && settings.min_queries < SamplesNeededFor(0.99)) {
+    return fail("--p99-bound-ms compares a p99, which needs at least " + std::to_string(SamplesNeededFor(0.99)) +
+                " queries: give --min-queries " + std::to_string(SamplesNeededFor(0.99)) + " or more");
+  }
+  if (o.find_peak && !(settings.p99_bound_ms > 0)) {
+    return fail("--find-peak searches the highest rate whose p99 stays under a bound: give --p99-bound-ms");
+  }
   if (Status s = ValidateInputOptions({o.inputs, o.input_pool, o.settings.seed}); !s.ok()) return fail(s.message());
   model.inputs = o.inputs;
   auto spec = ParseModelArgument(o.model_path);
@@ -50,7 +107,9 @@ int Run(const RunOptions& o, CommandContext& context) {
   PlanRequest request;
   request.models = {model};
   request.targets = targets.take();
-  request.settings = o.settings;
+  request.settings = settings;
+  request.scenarios = scenarios;
+  request.find_peak = o.find_peak;
   request.strict_dims = o.strict_dims;
   request.input_pool = o.input_pool;
   auto plan = PlanCases(request, context.registry);
@@ -63,7 +122,7 @@ int Run(const RunOptions& o, CommandContext& context) {
 void AddRunCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "run", "measure a model on one or more targets (single-stream), one row per target");
+      "run", "measure a model on one or more targets under one or more scenarios, a row per case");
   cmd->footer(
       std::string(kSettleColumnHelp) + "\n"
       "Exit status: 0 when every target measured (or was skipped: the model has no artifact for "
@@ -89,7 +148,44 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--input-pool", options->input_pool,
                   "N different input samples cycled through the queries (seeded inputs use seed + i)")
       ->capture_default_str();
-  cmd->add_option("--warmup", options->settings.warmup_queries, "warmup queries, kept apart")
+  cmd->add_option("-s,--scenario", options->scenarios,
+                  std::string("comma-separated scenarios, each its own case and record: ") + kScenarioForms)
+      ->capture_default_str();
+  auto load_flag = [cmd, options](CLI::Option* option, const std::string& name) {
+    option->each([options, name](const std::string&) { options->given[name] = true; });
+    return option;
+  };
+  load_flag(cmd->add_option("--sessions", options->settings.sessions,
+                            "per-stream (a session per stream or worker) or shared (all on one session; "
+                            "only where the runtime allows concurrent runs)")
+                ->capture_default_str(),
+            "--sessions");
+  load_flag(cmd->add_option("--concurrency", options->settings.concurrency,
+                            "server and offline: sessions serving queries at once")
+                ->capture_default_str(),
+            "--concurrency");
+  load_flag(cmd->add_option("--batch", options->settings.batch,
+                            "offline: bind every input's first axis to this batch size")
+                ->capture_default_str(),
+            "--batch");
+  load_flag(cmd->add_option("--streams", options->settings.streams, "soak: closed-loop streams")->capture_default_str(),
+            "--streams");
+  cmd->add_option("--window", options->window,
+                  "windows for soak reports and the stability rule (e.g. 5s, 500ms)")
+      ->capture_default_str();
+  cmd->add_option("--confidence", options->settings.confidence,
+                  "early stopping (MLPerf LoadGen): say whether p90/p99 (server: the p99 bound) are "
+                  "supported at this confidence, e.g. 0.99; unsupported is INVALID (0: off)")
+      ->capture_default_str();
+  load_flag(cmd->add_option("--p99-bound-ms", options->settings.p99_bound_ms,
+                            "server: a p99 above this many ms is INVALID (0: no bound)")
+                ->capture_default_str(),
+            "--p99-bound-ms");
+  load_flag(cmd->add_flag("--find-peak", options->find_peak,
+                          "server: search the highest rate whose p99 stays under --p99-bound-ms, from "
+                          "the server:QPS rate (double until it fails, then bisect to 2%); a record per step"),
+            "--find-peak");
+  cmd->add_option("--warmup", options->settings.warmup_queries, "warmup queries, kept apart (per stream)")
       ->capture_default_str();
   cmd->add_option("--min-queries", options->settings.min_queries, "measured queries at least")
       ->capture_default_str();

@@ -17,4 +17,18 @@ inline std::string Join(const std::vector<std::string>& parts, std::string_view 
   return joined;
 }
 
+// {"a", "b", ""} from "a,b," split on `separator`; "" gives {""}, so an empty item stays
+// visible to the caller's check.
+inline std::vector<std::string> SplitList(const std::string& text, char separator = ',') {
+  std::vector<std::string> items;
+  size_t pos = 0;
+  for (;;) {
+    const size_t next = text.find(separator, pos);
+    items.push_back(text.substr(pos, next == std::string::npos ? std::string::npos : next - pos));
+    if (next == std::string::npos) break;
+    pos = next + 1;
+  }
+  return items;
+}
+
 }  // namespace edgebench

@@ -16,15 +16,17 @@
 #include "core/llm_types.h"
 #include "load/llm_scenario.h"
 #include "load/observer.h"
+#include "load/scenario_spec.h"
 #include "load/settings.h"
 
 namespace edgebench {
 
 // Per-query samples of one phase on the harness clock (steady, ns).
 struct QuerySeries {
-  std::vector<int64_t> latency_ns;  // issue to completion
-  std::vector<int64_t> issue_ns;    // issue time, ns after the phase's start
-  std::vector<int32_t> stream;      // stream of each query; empty: all from stream 0
+  std::vector<int64_t> latency_ns;  // issue to completion (server: scheduled arrival to completion)
+  std::vector<int64_t> issue_ns;    // issue time (server: scheduled arrival), ns after the phase's start
+  std::vector<int32_t> stream;      // stream (server: session) of each query; empty: all stream 0
+  std::vector<int64_t> service_ns;  // server: actual start to completion; empty elsewhere
 };
 
 // What a scenario measured. Tensor scenarios fill warmup/measured; the LLM scenario fills llm.
@@ -33,11 +35,13 @@ struct ScenarioResult {
   QuerySeries measured;
   int64_t measured_start_ns = 0;  // harness clock at the start of the measured phase
   int64_t measured_wall_ns = 0;
+  int64_t not_issued = 0;  // server: scheduled queries never issued (the run hit max_duration)
   std::string stop_reason;  // "min_queries_and_duration", "max_duration", "max_queries", "error"
   std::optional<LlmSamples> llm;
   Status error;              // the first failure, if any
   std::string failed_stage;  // where it failed ("run", "prefill", ...)
-  int64_t failed_query = -1;  // 0-based over warmup + measured
+  int64_t failed_query = -1;  // 0-based over warmup + measured (of its stream)
+  int failed_stream = -1;     // the stream whose query failed, for scenarios with streams
 };
 
 // What a scenario runs on. Tensor scenarios get `sessions` (sessions_needed() of them, prepared)
@@ -56,11 +60,22 @@ class Scenario {
   virtual std::string name() const = 0;
   virtual SessionKind session_kind() const = 0;
   virtual int sessions_needed() const { return 1; }
+  // Streams (or server/offline workers) issuing queries at once.
+  virtual int streams() const { return 1; }
+  // Several threads call Run on one session at once (--sessions shared): only for backends
+  // whose Capabilities say it is safe.
+  virtual bool needs_concurrent_runs() const { return false; }
+  // The batch size the scenario binds on the inputs' first axis (offline --batch); 0: none.
+  virtual int64_t batch() const { return 0; }
   virtual ScenarioResult Run(ScenarioContext& context) = 0;
 };
 
-// Scenario names a case may ask for.
+// Scenario forms a case may ask for ("multi-stream:N", ...).
 std::vector<std::string> ScenarioNames();
+
+// The settings a scenario runs with, validated: soak:D runs exactly D (min and max duration D,
+// min_queries 1); others as requested.
+Result<EffectiveRunSettings> ValidateForScenario(const std::string& scenario, const RunSettings& requested);
 
 // The scenario `name` with its settings validated; an error names the bad setting or lists the
 // known scenarios.

@@ -1,11 +1,63 @@
 // The scenario registry: each scenario with its settings, validated once.
-#include "load/scenario.h"
+#include <algorithm>
 
+#include "load/closed_loop.h"
+#include "load/scenario.h"
+#include "load/server.h"
 #include "load/single_stream.h"
 #include "core/strings.h"
 
 namespace edgebench {
 namespace {
+
+ClosedLoopPlan ClosedLoopFrom(const RunSettings& s, int streams) {
+  ClosedLoopPlan plan;
+  plan.streams = streams;
+  plan.warmup_queries = s.warmup_queries;
+  plan.min_queries = s.min_queries;
+  plan.min_duration_ns = s.min_duration_ms * 1'000'000;
+  plan.max_duration_ns = s.max_duration_ms * 1'000'000;
+  plan.max_queries = s.max_queries;
+  return plan;
+}
+
+// A tensor scenario whose queries come from `streams` streams or workers, each on its own
+// session (per-stream) or all on one (shared).
+class PooledScenario : public Scenario {
+ public:
+  PooledScenario(ScenarioSpec spec, EffectiveRunSettings settings, int streams)
+      : spec_(std::move(spec)), settings_(std::move(settings)), streams_(streams) {}
+  std::string name() const override { return spec_.Canonical(); }
+  SessionKind session_kind() const override { return SessionKind::kTensor; }
+  int sessions_needed() const override { return shared() ? 1 : streams_; }
+  int streams() const override { return streams_; }
+  bool needs_concurrent_runs() const override { return shared() && streams_ > 1; }
+  int64_t batch() const override { return spec_.kind == ScenarioKind::kOffline ? settings_.values.batch : 0; }
+
+  ScenarioResult Run(ScenarioContext& context) override {
+    const RunSettings& s = settings_.values;
+    if (spec_.kind == ScenarioKind::kServer) {
+      ServerPlan plan;
+      plan.workers = streams_;
+      plan.target_qps = spec_.target_qps;
+      plan.seed = s.seed;
+      plan.warmup_queries = s.warmup_queries;
+      plan.min_queries = s.min_queries;
+      plan.min_duration_ns = s.min_duration_ms * 1'000'000;
+      plan.max_duration_ns = s.max_duration_ms * 1'000'000;
+      plan.max_queries = s.max_queries;
+      return RunServer(context.sessions, *context.input_pool, plan, context.observer);
+    }
+    return RunClosedLoop(context.sessions, *context.input_pool, ClosedLoopFrom(s, streams_), context.observer,
+                         context.now);
+  }
+
+ private:
+  bool shared() const { return settings_.values.sessions == "shared"; }
+  ScenarioSpec spec_;
+  EffectiveRunSettings settings_;
+  int streams_;
+};
 
 class SingleStreamScenario : public Scenario {
  public:
@@ -40,16 +92,28 @@ class LanguageModelScenario : public Scenario {
 
 }  // namespace
 
-std::vector<std::string> ScenarioNames() { return {"single-stream", "llm"}; }
+std::vector<std::string> ScenarioNames() {
+  return {"single-stream", "multi-stream:N", "server:QPS", "offline", "soak:DURATION", "llm"};
+}
+
+Result<EffectiveRunSettings> ValidateForScenario(const std::string& scenario, const RunSettings& requested) {
+  auto spec = ParseScenario(scenario);
+  if (!spec.ok()) return spec.status();
+  RunSettings settings = requested;
+  if (spec.value().kind == ScenarioKind::kSoak) {
+    // A soak runs for its duration, whatever the query counts.
+    settings.min_duration_ms = spec.value().duration_ms;
+    settings.max_duration_ms = spec.value().duration_ms;
+    settings.min_queries = 1;
+  }
+  return Validate(settings);
+}
 
 Result<std::unique_ptr<Scenario>> MakeScenario(const std::string& name, const RunSettings& settings,
                                                const LlmSettings& llm) {
-  if (name == "single-stream") {
-    auto effective = Validate(settings);
-    if (!effective.ok()) return effective.status();
-    return std::unique_ptr<Scenario>(new SingleStreamScenario(effective.take()));
-  }
-  if (name == "llm") {
+  auto spec = ParseScenario(name);
+  if (!spec.ok()) return spec.status();
+  if (spec.value().kind == ScenarioKind::kLanguageModel) {
     if (llm.prompt_tokens < 1 || llm.gen_tokens < 1 || llm.repetitions < 1 || llm.warmup_requests < 0 ||
         llm.sequences < 1) {
       return Status::Error(
@@ -57,7 +121,28 @@ Result<std::unique_ptr<Scenario>> MakeScenario(const std::string& name, const Ru
     }
     return std::unique_ptr<Scenario>(new LanguageModelScenario(llm));
   }
-  return Status::Error("unknown scenario '" + name + "'; known scenarios: " + Join(ScenarioNames(), ", "));
+  auto effective = ValidateForScenario(name, settings);
+  if (!effective.ok()) return effective.status();
+  const RunSettings& s = effective.value().values;
+  switch (spec.value().kind) {
+    case ScenarioKind::kSingleStream:
+      return std::unique_ptr<Scenario>(new SingleStreamScenario(effective.take()));
+    case ScenarioKind::kMultiStream: {
+      const int streams = static_cast<int>(spec.value().streams);
+      return std::unique_ptr<Scenario>(new PooledScenario(spec.take(), effective.take(), streams));
+    }
+    case ScenarioKind::kServer:
+    case ScenarioKind::kOffline: {
+      const int workers = static_cast<int>(s.concurrency);
+      return std::unique_ptr<Scenario>(new PooledScenario(spec.take(), effective.take(), workers));
+    }
+    case ScenarioKind::kSoak: {
+      const int streams = static_cast<int>(s.streams);
+      return std::unique_ptr<Scenario>(new PooledScenario(spec.take(), effective.take(), streams));
+    }
+    case ScenarioKind::kLanguageModel: break;
+  }
+  return Status::Error("unknown scenario '" + name + "'; scenarios: " + kScenarioForms);
 }
 
 }  // namespace edgebench

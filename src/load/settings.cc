@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "load/scenario_spec.h"
+
 namespace edgebench {
 
 int64_t DefaultCaseMemoryMb() {
@@ -28,6 +30,23 @@ Result<EffectiveRunSettings> Validate(const RunSettings& r) {
   if (!(r.max_cv > 0)) return bad("--max-cv must be above 0");
   if (r.case_timeout_ms < 0) return bad("--timeout must be 0 (automatic) or more milliseconds");
   if (r.case_memory_mb < 0) return bad("--case-memory must be 0 (automatic) or more MiB");
+  if (r.sessions != "per-stream" && r.sessions != "shared") {
+    return bad("--sessions must be per-stream or shared, not '" + r.sessions + "'");
+  }
+  if (r.concurrency < 1 || r.concurrency > kMaxStreams) {
+    return bad("--concurrency must be from 1 to " + std::to_string(kMaxStreams));
+  }
+  if (r.streams < 1 || r.streams > kMaxStreams) {
+    return bad("--streams must be from 1 to " + std::to_string(kMaxStreams));
+  }
+  if (r.batch < 0 || r.batch > (int64_t{1} << 31)) return bad("--batch must be 0 (unset) or a batch size");
+  if (r.window_ms < 1) return bad("--window must be at least 1 millisecond");
+  if (r.confidence != 0 && !(r.confidence >= 0.5 && r.confidence < 1)) {
+    return bad("--confidence must be 0 (off) or from 0.5 to below 1, e.g. 0.99");
+  }
+  if (!(r.p99_bound_ms >= 0) || r.p99_bound_ms > 3.6e6) {
+    return bad("--p99-bound-ms must be 0 (none) or a bound in milliseconds");
+  }
   EffectiveRunSettings effective{r};
   if (effective.values.case_timeout_ms == 0) {
     // Loading and warmup come on top of the measured phase; allow them generously.

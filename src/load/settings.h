@@ -23,6 +23,15 @@ struct RunSettings {
   // The worker's resident memory may not exceed this; over it, the case is an "oom" record.
   // 0: 80% of the machine's physical memory (see Validate).
   int64_t case_memory_mb = 0;
+
+  // The load scenarios' shape (load/scenario_spec.h); single-stream ignores them.
+  std::string sessions = "per-stream";  // multi-stream: a session per stream, or "shared"
+  int64_t concurrency = 1;   // server and offline: sessions serving the queries
+  int64_t batch = 0;         // offline: binds the model's batch dimension (0: as --dim says)
+  int64_t streams = 1;       // soak: closed-loop streams
+  int64_t window_ms = 5000;  // windows of soak and of the stability rule
+  double confidence = 0;     // early stopping at this confidence (LoadGen: 0.99); 0: off
+  double p99_bound_ms = 0;   // server: p99 above it is INVALID, and peak search's bound; 0: none
 };
 
 // Checked, with derived values filled in.

@@ -85,6 +85,9 @@ Column PercentileColumn(double p) {
   });
 }
 
+Column EarlyStoppingColumn(double p);
+Column StabilityColumn();
+
 std::vector<Column> SingleStreamColumns() {
   return {
       ModelColumn(),
@@ -108,6 +111,8 @@ std::vector<Column> SingleStreamColumns() {
          return r.settling ? std::to_string(r.settling->query_index) : "never";
        },
        true},
+      EarlyStoppingColumn(0.90),
+      StabilityColumn(),
       VerdictColumn(),
   };
 }
@@ -223,10 +228,182 @@ std::vector<Column> AgreementColumns() {
   };
 }
 
-// The one registration of column sets, keyed by Record::scenario. Immutable once built.
+Column ScenarioColumn() {
+  return {"scenario", [](const Record& r) { return r.scenario; }};
+}
+
+// A column of the load section: measured records that have one.
+Column LoadColumn(const std::string& header, std::function<std::string(const Record&, const LoadRecord&)> cell) {
+  return {header,
+          [cell](const Record& r) { return Measured(r) && r.load && r.summary.count > 0 ? cell(r, *r.load) : kNoValue; },
+          true};
+}
+
+std::string Ratio(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2fx", x);
+  return buffer;
+}
+
+// Latency against the same target's single-stream run of the same command.
+Column InflationColumn(double p) {
+  return {PercentileName(p) + " vs single",
+          [p](const Record& r) -> std::string {
+            if (!Measured(r) || !r.load_inflation) return kNoValue;
+            if (p == 0.50) return Ratio(r.load_inflation->p50_ratio);
+            return r.load_inflation->p99_ratio ? Ratio(*r.load_inflation->p99_ratio) : kNoValue;
+          },
+          true};
+}
+
+// The early-stopping estimate of a percentile (--confidence), or why there is none.
+Column EarlyStoppingColumn(double p) {
+  return LoadColumn(PercentileName(p) + " early-stop (ms)", [p](const Record&, const LoadRecord& l) -> std::string {
+    for (size_t i = 0; i < l.early_stopping.size(); ++i) {
+      if (l.early_stopping_percentiles[i] != p) continue;
+      const EarlyStoppingResult& e = l.early_stopping[i];
+      if (!e.supported) return "too few (" + std::to_string(e.queries) + "/" + std::to_string(e.queries_needed) + ")";
+      return e.estimate_ns ? Milliseconds(static_cast<double>(*e.estimate_ns)) : "supported";
+    }
+    return kNoValue;
+  });
+}
+
+Column StabilityColumn() {
+  return LoadColumn("stable", [](const Record&, const LoadRecord& l) -> std::string {
+    if (!l.stability.enough_windows) return kNoValue;
+    return l.stability.stable ? "yes" : "no";
+  });
+}
+
+Column QueriesColumn() {
+  return {"queries", [](const Record& r) { return Measured(r) ? std::to_string(r.summary.count) : kNoValue; }, true};
+}
+
+std::vector<Column> MultiStreamColumns() {
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      ScenarioColumn(),
+      {"sessions", [](const Record& r) { return r.effective_settings.sessions; }},
+      QueriesColumn(),
+      PercentileColumn(0.50),
+      PercentileColumn(0.99),
+      LatencyColumn("throughput (q/s)", [](const LatencySummary& s) { return FormatSignificant(s.throughput_qps); }),
+      LoadColumn("slowest stream p99 (ms)",
+                 [](const Record&, const LoadRecord& l) -> std::string {
+                   std::optional<int64_t> worst;
+                   for (const LatencySummary& s : l.per_stream) {
+                     const auto p99 = s.Percentile(0.99);
+                     if (p99 && (!worst || *p99 > *worst)) worst = p99;
+                   }
+                   return MillisecondsOrNoValue(worst);
+                 }),
+      InflationColumn(0.50),
+      InflationColumn(0.99),
+      EarlyStoppingColumn(0.99),
+      StabilityColumn(),
+      VerdictColumn(),
+  };
+}
+
+std::vector<Column> ServerColumns() {
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      ScenarioColumn(),
+      LoadColumn("achieved (q/s)",
+                 [](const Record&, const LoadRecord& l) {
+                   return l.server ? FormatSignificant(l.server->achieved_qps) : std::string(kNoValue);
+                 }),
+      QueriesColumn(),
+      PercentileColumn(0.50),
+      PercentileColumn(0.99),
+      LoadColumn("service p50 (ms)",
+                 [](const Record&, const LoadRecord& l) {
+                   return l.server ? MillisecondsOrNoValue(l.server->service.Percentile(0.50)) : std::string(kNoValue);
+                 }),
+      LoadColumn("started late",
+                 [](const Record&, const LoadRecord& l) {
+                   return l.server ? std::to_string(l.server->late_queries) : std::string(kNoValue);
+                 }),
+      LoadColumn("backlog at end",
+                 [](const Record&, const LoadRecord& l) {
+                   return l.server ? std::to_string(l.server->backlog_at_end) : std::string(kNoValue);
+                 }),
+      InflationColumn(0.99),
+      {"peak (q/s)",
+       [](const Record& r) -> std::string {
+         if (!r.load_peak) return kNoValue;
+         return r.load_peak->peak_qps ? FormatSignificant(*r.load_peak->peak_qps) : "none passed";
+       },
+       true},
+      VerdictColumn(),
+  };
+}
+
+std::vector<Column> OfflineColumns() {
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      LoadColumn("batch", [](const Record&, const LoadRecord& l) { return std::to_string(l.batch); }),
+      LoadColumn("sessions", [](const Record&, const LoadRecord& l) { return std::to_string(l.streams); }),
+      QueriesColumn(),
+      LoadColumn("samples/s", [](const Record&, const LoadRecord& l) { return FormatSignificant(l.samples_per_s); }),
+      PercentileColumn(0.50),
+      PercentileColumn(0.99),
+      StabilityColumn(),
+      VerdictColumn(),
+  };
+}
+
+std::vector<Column> SoakColumns() {
+  auto window_p99 = [](bool last) {
+    return [last](const Record&, const LoadRecord& l) -> std::string {
+      if (!l.drift || l.drift->first_steady_window < 0) return kNoValue;
+      if (!last) return MillisecondsOrNoValue(l.windows[static_cast<size_t>(l.drift->first_steady_window)].p99_ns);
+      for (auto it = l.windows.rbegin(); it != l.windows.rend(); ++it) {
+        if (!it->partial && it->p99_ns) return Milliseconds(static_cast<double>(*it->p99_ns));
+      }
+      return kNoValue;
+    };
+  };
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      ScenarioColumn(),
+      LoadColumn("streams", [](const Record&, const LoadRecord& l) { return std::to_string(l.streams); }),
+      QueriesColumn(),
+      LoadColumn("windows", [](const Record&, const LoadRecord& l) { return std::to_string(l.windows.size()); }),
+      PercentileColumn(0.99),
+      LoadColumn("first window p99 (ms)", window_p99(false)),
+      LoadColumn("last window p99 (ms)", window_p99(true)),
+      LoadColumn("drift (p99)",
+                 [](const Record&, const LoadRecord& l) -> std::string {
+                   return l.drift && l.drift->p99_ratio ? Ratio(*l.drift->p99_ratio) : kNoValue;
+                 }),
+      LoadColumn("first window over 1.5x",
+                 [](const Record&, const LoadRecord& l) -> std::string {
+                   if (!l.drift) return kNoValue;
+                   return l.drift->first_window_over ? std::to_string(*l.drift->first_window_over) : "none";
+                 }),
+      VerdictColumn(),
+  };
+}
+
+// The one registration of column sets, keyed by the scenario's family (Record::scenario up to
+// its ':'). Immutable once built.
 const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
   static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
       {"single-stream", SingleStreamColumns()},
+      {"multi-stream", MultiStreamColumns()},
+      {"server", ServerColumns()},
+      {"offline", OfflineColumns()},
+      {"soak", SoakColumns()},
       {"llm", LlmColumns()},
       {"agree", AgreementColumns()},
   };
@@ -236,8 +413,9 @@ const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
 }  // namespace
 
 const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
+  const std::string_view family = scenario.substr(0, scenario.find(':'));
   for (const auto& [name, columns] : ColumnSets()) {
-    if (name == scenario) return columns;
+    if (name == family) return columns;
   }
   static const auto* const common =
       new std::vector<Column>{ModelColumn(), TargetColumn(), StatusColumn(), VerdictColumn()};

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <limits>
 
 #include "core/sample_codec.h"
+#include "load/scenario_spec.h"
 
 namespace edgebench {
 
@@ -41,7 +43,10 @@ json RunSettingsToJson(const RunSettings& s) {
   return {{"warmup_queries", s.warmup_queries}, {"min_queries", s.min_queries},
           {"min_duration_ms", s.min_duration_ms}, {"max_duration_ms", s.max_duration_ms},
           {"max_queries", s.max_queries}, {"seed", s.seed}, {"max_cv", s.max_cv},
-          {"case_timeout_ms", s.case_timeout_ms}, {"case_memory_mb", s.case_memory_mb}};
+          {"case_timeout_ms", s.case_timeout_ms}, {"case_memory_mb", s.case_memory_mb},
+          {"sessions", s.sessions}, {"concurrency", s.concurrency}, {"batch", s.batch},
+          {"streams", s.streams}, {"window_ms", s.window_ms}, {"confidence", s.confidence},
+          {"p99_bound_ms", s.p99_bound_ms}};
 }
 
 RunSettings RunSettingsFromJson(const json& j) {
@@ -55,6 +60,15 @@ RunSettings RunSettingsFromJson(const json& j) {
   s.max_cv = j.at("max_cv").get<double>();
   s.case_timeout_ms = j.at("case_timeout_ms").get<int64_t>();
   s.case_memory_mb = j.value("case_memory_mb", int64_t{0});  // absent in schema 1
+  // The load scenarios' settings: absent in records written before them.
+  const RunSettings defaults;
+  s.sessions = j.value("sessions", defaults.sessions);
+  s.concurrency = j.value("concurrency", defaults.concurrency);
+  s.batch = j.value("batch", defaults.batch);
+  s.streams = j.value("streams", defaults.streams);
+  s.window_ms = j.value("window_ms", defaults.window_ms);
+  s.confidence = j.value("confidence", defaults.confidence);
+  s.p99_bound_ms = j.value("p99_bound_ms", defaults.p99_bound_ms);
   return s;
 }
 
@@ -214,28 +228,6 @@ T Optional(const json& j, const char* key, T fallback) {
   return j.at(key).get<T>();
 }
 
-json SeriesToJson(const std::vector<int64_t>& latency, const std::vector<int64_t>& issue,
-                  const std::vector<int32_t>* stream) {
-  json j = {{"count", latency.size()}, {"latency_ns", EncodeSamples(latency)}};
-  if (!issue.empty()) j["issue_ns"] = EncodeSamples(issue);
-  if (stream && !stream->empty()) {
-    j["stream"] = EncodeSamples(std::vector<int64_t>(stream->begin(), stream->end()));
-  }
-  return j;
-}
-
-std::vector<int64_t> DecodeField(const json& series, const char* key, size_t count) {
-  if (!series.contains(key)) return {};
-  auto values = DecodeSamples(series.at(key).get<std::string>());
-  if (!values.ok()) throw json::other_error::create(501, std::string(key) + ": " + values.error(), &series);
-  if (values.value().size() != count) {
-    throw json::other_error::create(
-        501, std::string(key) + " holds " + std::to_string(values.value().size()) + " samples, count says " +
-                 std::to_string(count), &series);
-  }
-  return values.take();
-}
-
 json Number(double v) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (std::isnan(v)) return "nan";
@@ -253,6 +245,126 @@ double NumberFrom(const json& j) {
 }
 
 json OptionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json SeriesToJson(const std::vector<int64_t>& latency, const std::vector<int64_t>& issue,
+                  const std::vector<int32_t>* stream, const std::vector<int64_t>* service = nullptr) {
+  json j = {{"count", latency.size()}, {"latency_ns", EncodeSamples(latency)}};
+  if (!issue.empty()) j["issue_ns"] = EncodeSamples(issue);
+  if (stream && !stream->empty()) {
+    j["stream"] = EncodeSamples(std::vector<int64_t>(stream->begin(), stream->end()));
+  }
+  if (service && !service->empty()) j["service_ns"] = EncodeSamples(*service);
+  return j;
+}
+
+json OptionalInt(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+
+json WindowToJson(const LatencyWindow& w) {
+  return {{"start_ns", w.start_ns}, {"end_ns", w.end_ns}, {"count", w.count}, {"p50_ns", OptionalInt(w.p50_ns)},
+          {"p99_ns", OptionalInt(w.p99_ns)}, {"throughput_qps", w.throughput_qps}, {"partial", w.partial}};
+}
+
+json LoadToJson(const LoadRecord& l, const Record& r) {
+  json j = {{"streams", l.streams}};
+  if (!l.per_stream.empty()) {
+    json streams = json::array();
+    for (const LatencySummary& s : l.per_stream) streams.push_back(SummaryToJson(s));
+    j["per_stream"] = streams;
+  }
+  if (l.server) {
+    const ServerSummary& s = *l.server;
+    j["server"] = {{"offered_qps", s.offered_qps},       {"achieved_qps", s.achieved_qps},
+                   {"service", SummaryToJson(s.service)}, {"start_delay", SummaryToJson(s.start_delay)},
+                   {"late_queries", s.late_queries},     {"late_threshold_ns", kLateStartNs},
+                   {"backlog_at_end", s.backlog_at_end}, {"not_issued", s.not_issued}};
+  }
+  if (l.batch > 0) {
+    j["batch"] = l.batch;
+    j["samples_per_s"] = l.samples_per_s;
+  }
+  json windows = json::array();
+  for (const LatencyWindow& w : l.windows) windows.push_back(WindowToJson(w));
+  j["windows"] = windows;
+  j["stability"] = {{"stable", l.stability.stable},
+                    {"enough_windows", l.stability.enough_windows},
+                    {"latency_spread", Number(l.stability.latency_spread)},
+                    {"throughput_spread", Number(l.stability.throughput_spread)},
+                    {"failed_rule", l.stability.failed_rule}};
+  if (l.drift) {
+    j["drift"] = {{"first_steady_window", l.drift->first_steady_window},
+                  {"p99_ratio", OptionalNumber(l.drift->p99_ratio)},
+                  {"first_window_over",
+                   l.drift->first_window_over ? json(*l.drift->first_window_over) : json(nullptr)}};
+  }
+  if (!l.early_stopping.empty()) {
+    json list = json::array();
+    for (size_t i = 0; i < l.early_stopping.size(); ++i) {
+      const EarlyStoppingResult& e = l.early_stopping[i];
+      list.push_back({{"percentile", PercentileName(l.early_stopping_percentiles.at(i))},
+                      {"supported", e.supported},
+                      {"queries", e.queries},
+                      {"queries_needed", e.queries_needed},
+                      {"estimate_ns", OptionalInt(e.estimate_ns)},
+                      {"overlatency", e.overlatency},
+                      {"reason", e.reason}});
+    }
+    j["early_stopping"] = list;
+  }
+  if (r.load_inflation) {
+    const Inflation& f = *r.load_inflation;
+    j["inflation"] = {{"baseline_record_id", f.baseline_record_id},
+                      {"baseline_p50_ns", f.baseline_p50_ns},
+                      {"baseline_p99_ns", OptionalInt(f.baseline_p99_ns)},
+                      {"p50_ratio", f.p50_ratio},
+                      {"p99_ratio", OptionalNumber(f.p99_ratio)}};
+  }
+  if (r.load_peak) {
+    const PeakAnswer& peak = *r.load_peak;
+    json steps = json::array();
+    for (const PeakStep& step : peak.steps) steps.push_back({{"qps", step.qps}, {"passed", step.passed}});
+    j["peak"] = {{"peak_qps", OptionalNumber(peak.peak_qps)},
+                 {"p99_bound_ms", peak.p99_bound_ms},
+                 {"steps", steps},
+                 {"explanation", peak.explanation}};
+  }
+  return j;
+}
+
+// The parts of the load section that the samples do not give (FinishRecord derives the rest).
+void StoredLoadFromJson(const json& j, Record& r) {
+  if (j.contains("inflation") && j.at("inflation").is_object()) {
+    const json& f = j.at("inflation");
+    Inflation inflation;
+    inflation.baseline_record_id = f.at("baseline_record_id").get<std::string>();
+    inflation.baseline_p50_ns = f.at("baseline_p50_ns").get<int64_t>();
+    if (!f.at("baseline_p99_ns").is_null()) inflation.baseline_p99_ns = f.at("baseline_p99_ns").get<int64_t>();
+    inflation.p50_ratio = f.at("p50_ratio").get<double>();
+    if (!f.at("p99_ratio").is_null()) inflation.p99_ratio = f.at("p99_ratio").get<double>();
+    r.load_inflation = inflation;
+  }
+  if (j.contains("peak") && j.at("peak").is_object()) {
+    const json& p = j.at("peak");
+    PeakAnswer peak;
+    if (!p.at("peak_qps").is_null()) peak.peak_qps = p.at("peak_qps").get<double>();
+    peak.p99_bound_ms = p.at("p99_bound_ms").get<double>();
+    for (const json& step : p.at("steps")) peak.steps.push_back({step.at("qps").get<double>(), step.at("passed").get<bool>()});
+    peak.explanation = p.at("explanation").get<std::string>();
+    r.load_peak = peak;
+  }
+}
+
+std::vector<int64_t> DecodeField(const json& series, const char* key, size_t count) {
+  if (!series.contains(key)) return {};
+  auto values = DecodeSamples(series.at(key).get<std::string>());
+  if (!values.ok()) throw json::other_error::create(501, std::string(key) + ": " + values.error(), &series);
+  if (values.value().size() != count) {
+    throw json::other_error::create(
+        501, std::string(key) + " holds " + std::to_string(values.value().size()) + " samples, count says " +
+                 std::to_string(count), &series);
+  }
+  return values.take();
+}
+
 
 json AgreementToJson(const AgreementRecord& a) {
   json outputs = json::array();
@@ -352,7 +464,9 @@ json RecordToJson(const Record& r) {
   } else if (!r.llm) {
     j["samples"] = {{"encoding", kSampleEncoding},
                     {"warmup", SeriesToJson(r.warmup_ns, r.warmup_issue_ns, nullptr)},
-                    {"measured", SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream)},
+                    {"measured", SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream,
+                                              &r.measured_service_ns)},
+                    {"not_issued", r.not_issued},
                     {"measured_start_ns", r.measured_start_ns},
                     {"measured_wall_ns", r.measured_wall_ns},
                     {"stop_reason", r.stop_reason}};
@@ -360,6 +474,7 @@ json RecordToJson(const Record& r) {
     j["settling"] = r.settling ? json{{"query_index", r.settling->query_index},
                                       {"time_ns", r.settling->time_ns}}
                                : json(nullptr);
+    if (r.load) j["load"] = LoadToJson(*r.load, r);
   } else {
     j["llm"] = LlmToJson(*r.llm);
   }
@@ -448,6 +563,7 @@ Result<Record> RecordFromJson(const json& j) {
         r.measured_ns = DecodeField(m, "latency_ns", mn);
         r.measured_issue_ns = DecodeField(m, "issue_ns", mn);
         for (int64_t id : DecodeField(m, "stream", mn)) r.measured_stream.push_back(static_cast<int32_t>(id));
+        r.measured_service_ns = DecodeField(m, "service_ns", mn);
       } else {  // schema 1: arrays of latencies
         r.warmup_ns = Optional<std::vector<int64_t>>(s, "warmup_ns", {});
         r.measured_ns = Optional<std::vector<int64_t>>(s, "measured_ns", {});
@@ -455,7 +571,9 @@ Result<Record> RecordFromJson(const json& j) {
       r.measured_start_ns = Optional<int64_t>(s, "measured_start_ns", 0);
       r.measured_wall_ns = Optional<int64_t>(s, "measured_wall_ns", 0);
       r.stop_reason = Optional<std::string>(s, "stop_reason", "");
+      r.not_issued = Optional<int64_t>(s, "not_issued", 0);
     }
+    if (j.contains("load")) StoredLoadFromJson(j.at("load"), r);
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
     if (j.contains("agreement")) r.agreement = AgreementFromJson(j.at("agreement"));
@@ -476,10 +594,120 @@ Result<Record> RecordFromJson(const json& j) {
   }
 }
 
+namespace {
+
+LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
+  const RunSettings& s = r.effective_settings;
+  LoadRecord l;
+  switch (spec.kind) {
+    case ScenarioKind::kMultiStream: l.streams = static_cast<int>(spec.streams); break;
+    case ScenarioKind::kServer:
+    case ScenarioKind::kOffline: l.streams = static_cast<int>(s.concurrency); break;
+    case ScenarioKind::kSoak: l.streams = static_cast<int>(s.streams); break;
+    default: break;
+  }
+  if (l.streams > 1) l.per_stream = SummarizeStreams(r.measured_ns, r.measured_stream, l.streams, r.measured_wall_ns);
+  if (spec.kind == ScenarioKind::kServer) {
+    l.server = SummarizeServer(r.measured_issue_ns, r.measured_ns, r.measured_service_ns, r.measured_wall_ns,
+                               r.not_issued);
+  }
+  if (spec.kind == ScenarioKind::kOffline) {
+    l.batch = !r.inputs.empty() && !r.inputs[0].shape.empty() ? r.inputs[0].shape[0] : 1;
+    if (r.measured_wall_ns > 0) {
+      l.samples_per_s = static_cast<double>(r.summary.count) * static_cast<double>(l.batch) * 1e9 /
+                        static_cast<double>(r.measured_wall_ns);
+    }
+  }
+  if (r.measured_issue_ns.size() == r.measured_ns.size()) {
+    l.windows = SplitIntoWindows(r.measured_issue_ns, r.measured_ns, s.window_ms * 1'000'000, r.measured_wall_ns);
+  }
+  l.stability = CheckStability(l.windows);
+  if (spec.kind == ScenarioKind::kSoak) l.drift = ComputeDrift(l.windows);
+  if (s.confidence > 0) {
+    if (spec.kind == ScenarioKind::kServer && s.p99_bound_ms > 0) {
+      l.early_stopping.push_back(EarlyStoppingServer(
+          r.measured_ns, static_cast<int64_t>(s.p99_bound_ms * 1e6), 0.99, s.confidence));
+      l.early_stopping_percentiles.push_back(0.99);
+    } else if (spec.kind != ScenarioKind::kServer) {
+      std::vector<int64_t> sorted = r.measured_ns;
+      std::sort(sorted.begin(), sorted.end());
+      for (double p : {0.90, 0.99}) {
+        l.early_stopping.push_back(EarlyStoppingPercentile(sorted, p, s.confidence));
+        l.early_stopping_percentiles.push_back(p);
+      }
+    }
+  }
+  return l;
+}
+
+std::string Percent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100);
+  return buffer;
+}
+
+// The load scenarios' own rules (docs/metrics.md, "Verdict").
+void CheckLoad(Record& r, const ScenarioSpec& spec) {
+  const LoadRecord& l = *r.load;
+  const RunSettings& s = r.effective_settings;
+  if (l.server) {
+    const ServerSummary& server = *l.server;
+    if (server.not_issued > 0) {
+      r.invalid_reasons.push_back(std::to_string(server.not_issued) +
+                                  " scheduled queries were never issued: the run reached max_duration (" +
+                                  std::to_string(s.max_duration_ms) + " ms) first");
+    }
+    if (server.offered_qps > 0 && server.achieved_qps < 0.98 * server.offered_qps) {
+      char buffer[200];
+      std::snprintf(buffer, sizeof buffer,
+                    "achieved %.1f QPS, more than 2%% under the %.1f QPS offered (target %s): the "
+                    "sessions did not keep up",
+                    server.achieved_qps, server.offered_qps, spec.Canonical().c_str());
+      r.invalid_reasons.push_back(buffer);
+    }
+    const auto p99 = r.summary.Percentile(0.99);
+    if (s.p99_bound_ms > 0 && p99 && static_cast<double>(*p99) > s.p99_bound_ms * 1e6) {
+      char buffer[160];
+      std::snprintf(buffer, sizeof buffer, "p99 %.3f ms is over the bound %.3f ms (--p99-bound-ms)",
+                    static_cast<double>(*p99) / 1e6, s.p99_bound_ms);
+      r.invalid_reasons.push_back(buffer);
+    } else if (s.p99_bound_ms > 0 && !p99) {
+      r.invalid_reasons.push_back("too few queries (" + std::to_string(r.summary.count) +
+                                  ") for a p99 to compare with --p99-bound-ms");
+    }
+  }
+  const bool closed_loop = spec.kind == ScenarioKind::kSingleStream || spec.kind == ScenarioKind::kMultiStream ||
+                           spec.kind == ScenarioKind::kOffline;
+  if (closed_loop && l.stability.enough_windows && !l.stability.stable) {
+    r.invalid_reasons.push_back("not stable over the last windows of " + std::to_string(s.window_ms) +
+                                " ms: " + l.stability.failed_rule);
+  }
+  for (size_t i = 0; i < l.early_stopping.size(); ++i) {
+    if (!l.early_stopping[i].supported) {
+      r.invalid_reasons.push_back("early stopping: " + PercentileName(l.early_stopping_percentiles[i]) +
+                                  " not supported at confidence " + Percent(s.confidence) + ": " +
+                                  l.early_stopping[i].reason);
+    }
+  }
+}
+
+}  // namespace
+
 void FinishRecord(Record& r) {
   r.summary = Summarize(r.measured_ns, r.measured_wall_ns);
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
+  const auto scenario = ParseScenario(r.scenario);
+  const bool tensor_load = !r.llm && !r.agreement && scenario.ok();
+  // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
+  // the coefficient of variation does not judge them.
+  const bool judge_cv = !tensor_load || (scenario.value().kind != ScenarioKind::kServer &&
+                                         scenario.value().kind != ScenarioKind::kSoak);
+  if (tensor_load) {
+    r.load = SummarizeLoad(r, scenario.value());
+  } else {
+    r.load.reset();
+  }
   if (r.llm) {
     LlmRecord& l = *r.llm;
     l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings.sequences);
@@ -508,7 +736,7 @@ void FinishRecord(Record& r) {
                                   " queries, fewer than min_queries " +
                                   std::to_string(s.min_queries));
     }
-    if (r.summary.cv > s.max_cv) {
+    if (judge_cv && r.summary.cv > s.max_cv) {
       char buffer[160];
       std::snprintf(buffer, sizeof buffer,
                     "latency too unstable: coefficient of variation %.3f exceeds max_cv %.3f",
@@ -526,6 +754,7 @@ void FinishRecord(Record& r) {
       r.invalid_reasons.push_back("requested device '" + r.device +
                                   "' ran no node: everything fell back to " + ran);
     }
+    if (r.load) CheckLoad(r, scenario.value());
   }
   r.valid = r.invalid_reasons.empty();
 }

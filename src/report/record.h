@@ -28,8 +28,12 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "load/settings.h"
+#include "load/peak_search.h"
+#include "stats/early_stopping.h"
 #include "stats/llm_summary.h"
+#include "stats/load_summary.h"
 #include "stats/summary.h"
+#include "stats/windows.h"
 
 namespace edgebench {
 
@@ -78,6 +82,38 @@ struct AgreementRecord {
   std::vector<OutputAgreement> outputs;  // one per paired output; empty for the reference
 };
 
+// Latency under load against the same target's single-stream latency in the same command.
+struct Inflation {
+  std::string baseline_record_id;
+  int64_t baseline_p50_ns = 0;
+  std::optional<int64_t> baseline_p99_ns;
+  double p50_ratio = 0;
+  std::optional<double> p99_ratio;  // when both runs have a p99
+};
+
+// The answer of a server peak search (--find-peak), on its last step's record.
+struct PeakAnswer {
+  std::optional<double> peak_qps;  // the highest rate that passed; absent when none did
+  double p99_bound_ms = 0;
+  std::vector<PeakStep> steps;     // in the order they ran
+  std::string explanation;
+};
+
+// What tensor scenarios add beyond the summary (docs/metrics.md, "Load"), derived from the raw
+// samples and the configuration by FinishRecord.
+struct LoadRecord {
+  int streams = 1;  // multi-stream and soak streams, server and offline sessions
+  std::vector<LatencySummary> per_stream;  // with more than one stream
+  std::optional<ServerSummary> server;
+  int64_t batch = 0;          // samples per query (offline): the bound first axis of input 0
+  double samples_per_s = 0;   // offline: queries x batch / wall time
+  std::vector<LatencyWindow> windows;  // of effective_settings.window_ms over the measured phase
+  StabilityCheck stability;
+  std::optional<Drift> drift;  // soak
+  std::vector<EarlyStoppingResult> early_stopping;  // with --confidence: p90 and p99, or the server bound
+  std::vector<double> early_stopping_percentiles;    // the percentile of each result
+};
+
 struct Record {
   std::string schema = kRecordSchema;
   std::string id;
@@ -122,11 +158,17 @@ struct Record {
   std::vector<int64_t> measured_ns;
   std::vector<int64_t> measured_issue_ns;
   std::vector<int32_t> measured_stream;
+  std::vector<int64_t> measured_service_ns;  // server: actual start to completion
+  int64_t not_issued = 0;                    // server: scheduled queries never issued
   int64_t measured_start_ns = 0;  // harness clock (steady, ns) at the measured phase's start
   int64_t measured_wall_ns = 0;
   std::string stop_reason;
   LatencySummary summary;
   std::optional<Settling> settling;
+  std::optional<LoadRecord> load;  // tensor scenarios
+  // Decided by other records of the same command (stored in the load section, not derived).
+  std::optional<Inflation> load_inflation;
+  std::optional<PeakAnswer> load_peak;
 
   std::optional<LlmRecord> llm;  // scenario "llm" only
   std::optional<AgreementRecord> agreement;  // scenario "agree" only

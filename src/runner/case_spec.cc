@@ -61,7 +61,15 @@ std::string CaseKey(const CaseSpec& spec) {
   if (spec.scenario == "llm") {
     identity["llm"] = LlmSettingsToJson(spec.llm);
   } else {
-    identity["settings"] = RunSettingsToJson(settings);
+    // Load settings left at their defaults stay out, so cases planned before they existed keep
+    // their keys (a resumed suite does not rerun them).
+    nlohmann::json json_settings = RunSettingsToJson(settings);
+    const nlohmann::json defaults = RunSettingsToJson(RunSettings{});
+    for (const char* key : {"sessions", "concurrency", "batch", "streams", "window_ms", "confidence",
+                            "p99_bound_ms"}) {
+      if (json_settings[key] == defaults[key]) json_settings.erase(key);
+    }
+    identity["settings"] = json_settings;
   }
   return Sha256Hex(identity.dump()).substr(0, 16);
 }

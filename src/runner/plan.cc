@@ -1,11 +1,13 @@
 #include "runner/plan.h"
 
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
 #include "core/sha256.h"
 #include "core/strings.h"
+#include "load/scenario_spec.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {
@@ -72,6 +74,13 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
     }
   }
   if (!missing.empty()) return Status::Error(Join(missing, "; "));
+  std::vector<std::string> scenarios;
+  for (const std::string& text : request.scenarios) {
+    auto parsed = ParseScenario(text);
+    if (!parsed.ok()) return parsed.status();
+    scenarios.push_back(parsed.value().Canonical());
+  }
+  std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return s == "single-stream"; });
   std::vector<PlannedCase> cases;
   ArtifactDigests digests;
   for (const PlanModel& m : request.models) {
@@ -93,7 +102,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
           base.artifact_sha256 = digest.take();
         }
       }
-      for (const std::string& scenario : request.scenarios) {
+      for (const std::string& scenario : scenarios) {
         std::vector<CaseSpec> specs;
         if (scenario == "llm") {
           for (int64_t prompt : request.prompt_lengths) {
@@ -113,7 +122,8 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
         }
         for (CaseSpec& spec : specs) {
           spec.case_key = CaseKey(spec);
-          cases.push_back({spec, planned.artifact ? "" : planned.skip_reason});
+          const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
+          cases.push_back({spec, planned.artifact ? "" : planned.skip_reason, find_peak});
         }
       }
     }

@@ -50,7 +50,9 @@ struct PlanModel {
 struct PlanRequest {
   std::vector<PlanModel> models;
   std::vector<Target> targets;
+  // single-stream runs first for each target, so load scenarios can be compared with it.
   std::vector<std::string> scenarios = {"single-stream"};
+  bool find_peak = false;  // server scenarios search their peak rate (RunPlan), from their QPS
   RunSettings settings;
   bool strict_dims = false;
   int64_t input_pool = 1;
@@ -62,6 +64,7 @@ struct PlanRequest {
 struct PlannedCase {
   CaseSpec spec;            // complete, with its case key
   std::string skip_reason;  // non-empty: the model has no artifact this target's backend reads
+  bool find_peak = false;   // a server case that starts a peak search at its rate
 };
 
 // Cases in order: model, target, scenario, then the scenario's parameter lists. An error says

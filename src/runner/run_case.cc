@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/process_memory.h"
 #include "core/log.h"
+#include "load/batch_binding.h"
 #include "load/input_source.h"
 #include "load/scenario.h"
 #include "runner/resolve_target.h"
@@ -57,6 +58,13 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
 
 Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const ResolvedTarget& resolved,
                       const StageCallback& stage, RunObserver* observer) {
+  if (scenario.needs_concurrent_runs() && !resolved.device.capabilities.thread_safe_run) {
+    return FailedRecord(r, CaseStatus::kFailed, "settings",
+                        "--sessions shared runs " + std::to_string(scenario.streams()) +
+                            " streams on one session at once, which " + resolved.target.Canonical() +
+                            " does not allow (its runtime does not support concurrent runs of one "
+                            "session); use --sessions per-stream");
+  }
   stage("load");
   std::vector<std::unique_ptr<Session>> sessions;
   const int64_t load_start = NowNs();
@@ -80,8 +88,13 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   // Files impose their shapes on their inputs' axes, over --dim.
   auto file_dims = ShapeBindingsFromInputs(signature, input_options);
   if (!file_dims.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", file_dims.error());
-  auto shapes = ResolveInputShapes(signature, OverrideShapeBindings(spec.dims, file_dims.value()),
-                                   spec.strict_dims ? nullptr : &r.dims_defaulted);
+  ShapeBindings bindings = OverrideShapeBindings(spec.dims, file_dims.value());
+  if (scenario.batch() > 0) {
+    auto batched = BindBatch(signature, scenario.batch(), bindings);
+    if (!batched.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", batched.error());
+    bindings = batched.take();
+  }
+  auto shapes = ResolveInputShapes(signature, bindings, spec.strict_dims ? nullptr : &r.dims_defaulted);
   if (!shapes.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", shapes.error());
   if (Status used = CheckBindingsUsed(signature, spec.dims); !used.ok()) {
     return FailedRecord(r, CaseStatus::kFailed, "inputs", used.message());
@@ -141,12 +154,15 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   r.measured_ns = std::move(result.measured.latency_ns);
   r.measured_issue_ns = std::move(result.measured.issue_ns);
   r.measured_stream = std::move(result.measured.stream);
+  r.measured_service_ns = std::move(result.measured.service_ns);
+  r.not_issued = result.not_issued;
   r.measured_start_ns = result.measured_start_ns;
   r.measured_wall_ns = result.measured_wall_ns;
   r.stop_reason = result.stop_reason;
   if (!result.error.ok()) {
-    return FailedRecord(r, CaseStatus::kFailed, result.failed_stage,
-                        "query " + std::to_string(result.failed_query) + ": " + result.error.message());
+    const std::string where = (result.failed_stream >= 0 ? "stream " + std::to_string(result.failed_stream) + ", " : "") +
+                              "query " + std::to_string(result.failed_query);
+    return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, where + ": " + result.error.message());
   }
   if (r.stop_reason == "max_queries") {
     r.notes.push_back("stopped at max_queries (" + std::to_string(r.effective_settings.max_queries) +
@@ -174,7 +190,9 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   r.scenario = spec.scenario;
   r.requested_settings = spec.settings;
   r.dims = spec.dims;
-  auto effective = Validate(spec.settings);
+  // Soak fixes its durations; other scenarios (and "agree", which is not one) run as requested.
+  auto effective = ParseScenario(spec.scenario).ok() ? ValidateForScenario(spec.scenario, spec.settings)
+                                                     : Validate(spec.settings);
   r.effective_settings = effective.ok() ? effective.value().values : spec.settings;
   if (spec.scenario == "llm") {
     // Every record carries its case's configuration, whatever its status.

@@ -3,9 +3,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
+#include <optional>
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "load/peak_search.h"
+#include "load/scenario_spec.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
@@ -86,6 +90,29 @@ class Progress {
   int finished_ = 0;
 };
 
+// Latency under load against the same target's single-stream record of this plan.
+std::optional<Inflation> CompareWithSingleStream(const Record& loaded, const Record& single) {
+  const auto base_p50 = single.summary.Percentile(0.50);
+  const auto p50 = loaded.summary.Percentile(0.50);
+  if (!base_p50 || !p50 || *base_p50 <= 0) return std::nullopt;
+  Inflation inflation;
+  inflation.baseline_record_id = single.id;
+  inflation.baseline_p50_ns = *base_p50;
+  inflation.p50_ratio = static_cast<double>(*p50) / static_cast<double>(*base_p50);
+  inflation.baseline_p99_ns = single.summary.Percentile(0.99);
+  const auto p99 = loaded.summary.Percentile(0.99);
+  if (inflation.baseline_p99_ns && p99 && *inflation.baseline_p99_ns > 0) {
+    inflation.p99_ratio = static_cast<double>(*p99) / static_cast<double>(*inflation.baseline_p99_ns);
+  }
+  return inflation;
+}
+
+std::string Rate(double qps) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", qps);
+  return buffer;
+}
+
 }  // namespace
 
 RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
@@ -93,6 +120,37 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
   RunPlanTotals totals;
   totals.cases = static_cast<int>(plan.size());
   Progress progress(options.progress, totals.cases);
+  // This plan's single-stream records, by model and target, for the load scenarios' inflation.
+  std::map<std::pair<std::string, std::string>, Record> single_stream;
+  auto run_one = [&](size_t i, const CaseSpec& spec) {
+    progress.CaseStart(static_cast<int>(i), spec);
+    Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.target);
+    auto on_message = [&](const nlohmann::json& m) { progress.Message(m); };
+    Record record = options.in_process
+                        ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
+                        : RunCaseInWorker(options.executable, spec, registry, options.worker_args, on_message);
+    progress.CaseEnd(record);
+    if (record.status == CaseStatus::kOk && record.load) {
+      const auto key = std::make_pair(spec.model, spec.target);
+      if (spec.scenario == "single-stream") {
+        single_stream[key] = record;
+      } else if (auto it = single_stream.find(key); it != single_stream.end()) {
+        record.load_inflation = CompareWithSingleStream(record, it->second);
+      }
+    }
+    return record;
+  };
+  auto count = [&](const Record& record) {
+    if (!sink(record)) ++totals.store_errors;
+    if (record.status == CaseStatus::kOk) {
+      ++totals.measured;
+      if (!record.valid) ++totals.invalid;
+    } else if (record.status == CaseStatus::kSkipped) {
+      ++totals.skipped;
+    } else {
+      ++totals.not_measured;
+    }
+  };
   for (size_t i = 0; i < plan.size(); ++i) {
     if ((totals.interrupted_by = InterruptSignal()) != 0) break;
     const PlannedCase& planned = plan[i];
@@ -110,26 +168,39 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       record.failed_stage = "plan";
       record.error = planned.skip_reason;
       FinishRecord(record);
+    } else if (planned.find_peak) {
+      // Each step is its own case and record; a step's record is handed on once the next rate
+      // is known, so the last one carries the answer.
+      const auto start = ParseScenario(spec.scenario);
+      PeakSearch search(start.ok() ? start.value().target_qps : 1.0);
+      std::optional<Record> previous;
+      while (auto rate = search.NextRate()) {
+        CaseSpec step = spec;
+        step.scenario = "server:" + Rate(*rate);
+        step.case_key = CaseKey(step);
+        Record current = run_one(i, step);
+        if ((totals.interrupted_by = InterruptSignal()) != 0 && current.status != CaseStatus::kOk) break;
+        if (previous) count(*previous);
+        search.Report(*rate, current.status == CaseStatus::kOk && current.valid);
+        previous = std::move(current);
+        if (previous->status != CaseStatus::kOk) break;  // a failing runtime ends the search
+        if ((totals.interrupted_by = InterruptSignal()) != 0) break;
+      }
+      if (!previous) break;
+      previous->load_peak = PeakAnswer{search.Peak(), spec.settings.p99_bound_ms, search.steps(), search.Explain()};
+      if (previous->status != CaseStatus::kOk) {
+        previous->load_peak->explanation = "stopped: the step at " + previous->scenario + " " +
+                                           CaseStatusName(previous->status) + "; " + previous->load_peak->explanation;
+      }
+      FinishRecord(*previous);
+      count(*previous);
+      continue;
     } else {
-      progress.CaseStart(static_cast<int>(i), spec);
-      Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.target);
-      auto on_message = [&](const nlohmann::json& m) { progress.Message(m); };
-      record = options.in_process
-                   ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
-                   : RunCaseInWorker(options.executable, spec, registry, options.worker_args, on_message);
-      progress.CaseEnd(record);
+      record = run_one(i, spec);
       // A case cut short by the interrupt measured nothing: no record, so --resume reruns it.
       if ((totals.interrupted_by = InterruptSignal()) != 0 && record.status != CaseStatus::kOk) break;
     }
-    if (!sink(record)) ++totals.store_errors;
-    if (record.status == CaseStatus::kOk) {
-      ++totals.measured;
-      if (!record.valid) ++totals.invalid;
-    } else if (record.status == CaseStatus::kSkipped) {
-      ++totals.skipped;
-    } else {
-      ++totals.not_measured;
-    }
+    count(record);
   }
   return totals;
 }

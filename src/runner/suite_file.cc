@@ -15,21 +15,25 @@
 #include <sstream>
 #include <string_view>
 
+#include "load/scenario_spec.h"
+
 namespace edgebench {
 namespace {
 
 // The keys each mapping accepts, in the order errors list them.
 constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "models",
                                          "targets", "params", "scenarios", "llm"};
-constexpr std::string_view kSettingsKeys[] = {"warmup",          "min_queries", "min_duration_ms",
-                                              "max_duration_ms", "seed",        "max_cv",
-                                              "timeout_ms"};
+constexpr std::string_view kSettingsKeys[] = {
+    "warmup", "min_queries", "min_duration_ms", "max_duration_ms", "max_queries", "seed",
+    "max_cv", "timeout_ms", "sessions", "concurrency", "batch", "streams", "window_ms",
+    "confidence", "p99_bound_ms"};
 constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
                                            "manifest", "dims", "inputs"};
 constexpr std::string_view kTargetKeys[] = {"target", "params"};
 constexpr std::string_view kLlmKeys[] = {"prompt", "gen",       "repeat",
                                          "warmup", "sequences", "prompt_text"};
-constexpr std::string_view kScenarioNames[] = {"single-stream", "llm"};
+constexpr std::string_view kScenarioNames[] = {"single-stream", "multi-stream:N", "server:QPS",
+                                               "offline",       "soak:DURATION",  "llm"};
 
 template <typename Range>
 std::string JoinComma(const Range& items) {
@@ -539,7 +543,12 @@ class SuiteParser {
                      integer("min_queries", 1, settings.min_queries),
                      integer("min_duration_ms", 0, settings.min_duration_ms),
                      integer("max_duration_ms", 1, settings.max_duration_ms),
-                     integer("timeout_ms", 0, settings.case_timeout_ms)}) {
+                     integer("max_queries", 1, settings.max_queries),
+                     integer("timeout_ms", 0, settings.case_timeout_ms),
+                     integer("concurrency", 1, settings.concurrency),
+                     integer("batch", 0, settings.batch),
+                     integer("streams", 1, settings.streams),
+                     integer("window_ms", 1, settings.window_ms)}) {
       if (!s.ok()) return s;
     }
     if (f.count("seed")) {
@@ -551,6 +560,18 @@ class SuiteParser {
       auto max_cv = PositiveNumber(f["max_cv"], "settings: max_cv");
       if (!max_cv.ok()) return max_cv.status();
       settings.max_cv = max_cv.value();
+    }
+    if (f.count("sessions")) {
+      auto sessions = String(f["sessions"], "settings: sessions");
+      if (!sessions.ok()) return sessions.status();
+      settings.sessions = sessions.value();
+    }
+    for (const auto& [key, out] : {std::pair<const char*, double*>{"confidence", &settings.confidence},
+                                   {"p99_bound_ms", &settings.p99_bound_ms}}) {
+      if (!f.count(key)) continue;
+      auto value = PositiveNumber(f[key], std::string("settings: ") + key);
+      if (!value.ok()) return value.status();
+      *out = value.value();
     }
     if (settings.min_duration_ms > settings.max_duration_ms) {
       const YAML::Node& at =
@@ -675,16 +696,14 @@ class SuiteParser {
       for (const YAML::Node& item : scenarios) {
         auto name = String(item, "scenarios");
         if (!name.ok()) return name.status();
-        if (std::find(std::begin(kScenarioNames), std::end(kScenarioNames), name.value()) ==
-            std::end(kScenarioNames)) {
-          return At(item, "unknown scenario '" + name.value() + "'; known scenarios: " +
-                              JoinComma(kScenarioNames));
-        }
-        if (std::find(suite.scenarios.begin(), suite.scenarios.end(), name.value()) !=
+        auto parsed = ParseScenario(name.value());
+        if (!parsed.ok()) return At(item, parsed.error());
+        const std::string canonical = parsed.value().Canonical();
+        if (std::find(suite.scenarios.begin(), suite.scenarios.end(), canonical) !=
             suite.scenarios.end()) {
           return At(item, "scenario '" + name.value() + "' is listed twice");
         }
-        suite.scenarios.push_back(name.value());
+        suite.scenarios.push_back(canonical);
       }
     } else {
       suite.scenarios = {"single-stream"};

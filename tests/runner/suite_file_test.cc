@@ -330,9 +330,13 @@ TEST_F(SuiteFile, TargetsThatDoNotParseOrAreUnknown) {
 
 TEST_F(SuiteFile, UnknownOrRepeatedScenario) {
   EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios:\n  - single-stream\n"
-                     "  - offline\n",
+                     "  - ofline\n",
                      5),
-             "unknown scenario 'offline'; known scenarios: single-stream, llm");
+             "unknown scenario 'ofline'; scenarios: single-stream, multi-stream:N, server:QPS, offline");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [multi-stream:0]\n", 3),
+             "scenario 'multi-stream:0': N must be a whole number of streams from 1 to 1024");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [server:10, server:10.0]\n", 3),
+             "scenario 'server:10.0' is listed twice");
   EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [llm, llm]\n", 3),
              "scenario 'llm' is listed twice");
 }

@@ -1,8 +1,10 @@
 #include "backends/null/null_backend.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -33,15 +35,16 @@ class NullSession : public Session {
   }
 
   Status Run(const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override {
-    ++runs_;
-    if (crash_at_ > 0 && runs_ == crash_at_) std::abort();
-    if (fail_at_ > 0 && runs_ == fail_at_) {
-      return Status::Error("null backend: run " + std::to_string(runs_) +
+    const int run = runs_.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (crash_at_ > 0 && run == crash_at_) std::abort();
+    if (fail_at_ > 0 && run == fail_at_) {
+      return Status::Error("null backend: run " + std::to_string(run) +
                            " failed as requested (fail_at)");
     }
     if (inputs.size() != 1) return Status::Error("null backend: expected one input");
     if (grow_mb_ > 0) {
       // A leak on purpose: memory the runtime keeps and touches (so it is resident) on each run.
+      std::lock_guard<std::mutex> lock(leak_mutex_);
       leaked_.emplace_back(static_cast<size_t>(grow_mb_) << 20, std::byte{1});
     }
     if (spin_) {
@@ -76,8 +79,9 @@ class NullSession : public Session {
   int fail_at_;
   int crash_at_;
   int grow_mb_;
+  std::mutex leak_mutex_;
   std::vector<std::vector<std::byte>> leaked_;
-  int runs_ = 0;
+  std::atomic<int> runs_{0};  // Run is safe from several threads (shared sessions)
 };
 
 }  // namespace
@@ -91,7 +95,7 @@ BackendInfo NullBackend::Info() const {
   info.name = "null";
   info.runtime = "edgebench null backend";
   info.version = "1";
-  const Capabilities capabilities{.dynamic_shapes = true, .placement = true};
+  const Capabilities capabilities{.thread_safe_run = true, .dynamic_shapes = true, .placement = true};
   info.devices = {{"sleep", "sleeps a set time per run", true, "", "", capabilities},
                   {"spin", "busy-waits a set time per run", true, "", "", capabilities}};
   return info;

@@ -1,0 +1,189 @@
+#include "load/closed_loop.h"
+
+#include <algorithm>
+#include <atomic>
+#include <latch>
+#include <memory>
+#include <numeric>
+#include <thread>
+
+#include "core/clock.h"
+
+namespace edgebench {
+namespace {
+
+constexpr int64_t kStopCheckIntervalNs = 1'000'000;
+
+// Why the measured phase stopped; the first stream to decide sets it.
+enum StopCode : int { kRunning = 0, kMinMet, kMaxDuration, kMaxQueries, kError };
+
+const char* StopReason(int code) {
+  switch (code) {
+    case kMinMet: return "min_queries_and_duration";
+    case kMaxDuration: return "max_duration";
+    case kMaxQueries: return "max_queries";
+    case kError: return "error";
+    default: return "";
+  }
+}
+
+// One stream's own buffers, on its own cache lines: streams never write each other's.
+struct alignas(64) StreamState {
+  QuerySeries warmup;
+  QuerySeries measured;
+  alignas(64) std::atomic<int64_t> measured_count{0};  // read by the other streams' stop checks
+  int64_t last_end_ns = 0;
+  Status error;
+  int64_t failed_query = -1;  // over this stream's warmup + measured queries
+};
+
+}  // namespace
+
+ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
+                             const std::vector<std::vector<Tensor>>& input_pool, const ClosedLoopPlan& plan,
+                             RunObserver* observer, const std::function<int64_t()>& clock) {
+  const std::function<int64_t()> now = clock ? clock : std::function<int64_t()>(NowNs);
+  ScenarioResult result;
+  const int streams = plan.streams;
+  if (input_pool.empty() || sessions.empty() || streams < 1 ||
+      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(streams))) {
+    result.error = Status::Error("internal: closed loop needs input samples and one session, or one per stream");
+    result.failed_stage = "inputs";
+    result.stop_reason = "error";
+    return result;
+  }
+  std::vector<std::unique_ptr<StreamState>> states;
+  for (int s = 0; s < streams; ++s) {
+    states.push_back(std::make_unique<StreamState>());
+    states.back()->warmup.latency_ns.reserve(static_cast<size_t>(plan.warmup_queries));
+    states.back()->warmup.issue_ns.reserve(static_cast<size_t>(plan.warmup_queries));
+    const auto expected = static_cast<size_t>(plan.min_queries / streams + 1);
+    states.back()->measured.latency_ns.reserve(expected);
+    states.back()->measured.issue_ns.reserve(expected);
+  }
+  std::atomic<int> stop{kRunning};
+  auto request_stop = [&stop](int code) {
+    int running = kRunning;
+    stop.compare_exchange_strong(running, code, std::memory_order_relaxed);
+  };
+  std::latch warmed(streams);
+  std::atomic<bool> go{false};
+  int64_t phase_start = 0;  // written before `go`, read after it
+  const size_t pool_size = input_pool.size();
+
+  if (observer) observer->OnPhaseStart("warmup", 0);
+  const int64_t warmup_start = now();
+  auto stream_main = [&](int s) {
+    StreamState& state = *states[static_cast<size_t>(s)];
+    Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(s)];
+    std::vector<Tensor> outputs;
+    int64_t query = 0;
+    auto issue = [&](QuerySeries& series, int64_t start_of_phase) {
+      const std::vector<Tensor>& inputs =
+          input_pool[static_cast<size_t>(query * streams + s) % pool_size];
+      const int64_t start = now();
+      Status status = session.Run(inputs, outputs);
+      const int64_t end = now();
+      if (!status.ok()) {
+        state.error = status;
+        state.failed_query = query;
+        request_stop(kError);
+        return false;
+      }
+      series.latency_ns.push_back(end - start);
+      series.issue_ns.push_back(start - start_of_phase);
+      state.last_end_ns = end;
+      ++query;
+      return true;
+    };
+    bool ok = true;
+    for (int64_t i = 0; ok && i < plan.warmup_queries && stop.load(std::memory_order_relaxed) == kRunning; ++i) {
+      ok = issue(state.warmup, warmup_start);
+    }
+    warmed.count_down();
+    go.wait(false, std::memory_order_acquire);
+    int64_t next_check_ns = 0;
+    int64_t measured = 0;
+    while (stop.load(std::memory_order_relaxed) == kRunning) {
+      if (!issue(state.measured, phase_start)) break;
+      state.measured_count.store(++measured, std::memory_order_relaxed);
+      const int64_t elapsed = state.last_end_ns - phase_start;
+      if (elapsed >= plan.max_duration_ns) {
+        request_stop(kMaxDuration);
+        break;
+      }
+      if (measured >= plan.max_queries) {  // this stream alone: a memory bound
+        request_stop(kMaxQueries);
+        break;
+      }
+      if (elapsed < next_check_ns) continue;
+      next_check_ns = elapsed + kStopCheckIntervalNs;
+      int64_t total = 0;
+      for (const auto& other : states) total += other->measured_count.load(std::memory_order_relaxed);
+      if (total >= plan.max_queries) {
+        request_stop(kMaxQueries);
+      } else if (elapsed >= plan.min_duration_ns && total >= plan.min_queries) {
+        request_stop(kMinMet);
+      }
+    }
+  };
+
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(streams));
+  for (int s = 0; s < streams; ++s) threads.emplace_back(stream_main, s);
+  warmed.wait();
+  if (observer) {
+    observer->OnPhaseEnd("warmup");
+    observer->OnPhaseStart("measure", plan.max_duration_ns / 1'000'000);
+  }
+  phase_start = now();
+  go.store(true, std::memory_order_release);
+  go.notify_all();
+  for (std::thread& t : threads) t.join();
+  if (observer) observer->OnPhaseEnd("measure");
+
+  result.measured_start_ns = phase_start;
+  int64_t last_end = phase_start;
+  for (int s = 0; s < streams; ++s) {
+    StreamState& state = *states[static_cast<size_t>(s)];
+    if (!state.error.ok() && result.error.ok()) {
+      result.error = state.error;
+      result.failed_stage = "run";
+      result.failed_query = state.failed_query;
+      result.failed_stream = s;
+    }
+    if (!state.measured.latency_ns.empty()) last_end = std::max(last_end, state.last_end_ns);
+    for (size_t i = 0; i < state.warmup.latency_ns.size(); ++i) {
+      result.warmup.latency_ns.push_back(state.warmup.latency_ns[i]);
+      result.warmup.issue_ns.push_back(state.warmup.issue_ns[i]);
+    }
+  }
+  result.measured_wall_ns = last_end - phase_start;
+  result.stop_reason = StopReason(stop.load());
+  if (result.stop_reason.empty()) result.stop_reason = "error";
+
+  // One measured series in issue order, each query with its stream.
+  std::vector<std::pair<int32_t, uint32_t>> order;  // (stream, index in stream)
+  for (int s = 0; s < streams; ++s) {
+    for (size_t i = 0; i < states[static_cast<size_t>(s)]->measured.latency_ns.size(); ++i) {
+      order.emplace_back(s, static_cast<uint32_t>(i));
+    }
+  }
+  auto issue_of = [&](const std::pair<int32_t, uint32_t>& q) {
+    return states[static_cast<size_t>(q.first)]->measured.issue_ns[q.second];
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const auto& a, const auto& b) { return issue_of(a) < issue_of(b); });
+  result.measured.latency_ns.reserve(order.size());
+  result.measured.issue_ns.reserve(order.size());
+  result.measured.stream.reserve(order.size());
+  for (const auto& q : order) {
+    const QuerySeries& series = states[static_cast<size_t>(q.first)]->measured;
+    result.measured.latency_ns.push_back(series.latency_ns[q.second]);
+    result.measured.issue_ns.push_back(series.issue_ns[q.second]);
+    result.measured.stream.push_back(q.first);
+  }
+  return result;
+}
+
+}  // namespace edgebench

@@ -1,0 +1,37 @@
+// Closed-loop load on N streams: each stream issues its next query when its last completes
+// (multi-stream, offline and soak are this loop with different stop rules and metrics). Each
+// stream runs on its own thread with its own buffers; nothing on the per-query path takes a
+// lock. Stream s uses sessions[s] when there are as many sessions as streams (per-stream), or
+// sessions[0] for all (shared: only for backends whose Run is thread-safe).
+//
+// Phases: every stream runs its warmup queries, then all start the measured phase together.
+// The measured phase stops when the queries of all streams together reach min_queries and
+// min_duration has passed, at max_duration, or at max_queries (checked by each stream at most
+// once a millisecond, so the counts may overshoot by a millisecond's queries); the queries in
+// flight then complete and count. Query q of stream s uses input sample (q * N + s) % pool.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "backends/backend.h"
+#include "load/scenario.h"
+#include "load/settings.h"
+
+namespace edgebench {
+
+struct ClosedLoopPlan {
+  int streams = 1;
+  int64_t warmup_queries = 0;  // per stream
+  int64_t min_queries = 1;     // all streams together
+  int64_t min_duration_ns = 0;
+  int64_t max_duration_ns = 0;
+  int64_t max_queries = 0;     // all streams together
+};
+
+// The measured series is ordered by issue time, with each query's stream.
+ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
+                             const std::vector<std::vector<Tensor>>& input_pool, const ClosedLoopPlan& plan,
+                             RunObserver* observer = nullptr, const std::function<int64_t()>& now = {});
+
+}  // namespace edgebench

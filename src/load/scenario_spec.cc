@@ -1,0 +1,123 @@
+#include "load/scenario_spec.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace edgebench {
+namespace {
+
+// A positive decimal number making up all of `text`.
+bool ParseNumber(const std::string& text, double& value) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
+  errno = 0;
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return errno == 0 && end == text.c_str() + text.size() && std::isfinite(value);
+}
+
+std::string Trimmed(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+}  // namespace
+
+Result<int64_t> ParseDurationMs(const std::string& text) {
+  struct Unit {
+    const char* suffix;
+    double ms;
+  };
+  static const Unit kUnits[] = {{"ms", 1}, {"s", 1000}, {"m", 60'000}, {"h", 3'600'000}};
+  const auto bad = [&] {
+    return Status::Error("'" + text + "' is not a duration; write e.g. 500ms, 5s, 30m or 2h");
+  };
+  std::string number = text;
+  double scale = 1000;  // a bare number is seconds
+  for (const Unit& unit : kUnits) {
+    const std::string suffix = unit.suffix;
+    if (text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      number = text.substr(0, text.size() - suffix.size());
+      scale = unit.ms;
+      break;
+    }
+  }
+  double value = 0;
+  if (!ParseNumber(number, value)) return bad();
+  const double ms = value * scale;
+  if (ms < 1) return Status::Error("duration '" + text + "' is shorter than a millisecond");
+  if (ms > 7 * 24 * 3'600'000.0) return Status::Error("duration '" + text + "' is longer than a week");
+  return static_cast<int64_t>(std::llround(ms));
+}
+
+std::string ScenarioSpec::family() const {
+  switch (kind) {
+    case ScenarioKind::kSingleStream: return "single-stream";
+    case ScenarioKind::kMultiStream: return "multi-stream";
+    case ScenarioKind::kServer: return "server";
+    case ScenarioKind::kOffline: return "offline";
+    case ScenarioKind::kSoak: return "soak";
+    case ScenarioKind::kLanguageModel: return "llm";
+  }
+  return "single-stream";
+}
+
+std::string ScenarioSpec::Canonical() const {
+  switch (kind) {
+    case ScenarioKind::kMultiStream: return family() + ":" + std::to_string(streams);
+    case ScenarioKind::kServer: return family() + ":" + Trimmed(target_qps);
+    case ScenarioKind::kSoak:
+      return family() + ":" + (duration_ms % 1000 == 0 ? std::to_string(duration_ms / 1000) + "s"
+                                                      : std::to_string(duration_ms) + "ms");
+    default: return family();
+  }
+}
+
+Result<ScenarioSpec> ParseScenario(const std::string& text) {
+  const size_t colon = text.find(':');
+  const std::string family = text.substr(0, colon);
+  const bool has_parameter = colon != std::string::npos;
+  const std::string parameter = has_parameter ? text.substr(colon + 1) : "";
+  const auto bad = [&](const std::string& why) {
+    return Status::Error("scenario '" + text + "': " + why + "; scenarios: " + kScenarioForms);
+  };
+  ScenarioSpec spec;
+  if (family == "single-stream" || family == "offline" || family == "llm") {
+    if (has_parameter) return bad("takes no parameter");
+    spec.kind = family == "single-stream" ? ScenarioKind::kSingleStream
+                : family == "offline"     ? ScenarioKind::kOffline
+                                          : ScenarioKind::kLanguageModel;
+    return spec;
+  }
+  if (family == "multi-stream") {
+    double streams = 0;
+    if (!ParseNumber(parameter, streams) || streams != std::floor(streams) || streams < 1 ||
+        streams > kMaxStreams) {
+      return bad("N must be a whole number of streams from 1 to " + std::to_string(kMaxStreams));
+    }
+    spec.kind = ScenarioKind::kMultiStream;
+    spec.streams = static_cast<int64_t>(streams);
+    return spec;
+  }
+  if (family == "server") {
+    double qps = 0;
+    if (!ParseNumber(parameter, qps) || !(qps > 0) || qps > 1e7) {
+      return bad("QPS must be a rate of queries per second above 0 and at most 10,000,000");
+    }
+    spec.kind = ScenarioKind::kServer;
+    spec.target_qps = qps;
+    return spec;
+  }
+  if (family == "soak") {
+    if (!has_parameter) return bad("needs a duration, e.g. soak:30m");
+    auto ms = ParseDurationMs(parameter);
+    if (!ms.ok()) return bad(ms.error());
+    spec.kind = ScenarioKind::kSoak;
+    spec.duration_ms = ms.value();
+    return spec;
+  }
+  return Status::Error("unknown scenario '" + text + "'; scenarios: " + kScenarioForms);
+}
+
+}  // namespace edgebench

@@ -1,0 +1,41 @@
+// A scenario as a case names it: "single-stream", "multi-stream:4", "server:200", "offline",
+// "soak:30m" or "llm". The text is what records and case keys carry; this is its parsed form.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+enum class ScenarioKind { kSingleStream, kMultiStream, kServer, kOffline, kSoak, kLanguageModel };
+
+struct ScenarioSpec {
+  ScenarioKind kind = ScenarioKind::kSingleStream;
+  int64_t streams = 1;      // multi-stream:N
+  double target_qps = 0;    // server:QPS
+  int64_t duration_ms = 0;  // soak:DURATION
+
+  // The family without its parameter: "multi-stream", "server", ...
+  std::string family() const;
+  // The canonical text: "multi-stream:4", "server:250", "soak:1800s".
+  std::string Canonical() const;
+};
+
+// The forms a scenario may take, for help and error texts.
+inline constexpr const char* kScenarioForms =
+    "single-stream, multi-stream:N, server:QPS, offline, soak:DURATION (e.g. soak:30m), llm";
+
+// An error names the text and the forms it may take.
+Result<ScenarioSpec> ParseScenario(const std::string& text);
+
+// "500ms", "5s", "30m", "2h" (a bare number is seconds) to milliseconds; an error says what
+// was expected.
+Result<int64_t> ParseDurationMs(const std::string& text);
+
+// The largest streams, concurrency or soak length a case may ask for: beyond them a typo, not
+// a benchmark (a thread and a session per stream).
+inline constexpr int64_t kMaxStreams = 1024;
+
+}  // namespace edgebench
