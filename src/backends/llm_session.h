@@ -1,13 +1,15 @@
 // Language-model sessions get their own kind: the harness must see every token to time the
-// first one (TTFT) and the gaps between later ones (TPOT). A session prefills prompts and
-// decodes one token per sequence per step; choosing the next token (greedy, argmax of the
+// first one (TTFT) and the gaps between later ones (ITL). A session holds up to max_sequences()
+// independent sequences in one KV cache; it prefills prompts into sequences and decodes one
+// token for each of a set of sequences per step, so requests can join and leave the batch as
+// they come and finish (continuous batching). Choosing the next token (greedy, argmax of the
 // logits) is part of the step. It never times itself.
 //
-// One thread at a time. Sequences are numbered 0..n-1, n <= max_sequences().
+// One thread at a time. Sequences are numbered 0..n-1, n <= Info().max_sequences.
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,18 @@
 
 namespace edgebench {
 
+// A prompt for one sequence, appended after what the sequence already holds.
+struct LlmSequencePrompt {
+  int32_t sequence = 0;
+  std::span<const int32_t> tokens;
+};
+
+// A sequence's last token, fed to a decode step.
+struct LlmSequenceToken {
+  int32_t sequence = 0;
+  int32_t token = 0;
+};
+
 class LlmSession {
  public:
   virtual ~LlmSession() = default;
@@ -23,11 +37,15 @@ class LlmSession {
   virtual Result<std::vector<int32_t>> Tokenize(const std::string& text) = 0;
   // Empties the KV state of every sequence.
   virtual Status ClearState() = 0;
-  // Processes one prompt per sequence (sequence i gets prompts[i]) and returns each
-  // sequence's first generated token.
-  virtual Result<std::vector<int32_t>> Prefill(const std::vector<std::vector<int32_t>>& prompts) = 0;
-  // Feeds each sequence's last token and returns each sequence's next token.
-  virtual Result<std::vector<int32_t>> DecodeStep(const std::vector<int32_t>& last_tokens) = 0;
+  // Empties one sequence's KV state (its cells are free for the next prompt put there); the
+  // other sequences keep theirs.
+  virtual Status ClearSequence(int32_t sequence) = 0;
+  // Processes the prompts (distinct sequences, together in as few runtime calls as the batch
+  // size allows) and returns each one's first generated token, in the order given.
+  virtual Result<std::vector<int32_t>> Prefill(const std::vector<LlmSequencePrompt>& prompts) = 0;
+  // One decode step over the given sequences together: feeds each its last token and returns
+  // each one's next token, in the order given.
+  virtual Result<std::vector<int32_t>> DecodeStep(const std::vector<LlmSequenceToken>& last) = 0;
 };
 
 }  // namespace edgebench

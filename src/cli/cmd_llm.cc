@@ -1,5 +1,6 @@
 // `edgebench llm MODEL.gguf --prompt 128,512 --gen 64`: TTFT, TPOT, prefill and decode speed
 // for every prompt length x generation length, each case in a worker process.
+#include <cmath>
 #include <iostream>
 #include <sstream>
 
@@ -20,6 +21,11 @@ struct LlmOptions {
   int64_t repeat = 5;
   int64_t warmup = 1;
   int64_t sequences = 1;
+  int64_t concurrency = 1;
+  double rate = 0;
+  std::string prompt_range;
+  std::string gen_range;
+  std::string slo;
   uint64_t seed = 0;
   std::string prompt_text;
   std::string format = "table";
@@ -59,6 +65,31 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (o.repeat < 1) return fail("--repeat must be at least 1");
   if (o.warmup < 0) return fail("--warmup must be 0 or more");
   if (o.sequences < 1) return fail("--sequences must be at least 1");
+  if (o.concurrency < 1) return fail("--concurrency must be at least 1");
+  if (!(o.rate >= 0) || !std::isfinite(o.rate)) return fail("--rate must be a positive number of requests/s");
+  LlmSettings base{0, 0, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
+  base.concurrency = o.concurrency;
+  base.rate = o.rate;
+  if (!o.prompt_range.empty()) {
+    auto range = ParseLlmTokenRange("--prompt-range", o.prompt_range);
+    if (!range.ok()) return fail(range.error());
+    base.prompt_range = range.value();
+  }
+  if (!o.gen_range.empty()) {
+    auto range = ParseLlmTokenRange("--gen-range", o.gen_range);
+    if (!range.ok()) return fail(range.error());
+    base.gen_range = range.value();
+  }
+  if (!o.slo.empty()) {
+    auto slo = ParseLlmSlo("--slo", o.slo);
+    if (!slo.ok()) return fail(slo.error());
+    base.slo = slo.value();
+  }
+  if (base.serving() && o.sequences > 1) {
+    return fail("--sequences " + std::to_string(o.sequences) +
+                " decodes sequences in lockstep as one request; under --concurrency, --rate or length ranges "
+                "every request is its own sequence: drop --sequences");
+  }
   if (o.timeout_ms < 1) return fail("--timeout must be at least 1 ms");
   if (o.case_memory_mb < 0) return fail("--case-memory must be 0 (automatic) or more MiB");
   auto targets = ParseTargetList(o.targets);
@@ -74,10 +105,13 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   request.scenarios = {"llm"};
   request.settings.case_timeout_ms = o.timeout_ms;
   request.settings.case_memory_mb = o.case_memory_mb;
-  request.llm_base = LlmSettings{0, 0, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
-  // With --prompt-text the prompt length is the text's; one length then.
-  request.prompt_lengths = o.prompt_text.empty() ? prompts.value() : std::vector<int64_t>{1};
-  request.gen_lengths = gens.value();
+  request.llm_base = base;
+  // With --prompt-text the prompt length is the text's; one length then. With a range the
+  // fixed length is the range's longest (it sizes the KV cache).
+  request.prompt_lengths = !o.prompt_text.empty()     ? std::vector<int64_t>{1}
+                           : base.prompt_range.set() ? std::vector<int64_t>{base.prompt_range.max}
+                                                      : prompts.value();
+  request.gen_lengths = base.gen_range.set() ? std::vector<int64_t>{base.gen_range.max} : gens.value();
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid});
@@ -90,24 +124,42 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "llm", "language models (GGUF): time to first token, time per output token, prefill and decode speed");
   cmd->footer(
-      "Every request starts from an empty KV cache. TTFT: from the request's start to the first "
-      "generated token, prefill included. TPOT: the gaps between later tokens. Prefill t/s: "
-      "prompt tokens x sequences / TTFT; decode t/s: tokens generated after the first, all "
-      "sequences, per second.\nExit status: 0 when every case measured, 1 when any failed, 2 for bad arguments.");
+      "Every request starts from an empty KV cache. Per request: TTFT, from the request's start "
+      "(its scheduled arrival under --rate) to the first token; TPOT = (E2E - TTFT) / (tokens - 1); "
+      "E2E, start to last token; percentiles across requests. ITL: every gap between tokens, pooled. "
+      "tokens/s: tokens after each request's first / wall time of the measured phase. Goodput: "
+      "requests/s meeting --slo. Prefill t/s (one request at a time only): prompt tokens x sequences / TTFT."
+      "\nExit status: 0 when every case measured, 1 when any failed, 2 for bad arguments.");
   cmd->add_option("model", o->model, "GGUF model file")->required();
   cmd->add_option("-t,--target", o->targets,
                   "targets, e.g. llamacpp:cpu?threads=2&fa=on&kv=q8_0")->capture_default_str();
   CLI::Option* prompt =
       cmd->add_option("-p,--prompt", o->prompts, "prompt lengths in tokens, comma-separated")->capture_default_str();
-  cmd->add_option("-n,--gen", o->gens, "tokens to generate per sequence, comma-separated")->capture_default_str();
+  CLI::Option* gen =
+      cmd->add_option("-n,--gen", o->gens, "tokens to generate per sequence, comma-separated")->capture_default_str();
   cmd->add_option("-r,--repeat", o->repeat, "measured requests per case")->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "warmup requests per case, reported apart")->capture_default_str();
   cmd->add_option("--sequences", o->sequences, "sequences decoded together in one batch")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "seed of the prompt token ids")->capture_default_str();
+  cmd->add_option("--concurrency", o->concurrency,
+                  "requests in flight on one model, one sequence each, joining the batch as others finish "
+                  "(continuous batching)")
+      ->capture_default_str();
+  cmd->add_option("--rate", o->rate,
+                  "Poisson request arrivals per second (seeded); a request's start is its arrival, queueing "
+                  "counted (default: closed loop, a new request as soon as a slot frees)");
+  CLI::Option* prompt_range = cmd->add_option("--prompt-range", o->prompt_range,
+                                              "draw each request's prompt length from MIN:MAX (seeded), e.g. 64:256")
+                                  ->excludes(prompt);
+  cmd->add_option("--gen-range", o->gen_range, "draw each request's generation length from MIN:MAX (seeded)")
+      ->excludes(gen);
+  cmd->add_option("--slo", o->slo,
+                  "per-request objective for goodput, e.g. ttft:500ms,tpot:50ms (units ns, us, ms, s)");
+  cmd->add_option("--seed", o->seed, "seed of the prompt token ids, lengths and arrivals")->capture_default_str();
   cmd->add_option("--prompt-text", o->prompt_text,
                   "a text prompt, run through the model's tokenizer (its length replaces --prompt)")
       ->check(NonEmpty())
-      ->excludes(prompt);
+      ->excludes(prompt)
+      ->excludes(prompt_range);
   cmd->add_option("--case-memory", o->case_memory_mb,
                   "a case's worker may use this many MiB of resident memory (0: 80% of physical memory)")
       ->capture_default_str();

@@ -5,10 +5,31 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/status.h"
+
 namespace edgebench {
+
+// Inclusive token-count range a request's length is drawn from (uniformly, seeded); unset
+// (0:0) means the fixed length of the settings.
+struct LlmTokenRange {
+  int64_t min = 0;
+  int64_t max = 0;
+  bool set() const { return max > 0; }
+  bool operator==(const LlmTokenRange&) const = default;
+};
+
+// Per-request service-level objective: a request meets it when its TTFT and its TPOT are at
+// most these bounds (0: no bound). Goodput counts the requests that meet it.
+struct LlmSlo {
+  int64_t ttft_ns = 0;
+  int64_t tpot_ns = 0;
+  bool set() const { return ttft_ns > 0 || tpot_ns > 0; }
+  bool operator==(const LlmSlo&) const = default;
+};
 
 struct LlmSettings {
   int64_t prompt_tokens = 128;
@@ -18,7 +39,29 @@ struct LlmSettings {
   int64_t sequences = 1;         // decoded together in one batch
   uint64_t seed = 0;
   std::string prompt_text;       // when set, the prompt is this text through the tokenizer
+  // Serving load. With concurrency 1, no rate and no ranges, requests run one at a time as
+  // above (`sequences` in lockstep); otherwise `concurrency` requests are in flight on one
+  // model, each its own sequence, joining as others finish (continuous batching).
+  int64_t concurrency = 1;
+  double rate = 0;               // requests/s, Poisson arrivals; 0: closed loop
+  LlmTokenRange prompt_range{};  // per-request prompt length, replaces prompt_tokens when set
+  LlmTokenRange gen_range{};     // per-request generation length, replaces gen_tokens when set
+  LlmSlo slo{};
+
+  // Whether the case runs the serving load (continuous batching) rather than lockstep requests.
+  bool serving() const { return concurrency > 1 || rate > 0 || prompt_range.set() || gen_range.set(); }
+  // The longest prompt and generation a request can have (for sizing the KV cache).
+  int64_t max_prompt_tokens() const { return prompt_range.set() ? prompt_range.max : prompt_tokens; }
+  int64_t max_gen_tokens() const { return gen_range.set() ? gen_range.max : gen_tokens; }
+  // KV sequences the session needs: concurrent requests or lockstep sequences.
+  int64_t kv_sequences() const { return serving() ? concurrency : sequences; }
 };
+
+// "64:256" (inclusive, 1 <= min <= max). The error names `flag`.
+Result<LlmTokenRange> ParseLlmTokenRange(const std::string& flag, const std::string& text);
+// "ttft:500ms,tpot:50ms": bounds with units ns, us, ms or s; either key may be left out. The
+// error names `flag`.
+Result<LlmSlo> ParseLlmSlo(const std::string& flag, const std::string& text);
 
 struct LlmSessionInfo {
   std::string model_description;  // e.g. "phi3 3B Q4_0"
@@ -34,15 +77,22 @@ struct LlmSessionInfo {
   std::vector<std::string> notes;
 };
 
-// One request's timestamps (ns, steady clock): start, first token, every later token.
+// One request's timestamps (ns, steady clock): start, first token, every later token. The start
+// is the scheduled arrival under --rate (queueing included), else when the request was issued.
 struct LlmRequestTiming {
   int64_t start_ns = 0;
   int64_t first_token_ns = 0;
   std::vector<int64_t> token_ns;  // after each decode step
+  int64_t prompt_tokens = 0;      // this request's prompt length
 
   int64_t ttft_ns() const { return first_token_ns - start_ns; }
-  // Gaps between consecutive tokens after the first.
-  std::vector<int64_t> tpot_gaps_ns() const;
+  int64_t end_ns() const { return token_ns.empty() ? first_token_ns : token_ns.back(); }
+  int64_t e2e_ns() const { return end_ns() - start_ns; }
+  int64_t generated_tokens() const { return 1 + static_cast<int64_t>(token_ns.size()); }
+  // Per-request time per output token, (E2E - TTFT) / (tokens - 1); none for a single token.
+  std::optional<double> tpot_ns() const;
+  // Gaps between consecutive tokens after the first (inter-token latencies).
+  std::vector<int64_t> itl_gaps_ns() const;
 };
 
 }  // namespace edgebench

@@ -135,46 +135,83 @@ Column LlmResultColumn(const std::string& header,
           true};
 }
 
+// A length setting: the fixed length, or the range lengths were drawn from ("64:256").
+Column LlmLengthColumn(const std::string& header, std::function<int64_t(const LlmRecord&)> fixed,
+                       std::function<LlmTokenRange(const LlmRecord&)> range) {
+  return {header,
+          [fixed, range](const Record& r) {
+            if (!r.llm) return std::string(kNoValue);
+            const LlmTokenRange drawn = range(*r.llm);
+            return drawn.set() ? std::to_string(drawn.min) + ":" + std::to_string(drawn.max)
+                               : std::to_string(fixed(*r.llm));
+          },
+          true};
+}
+
 std::vector<Column> LlmColumns() {
   return {
       ModelColumn(),
       TargetColumn(),
       StatusColumn(),
-      LlmSettingColumn("prompt (tokens)",
-                       [](const LlmRecord& l) {
-                         return l.prompt_tokens_run ? l.prompt_tokens_run
-                                                    : l.settings.prompt_tokens;
-                       }),
-      LlmSettingColumn("gen (tokens)", [](const LlmRecord& l) { return l.settings.gen_tokens; }),
+      LlmLengthColumn(
+          "prompt (tokens)",
+          [](const LlmRecord& l) { return l.prompt_tokens_run ? l.prompt_tokens_run : l.settings.prompt_tokens; },
+          [](const LlmRecord& l) { return l.settings.prompt_range; }),
+      LlmLengthColumn(
+          "gen (tokens)", [](const LlmRecord& l) { return l.settings.gen_tokens; },
+          [](const LlmRecord& l) { return l.settings.gen_range; }),
       LlmSettingColumn("sequences", [](const LlmRecord& l) { return l.settings.sequences; }),
+      // Serving-load settings: "-" for lockstep runs, so a table of those drops them.
+      {"concurrency",
+       [](const Record& r) {
+         return r.llm && r.llm->settings.serving() ? std::to_string(r.llm->settings.concurrency)
+                                                   : std::string(kNoValue);
+       },
+       true},
+      {"rate (req/s)",
+       [](const Record& r) {
+         return r.llm && r.llm->settings.rate > 0 ? FormatSignificant(r.llm->settings.rate)
+                                                  : std::string(kNoValue);
+       },
+       true},
       LlmResultColumn("requests",
                       [](const LlmRecord& l) { return std::to_string(l.summary.requests); }),
       LlmResultColumn("TTFT p50 (ms)",
                       [](const LlmRecord& l) {
                         return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.50));
                       }),
-      LlmResultColumn("TTFT p90 (ms)",
+      LlmResultColumn("TTFT p99 (ms)",
                       [](const LlmRecord& l) {
-                        return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.90));
+                        return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.99));
                       }),
-      LlmResultColumn("TPOT mean (ms)",
+      LlmResultColumn("TPOT p50 (ms)",
                       [](const LlmRecord& l) {
-                        return l.summary.tpot.count ? Milliseconds(l.summary.tpot.mean_ns)
-                                                    : kNoValue;
+                        return MillisecondsOrNoValue(l.summary.tpot.Percentile(0.50));
                       }),
       LlmResultColumn("TPOT p99 (ms)",
                       [](const LlmRecord& l) {
                         return MillisecondsOrNoValue(l.summary.tpot.Percentile(0.99));
                       }),
+      LlmResultColumn("ITL p99 (ms)",
+                      [](const LlmRecord& l) {
+                        return MillisecondsOrNoValue(l.summary.itl.Percentile(0.99));
+                      }),
       LlmResultColumn("prefill (tok/s)",
                       [](const LlmRecord& l) {
-                        return FormatSignificant(l.summary.prefill_tokens_per_s);
-                      }),
-      LlmResultColumn("decode (tok/s)",
-                      [](const LlmRecord& l) {
-                        return l.summary.tpot.count
-                                   ? FormatSignificant(l.summary.decode_tokens_per_s)
+                        return l.summary.prefill_tokens_per_s > 0
+                                   ? FormatSignificant(l.summary.prefill_tokens_per_s)
                                    : kNoValue;
+                      }),
+      LlmResultColumn("tokens/s",
+                      [](const LlmRecord& l) {
+                        return l.summary.output_tokens
+                                   ? FormatSignificant(l.summary.aggregate_tokens_per_s)
+                                   : kNoValue;
+                      }),
+      LlmResultColumn("goodput (req/s)",
+                      [](const LlmRecord& l) {
+                        return l.settings.slo.set() ? FormatSignificant(l.summary.goodput_rps)
+                                                    : kNoValue;
                       }),
       LlmResultColumn("KV cache (MiB)",
                       [](const LlmRecord& l) {

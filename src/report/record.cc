@@ -73,9 +73,17 @@ RunSettings RunSettingsFromJson(const json& j) {
 }
 
 json LlmSettingsToJson(const LlmSettings& s) {
-  return {{"prompt_tokens", s.prompt_tokens}, {"gen_tokens", s.gen_tokens},
-          {"repetitions", s.repetitions}, {"warmup_requests", s.warmup_requests},
-          {"sequences", s.sequences}, {"seed", s.seed}, {"prompt_text", s.prompt_text}};
+  json j = {{"prompt_tokens", s.prompt_tokens}, {"gen_tokens", s.gen_tokens},
+            {"repetitions", s.repetitions}, {"warmup_requests", s.warmup_requests},
+            {"sequences", s.sequences}, {"seed", s.seed}, {"prompt_text", s.prompt_text}};
+  // The serving-load settings only when they differ from their defaults: this JSON is also
+  // what case keys hash, and a lockstep case must keep the key it had before they existed.
+  if (s.concurrency != 1) j["concurrency"] = s.concurrency;
+  if (s.rate > 0) j["rate"] = s.rate;
+  if (s.prompt_range.set()) j["prompt_range"] = {s.prompt_range.min, s.prompt_range.max};
+  if (s.gen_range.set()) j["gen_range"] = {s.gen_range.min, s.gen_range.max};
+  if (s.slo.set()) j["slo"] = {{"ttft_ns", s.slo.ttft_ns}, {"tpot_ns", s.slo.tpot_ns}};
+  return j;
 }
 
 LlmSettings LlmSettingsFromJson(const json& j) {
@@ -87,6 +95,19 @@ LlmSettings LlmSettingsFromJson(const json& j) {
   s.sequences = j.at("sequences").get<int64_t>();
   s.seed = j.at("seed").get<uint64_t>();
   s.prompt_text = j.at("prompt_text").get<std::string>();
+  s.concurrency = j.value("concurrency", int64_t{1});
+  s.rate = j.value("rate", 0.0);
+  auto range = [&](const char* key) {
+    if (!j.contains(key)) return LlmTokenRange{};
+    const json& bounds = j.at(key);  // [min, max]; at() throws naming a missing bound
+    return LlmTokenRange{bounds.at(0).get<int64_t>(), bounds.at(1).get<int64_t>()};
+  };
+  s.prompt_range = range("prompt_range");
+  s.gen_range = range("gen_range");
+  if (j.contains("slo")) {
+    s.slo.ttft_ns = j.at("slo").at("ttft_ns").get<int64_t>();
+    s.slo.tpot_ns = j.at("slo").at("tpot_ns").get<int64_t>();
+  }
   return s;
 }
 
@@ -141,24 +162,38 @@ json SummaryToJson(const LatencySummary& s) {
           {"wall_ns", s.wall_ns}};
 }
 
+// Per request only the raw timestamps, everything else is derived: the start (ns after the
+// phase's first start), TTFT, the later tokens' offsets from the start, the prompt length.
 json TimingsToJson(const std::vector<LlmRequestTiming>& timings) {
   json list = json::array();
+  int64_t origin = timings.empty() ? 0 : timings.front().start_ns;
+  for (const auto& t : timings) origin = std::min(origin, t.start_ns);
   for (const auto& t : timings) {
     std::vector<int64_t> offsets;
+    offsets.reserve(t.token_ns.size());
     for (int64_t x : t.token_ns) offsets.push_back(x - t.start_ns);
-    list.push_back({{"ttft_ns", t.ttft_ns()}, {"token_offsets_ns", offsets}});
+    list.push_back({{"start_ns", t.start_ns - origin}, {"ttft_ns", t.ttft_ns()},
+                    {"prompt_tokens", t.prompt_tokens}, {"token_offsets_ns", offsets}});
   }
   return list;
 }
 
+// Records before serving load kept no start or prompt length per request: those requests ran
+// one after another, so each is laid where the previous one ended, and their prompt length is
+// the case's (prompt_tokens 0).
 std::vector<LlmRequestTiming> TimingsFromJson(const json& list) {
   std::vector<LlmRequestTiming> timings;
+  int64_t previous_end = 0;
   for (const json& j : list) {
     LlmRequestTiming t;
-    t.start_ns = 0;
-    t.first_token_ns = j.at("ttft_ns").get<int64_t>();
-    t.token_ns = j.at("token_offsets_ns").get<std::vector<int64_t>>();
-    timings.push_back(t);
+    t.start_ns = j.contains("start_ns") ? j.at("start_ns").get<int64_t>() : previous_end;
+    t.first_token_ns = t.start_ns + j.at("ttft_ns").get<int64_t>();
+    for (int64_t offset : j.at("token_offsets_ns").get<std::vector<int64_t>>()) {
+      t.token_ns.push_back(t.start_ns + offset);
+    }
+    t.prompt_tokens = j.value("prompt_tokens", int64_t{0});
+    previous_end = t.end_ns();
+    timings.push_back(std::move(t));
   }
   return timings;
 }
@@ -185,13 +220,23 @@ json LlmToJson(const LlmRecord& l) {
           {"rss_bytes", l.rss_bytes},
           {"rss_peak_bytes", l.rss_peak_bytes},
           {"summary",
+           // Records before serving load had tpot_mean_ns, tpot_percentiles_ns and tpot_steps:
+           // those were pooled gaps, the itl_* fields here. The reader recomputes the summary
+           // from the timings, so it never reads either.
            {{"requests", s.requests},
             {"ttft_mean_ns", s.ttft.mean_ns}, {"ttft_percentiles_ns", percentiles(s.ttft)},
-            {"tpot_mean_ns", s.tpot.mean_ns}, {"tpot_percentiles_ns", percentiles(s.tpot)},
-            {"tpot_steps", s.tpot.count},
+            {"request_tpot_mean_ns", s.tpot.mean_ns}, {"request_tpot_percentiles_ns", percentiles(s.tpot)},
+            {"e2e_mean_ns", s.e2e.mean_ns}, {"e2e_percentiles_ns", percentiles(s.e2e)},
+            {"itl_mean_ns", s.itl.mean_ns}, {"itl_percentiles_ns", percentiles(s.itl)},
+            {"itl_gaps", s.itl.count},
+            {"wall_ns", s.wall_ns},
+            {"output_tokens", s.output_tokens},
             {"prefill_tokens_per_s", s.prefill_tokens_per_s},
             {"decode_tokens_per_s", s.decode_tokens_per_s},
-            {"per_sequence_tokens_per_s", s.per_sequence_tokens_per_s}}}};
+            {"per_sequence_tokens_per_s", s.per_sequence_tokens_per_s},
+            {"aggregate_tokens_per_s", s.aggregate_tokens_per_s},
+            {"slo_met", s.slo_met},
+            {"goodput_rps", s.goodput_rps}}}};
 }
 
 LlmRecord LlmFromJson(const json& j) {
@@ -710,7 +755,7 @@ void FinishRecord(Record& r) {
   }
   if (r.llm) {
     LlmRecord& l = *r.llm;
-    l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings.sequences);
+    l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings);
   }
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +

@@ -25,8 +25,8 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   r.llm = LlmRecord{};
   r.llm->settings = spec.llm;
   stage("load");
-  const LlmLoadHints hints{static_cast<int32_t>(spec.llm.prompt_tokens + spec.llm.gen_tokens),
-                           static_cast<int32_t>(spec.llm.sequences)};
+  const LlmLoadHints hints{static_cast<int32_t>(spec.llm.max_prompt_tokens() + spec.llm.max_gen_tokens()),
+                           static_cast<int32_t>(spec.llm.kv_sequences())};
   const int64_t load_start = NowNs();
   auto session = resolved.backend->LoadLlm(Artifact{spec.artifact}, resolved.target, hints);
   r.load_ns = NowNs() - load_start;

@@ -25,7 +25,8 @@ TEST(LlmCli, OneRecordPerPromptAndGenerationLength) {
     EXPECT_EQ(llm["prompt_tokens_run"], i == 0 ? 8 : 16);
     EXPECT_EQ(llm["measured"].size(), 3u);
     EXPECT_EQ(llm["warmup"].size(), 1u);
-    EXPECT_EQ(llm["summary"]["tpot_steps"], 9);  // 3 requests x 3 gaps
+    EXPECT_EQ(llm["summary"]["itl_gaps"], 9);  // 3 requests x 3 gaps
+    EXPECT_FALSE(llm["settings"].contains("concurrency"));  // lockstep: the case key stays as before
     EXPECT_GT(llm["summary"]["prefill_tokens_per_s"].get<double>(), 0);
     EXPECT_TRUE(llm["model"]["random_weights"].get<bool>());
     EXPECT_EQ(llm["prompt_source"], "seeded token ids (seed 0)");
@@ -48,6 +49,67 @@ TEST(LlmCli, TableAndErrors) {
   auto bad = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") + " --prompt 8,x 2>&1");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("--prompt"), std::string::npos);
+}
+
+// Two requests in flight with continuous batching, lengths drawn per request: a valid record
+// whose timings show overlapping requests, and the per-request metrics in the table.
+TEST(LlmCli, ConcurrencyTwoServesRequestsTogether) {
+  auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
+                      " --concurrency 2 --prompt-range 4:12 --gen-range 2:6 --repeat 6 --warmup 1"
+                      " --slo ttft:10s,tpot:10s --format jsonl --target 'llamacpp:cpu?threads=1'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = nlohmann::json::parse(r.output);
+  EXPECT_EQ(record["status"], "ok");
+  EXPECT_TRUE(record["verdict"]["valid"].get<bool>()) << record["verdict"].dump();
+  const auto& llm = record["llm"];
+  EXPECT_EQ(llm["settings"]["concurrency"], 2);
+  EXPECT_EQ(llm["settings"]["prompt_range"], nlohmann::json({4, 12}));
+  EXPECT_EQ(llm["settings"]["gen_range"], nlohmann::json({2, 6}));
+  EXPECT_EQ(llm["settings"]["slo"]["ttft_ns"], 10'000'000'000);
+  EXPECT_EQ(llm["model"]["max_sequences"], 2);
+  ASSERT_EQ(llm["measured"].size(), 6u);
+  int64_t output_tokens = 0;
+  for (const auto& request : llm["measured"]) {
+    EXPECT_GE(request["prompt_tokens"].get<int64_t>(), 4);
+    EXPECT_LE(request["prompt_tokens"].get<int64_t>(), 12);
+    const auto later = static_cast<int64_t>(request["token_offsets_ns"].size());
+    EXPECT_GE(later, 1);
+    EXPECT_LE(later, 5);
+    output_tokens += later;
+  }
+  // The first two requests start together.
+  EXPECT_EQ(llm["measured"][0]["start_ns"], 0);
+  EXPECT_EQ(llm["measured"][1]["start_ns"], 0);
+  const auto& summary = llm["summary"];
+  EXPECT_EQ(summary["output_tokens"], output_tokens);
+  EXPECT_GT(summary["aggregate_tokens_per_s"].get<double>(), 0);
+  EXPECT_EQ(summary["slo_met"], 6);
+  EXPECT_GT(summary["request_tpot_percentiles_ns"]["p50"].get<int64_t>(), 0);
+  EXPECT_GT(summary["e2e_percentiles_ns"]["p50"].get<int64_t>(), 0);
+
+  auto table = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
+                          " --concurrency 2 --prompt 8 --gen 4 --repeat 4 --slo ttft:10s"
+                          " --target 'llamacpp:cpu?threads=1' 2>&1");
+  EXPECT_EQ(table.exit_code, 0) << table.output;
+  for (const char* header : {"concurrency", "TTFT p50 (ms)", "TPOT p50 (ms)", "tokens/s", "goodput (req/s)"}) {
+    EXPECT_NE(table.output.find(header), std::string::npos) << header << "\n" << table.output;
+  }
+}
+
+TEST(LlmCli, ServingFlagErrorsNameTheFlag) {
+  const std::string base = Executable() + " llm " + TestModel("llama-tiny.gguf");
+  for (const auto& [args, flag] : std::vector<std::pair<std::string, std::string>>{
+           {" --slo ttft:500", "--slo"},
+           {" --slo latency:5ms", "--slo"},
+           {" --prompt-range 9:3", "--prompt-range"},
+           {" --gen-range x", "--gen-range"},
+           {" --concurrency 0", "--concurrency"},
+           {" --rate -1", "--rate"},
+           {" --concurrency 2 --sequences 2", "--sequences"}}) {
+    auto r = RunCommand(base + args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << r.output;
+  }
 }
 
 }  // namespace

@@ -140,33 +140,34 @@ TEST(Printers, TableAndMarkdownDropColumnsEmptyInEveryRowCsvKeepsThem) {
   EXPECT_EQ(PrintWith("markdown", {FastRecord()}).find("why"), std::string::npos);
 }
 
-TEST(Printers, LlmTableDropsTtftP90AtFiveRequestsAndKeepsACrashedCasesLengths) {
+TEST(Printers, LlmTableDropsP99sAtFiveRequestsAndKeepsACrashedCasesLengths) {
   Record no_settings = LlmCrashed();
   no_settings.llm.reset();  // crashed before the worker reported its settings
   EXPECT_EQ(PrintWith("table", {LlmMeasured(), LlmCrashed(), no_settings}),
             "model       target        status   prompt (tokens)  gen (tokens)  sequences  requests"
-            "  TTFT p50 (ms)  TPOT mean (ms)  TPOT p99 (ms)  prefill (tok/s)  decode (tok/s)"
+            "  TTFT p50 (ms)  TPOT p50 (ms)  ITL p99 (ms)  prefill (tok/s)  tokens/s"
             "  KV cache (MiB)  peak RSS (MiB)  verdict\n"
             "llama-tiny  llamacpp:cpu  ok                   128            64          1         5"
-            "           22.0            5.00           5.00           5818.2           200.0"
+            "           22.0           5.00          5.00           5818.2     929.2"
             "            16.0           300.0  VALID\n"
             "llama-tiny  llamacpp:cpu  crashed              512            64          1         -"
-            "              -               -              -                -               -"
+            "              -              -             -                -         -"
             "               -               -  INVALID\n"
             "    ^ worker died on signal 11 (SIGSEGV)\n"
             "llama-tiny  llamacpp:cpu  crashed                -             -          -         -"
-            "              -               -              -                -               -"
+            "              -              -             -                -         -"
             "               -               -  INVALID\n"
             "    ^ worker died on signal 11 (SIGSEGV)\n");
 }
 
-TEST(Printers, LlmCsvKeepsTtftP90) {
+TEST(Printers, LlmCsvKeepsEveryColumn) {
   EXPECT_EQ(PrintWith("csv", {LlmMeasured()}),
-            "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,requests,"
-            "TTFT p50 (ms),TTFT p90 (ms),TPOT mean (ms),TPOT p99 (ms),prefill (tok/s),"
-            "decode (tok/s),KV cache (MiB),peak RSS (MiB),verdict,why\n"
-            "llama-tiny,llamacpp:cpu,llm,ok,128,64,1,5,22.0,-,5.00,5.00,5818.2,200.0,16.0,300.0,"
-            "VALID,\n");
+            "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,concurrency,"
+            "rate (req/s),requests,TTFT p50 (ms),TTFT p99 (ms),TPOT p50 (ms),TPOT p99 (ms),"
+            "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),KV cache (MiB),peak RSS (MiB),"
+            "verdict,why\n"
+            "llama-tiny,llamacpp:cpu,llm,ok,128,64,1,-,-,5,22.0,-,5.00,-,5.00,5818.2,929.2,-,16.0,"
+            "300.0,VALID,\n");
 }
 
 TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
@@ -200,15 +201,16 @@ TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
             " worker died on signal 11 (SIGSEGV) |\n");
   // One header: the shared columns once, each scenario's own columns in its order.
   EXPECT_EQ(PrintWith("csv", {FailedRecord(), LlmCrashed()}),
-            "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,requests,"
-            "TTFT p50 (ms),TTFT p90 (ms),TPOT mean (ms),TPOT p99 (ms),prefill (tok/s),"
-            "decode (tok/s),KV cache (MiB),peak RSS (MiB),ran on (nodes),queries,p50 (ms),"
-            "p90 (ms),p99 (ms),mean (ms),throughput (q/s),settled at q,verdict,why\n"
+            "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,concurrency,"
+            "rate (req/s),requests,TTFT p50 (ms),TTFT p99 (ms),TPOT p50 (ms),TPOT p99 (ms),"
+            "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),KV cache (MiB),peak RSS (MiB),"
+            "ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),mean (ms),throughput (q/s),"
+            "settled at q,verdict,why\n"
             "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,single-stream,failed,-,-,-,"
-            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
+            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
             "load failed: bad model see the runtime's log\n"
-            "llama-tiny,llamacpp:cpu,llm,crashed,512,64,1,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
-            "INVALID,worker died on signal 11 (SIGSEGV)\n");
+            "llama-tiny,llamacpp:cpu,llm,crashed,512,64,1,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
+            "-,INVALID,worker died on signal 11 (SIGSEGV)\n");
 }
 
 TEST(Printers, ScenarioWithoutColumnSetPrintsTheCommonColumns) {

@@ -181,6 +181,81 @@ TEST(Verdict, LlmRecordsOfDebugOrSanitizerBuildsAreInvalidToo) {
   EXPECT_EQ(r.invalid_reasons[0], "sanitizer build of edgebench");
 }
 
+// A serving-load LLM record: its settings and per-request timestamps survive the round trip,
+// and the summary recomputed from them is the same.
+TEST(Record, LlmServingRecordRoundTrips) {
+  Record r = testing::MakeRecord({});
+  r.scenario = "llm";
+  r.llm = LlmRecord{};
+  r.llm->settings.repetitions = 2;
+  r.llm->settings.concurrency = 2;
+  r.llm->settings.rate = 1.5;
+  r.llm->settings.prompt_range = {4, 12};
+  r.llm->settings.gen_range = {2, 6};
+  r.llm->settings.slo = {5000, 600};
+  LlmRequestTiming a, b;
+  a.start_ns = 1'000'100;  // steady clock, as the scenario gives them
+  a.first_token_ns = a.start_ns + 5000;
+  a.token_ns = {a.start_ns + 5500, a.start_ns + 7000};
+  a.prompt_tokens = 2;
+  b.start_ns = 1'005'600;
+  b.first_token_ns = b.start_ns + 1000;
+  b.token_ns = {b.start_ns + 1500};
+  b.prompt_tokens = 1;
+  r.llm->measured = {a, b};
+  FinishRecord(r);
+  const auto json = RecordToJson(r);
+  EXPECT_EQ(json["llm"]["measured"][1]["start_ns"], 5500);
+  EXPECT_EQ(json["llm"]["settings"]["rate"], 1.5);
+  auto back = RecordFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.error();
+  const LlmRecord& l = *back.value().llm;
+  EXPECT_EQ(l.settings.concurrency, 2);
+  EXPECT_EQ(l.settings.prompt_range, (LlmTokenRange{4, 12}));
+  EXPECT_EQ(l.settings.gen_range, (LlmTokenRange{2, 6}));
+  EXPECT_EQ(l.settings.slo, (LlmSlo{5000, 600}));
+  EXPECT_EQ(l.measured[1].start_ns, 5500);
+  EXPECT_EQ(l.measured[1].prompt_tokens, 1);
+  EXPECT_EQ(l.summary.wall_ns, 7000);
+  EXPECT_EQ(l.summary.slo_met, 1);  // a's TPOT is 1000
+  EXPECT_EQ(l.summary.tpot.max_ns, 1000);
+  EXPECT_EQ(l.summary.itl.count, 3);
+  // A lockstep case writes none of the serving settings (its case key is unchanged).
+  const auto lockstep = LlmSettingsToJson(LlmSettings{});
+  for (const char* key : {"concurrency", "rate", "prompt_range", "gen_range", "slo"}) {
+    EXPECT_FALSE(lockstep.contains(key)) << key;
+  }
+}
+
+// Before serving load an llm record stored pooled gaps as tpot_* and no per-request start or
+// prompt length: it still reads, its requests laid back to back, the summary recomputed.
+TEST(Record, LlmRecordsWithTheOldTpotFieldsStayReadable) {
+  Record r = testing::MakeRecord({});
+  r.scenario = "llm";
+  r.llm = LlmRecord{};
+  r.llm->settings.repetitions = 2;
+  r.llm->prompt_tokens_run = 8;
+  auto json = RecordToJson(r);
+  json["llm"]["measured"] = nlohmann::json::parse(
+      R"([{"ttft_ns": 8000, "token_offsets_ns": [8400, 9200]},
+          {"ttft_ns": 6000, "token_offsets_ns": [7000]}])");
+  json["llm"]["summary"] = nlohmann::json::parse(
+      R"({"requests": 2, "tpot_mean_ns": 600, "tpot_percentiles_ns": {"p50": 400}, "tpot_steps": 3})");
+  auto back = RecordFromJson(json);
+  ASSERT_TRUE(back.ok()) << back.error();
+  const LlmRecord& l = *back.value().llm;
+  ASSERT_EQ(l.measured.size(), 2u);
+  EXPECT_EQ(l.measured[1].start_ns, 9200);  // where the first one ended
+  EXPECT_EQ(l.measured[1].ttft_ns(), 6000);
+  EXPECT_EQ(l.summary.itl.count, 3);  // the old tpot_steps
+  EXPECT_DOUBLE_EQ(l.summary.itl.mean_ns, (400 + 800 + 1000) / 3.0);
+  EXPECT_EQ(l.summary.tpot.count, 2);  // per request: 600 and 1000
+  EXPECT_EQ(l.summary.tpot.max_ns, 1000);
+  EXPECT_EQ(l.summary.wall_ns, 9200 + 7000);
+  EXPECT_DOUBLE_EQ(l.summary.prefill_tokens_per_s, 16 / 14000e-9);
+  EXPECT_TRUE(back.value().valid);
+}
+
 TEST(Verdict, MinQueriesIsMetExactlyAtItsValue) {
   Record r = testing::MakeRecord(std::vector<int64_t>(99, 1000));
   r.effective_settings.min_queries = 100;

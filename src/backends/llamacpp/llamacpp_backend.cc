@@ -101,7 +101,8 @@ class LlamaCppSession : public LlmSession {
         info_(std::move(info)),
         batch_size_(batch),
         prefill_batch_(batch, 1),
-        step_batch_(info_.max_sequences, 1) {}
+        step_batch_(info_.max_sequences, 1),
+        positions_(static_cast<size_t>(info_.max_sequences), 0) {}
 
   LlmSessionInfo Info() const override { return info_; }
 
@@ -126,39 +127,51 @@ class LlamaCppSession : public LlmSession {
     return Status::Ok();
   }
 
-  Result<std::vector<int32_t>> Prefill(const std::vector<std::vector<int32_t>>& prompts) override {
+  Status ClearSequence(int32_t sequence) override {
+    if (Status s = CheckSequence(sequence); !s.ok()) return s;
+    // Removing a whole sequence never fails (llama.h); its cells are free for the next prompt.
+    llama_memory_seq_rm(llama_get_memory(context_.get()), sequence, -1, -1);
+    positions_[static_cast<size_t>(sequence)] = 0;
+    return Status::Ok();
+  }
+
+  Result<std::vector<int32_t>> Prefill(const std::vector<LlmSequencePrompt>& prompts) override {
     if (prompts.empty() || static_cast<int32_t>(prompts.size()) > info_.max_sequences) {
       return Status::Error("expected 1 to " + std::to_string(info_.max_sequences) + " prompts");
     }
     std::vector<int32_t> first(prompts.size(), -1);
     prefill_batch_.Clear();
-    // Chunks of `batch` tokens; a sequence's logits are read right after the chunk that holds
-    // its last prompt token (later decodes overwrite them).
-    std::vector<int32_t> waiting;  // sequences whose last token is in the current chunk
+    // Chunks of `batch` tokens; a prompt's logits are read right after the chunk that holds
+    // its last token (later decodes overwrite them).
+    std::vector<size_t> waiting;  // prompts whose last token is in the current chunk
     std::vector<int32_t> index_in_batch(prompts.size(), -1);
     auto flush = [&]() -> Status {
       if (prefill_batch_.size() == 0) return Status::Ok();
       const int32_t rc = llama_decode(context_.get(), prefill_batch_.get());
       if (rc != 0) return Status::Error("llama.cpp prefill failed: " + DecodeError(rc));
-      for (int32_t seq : waiting) {
-        const float* logits = llama_get_logits_ith(context_.get(), index_in_batch[static_cast<size_t>(seq)]);
-        if (!logits) return Status::Error("llama.cpp returned no logits for sequence " + std::to_string(seq));
-        first[static_cast<size_t>(seq)] = Argmax(logits, info_.vocab_size);
+      for (size_t i : waiting) {
+        const float* logits = llama_get_logits_ith(context_.get(), index_in_batch[i]);
+        if (!logits) {
+          return Status::Error("llama.cpp returned no logits for sequence " + std::to_string(prompts[i].sequence));
+        }
+        first[i] = Argmax(logits, info_.vocab_size);
       }
       waiting.clear();
       prefill_batch_.Clear();
       return Status::Ok();
     };
-    for (size_t seq = 0; seq < prompts.size(); ++seq) {
-      const auto& prompt = prompts[seq];
-      if (prompt.empty()) return Status::Error("empty prompt for sequence " + std::to_string(seq));
-      for (size_t k = 0; k < prompt.size(); ++k) {
-        const bool last = k + 1 == prompt.size();
+    for (size_t i = 0; i < prompts.size(); ++i) {
+      const LlmSequencePrompt& prompt = prompts[i];
+      if (Status s = CheckSequence(prompt.sequence); !s.ok()) return s;
+      if (prompt.tokens.empty()) return Status::Error("empty prompt for sequence " + std::to_string(prompt.sequence));
+      int32_t& position = positions_[static_cast<size_t>(prompt.sequence)];
+      for (size_t k = 0; k < prompt.tokens.size(); ++k) {
+        const bool last = k + 1 == prompt.tokens.size();
         if (last) {
-          index_in_batch[seq] = prefill_batch_.size();
-          waiting.push_back(static_cast<int32_t>(seq));
+          index_in_batch[i] = prefill_batch_.size();
+          waiting.push_back(i);
         }
-        prefill_batch_.Add(prompt[k], positions_[seq]++, static_cast<int32_t>(seq), last);
+        prefill_batch_.Add(prompt.tokens[k], position++, prompt.sequence, last);
         if (prefill_batch_.size() == batch_size_) {
           if (Status s = flush(); !s.ok()) return s;
         }
@@ -168,23 +181,36 @@ class LlamaCppSession : public LlmSession {
     return first;
   }
 
-  Result<std::vector<int32_t>> DecodeStep(const std::vector<int32_t>& last_tokens) override {
+  Result<std::vector<int32_t>> DecodeStep(const std::vector<LlmSequenceToken>& last) override {
+    if (last.empty() || static_cast<int32_t>(last.size()) > info_.max_sequences) {
+      return Status::Error("expected 1 to " + std::to_string(info_.max_sequences) + " sequences in a step");
+    }
     step_batch_.Clear();
-    for (size_t seq = 0; seq < last_tokens.size(); ++seq) {
-      step_batch_.Add(last_tokens[seq], positions_[seq]++, static_cast<int32_t>(seq), true);
+    for (const LlmSequenceToken& t : last) {
+      if (Status s = CheckSequence(t.sequence); !s.ok()) return s;
+      step_batch_.Add(t.token, positions_[static_cast<size_t>(t.sequence)]++, t.sequence, true);
     }
     const int32_t rc = llama_decode(context_.get(), step_batch_.get());
     if (rc != 0) return Status::Error("llama.cpp decode failed: " + DecodeError(rc));
-    std::vector<int32_t> next(last_tokens.size());
-    for (size_t seq = 0; seq < last_tokens.size(); ++seq) {
-      const float* logits = llama_get_logits_ith(context_.get(), static_cast<int32_t>(seq));
+    std::vector<int32_t> next(last.size());
+    for (size_t i = 0; i < last.size(); ++i) {
+      const float* logits = llama_get_logits_ith(context_.get(), static_cast<int32_t>(i));
       if (!logits) return Status::Error("llama.cpp returned no logits");
-      next[seq] = Argmax(logits, info_.vocab_size);
+      next[i] = Argmax(logits, info_.vocab_size);
     }
     return next;
   }
 
  private:
+  Status CheckSequence(int32_t sequence) const {
+    if (sequence < 0 || sequence >= info_.max_sequences) {
+      return Status::Error("sequence " + std::to_string(sequence) + " is outside 0.." +
+                           std::to_string(info_.max_sequences - 1) + " (the context was made for " +
+                           std::to_string(info_.max_sequences) + ")");
+    }
+    return Status::Ok();
+  }
+
   std::unique_ptr<llama_model, ModelDeleter> model_;
   std::unique_ptr<ThreadPool> threads_;  // outlives the context that uses it
   std::unique_ptr<llama_context, ContextDeleter> context_;
