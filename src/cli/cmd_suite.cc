@@ -52,6 +52,9 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   request.settings = s.settings;
   request.llm_base = LlmSettings{0, 0, s.llm.repetitions, s.llm.warmup_requests, s.llm.sequences,
                                  s.settings.seed, s.llm.prompt_text};
+  request.llm_base.concurrency = s.llm.concurrency;
+  request.llm_base.rate = s.llm.rate;
+  request.llm_base.slo = s.llm.slo;
   request.prompt_lengths = s.llm.prompt_text.empty() ? s.llm.prompt_tokens : std::vector<int64_t>{1};
   request.gen_lengths = s.llm.gen_tokens;
   auto plan = PlanCases(request, context.registry);

@@ -276,15 +276,16 @@ Column LoadColumn(const std::string& header, std::function<std::string(const Rec
           true};
 }
 
+// A ratio; its header says "(x)".
 std::string Ratio(double x) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2fx", x);
+  std::snprintf(buffer, sizeof buffer, "%.2f", x);
   return buffer;
 }
 
 // Latency against the same target's single-stream run of the same command.
 Column InflationColumn(double p) {
-  return {PercentileName(p) + " vs single",
+  return {PercentileName(p) + " vs single (x)",
           [p](const Record& r) -> std::string {
             if (!Measured(r) || !r.load_inflation) return kNoValue;
             if (p == 0.50) return Ratio(r.load_inflation->p50_ratio);
@@ -419,7 +420,7 @@ std::vector<Column> SoakColumns() {
       PercentileColumn(0.99),
       LoadColumn("first window p99 (ms)", window_p99(false)),
       LoadColumn("last window p99 (ms)", window_p99(true)),
-      LoadColumn("drift (p99)",
+      LoadColumn("p99 drift (x)",
                  [](const Record&, const LoadRecord& l) -> std::string {
                    return l.drift && l.drift->p99_ratio ? Ratio(*l.drift->p99_ratio) : kNoValue;
                  }),

@@ -30,8 +30,8 @@ constexpr std::string_view kSettingsKeys[] = {
 constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
                                            "manifest", "dims", "inputs"};
 constexpr std::string_view kTargetKeys[] = {"target", "params"};
-constexpr std::string_view kLlmKeys[] = {"prompt", "gen",       "repeat",
-                                         "warmup", "sequences", "prompt_text"};
+constexpr std::string_view kLlmKeys[] = {"prompt",      "gen",         "repeat", "warmup", "sequences",
+                                         "prompt_text", "concurrency", "rate",   "slo"};
 constexpr std::string_view kScenarioNames[] = {"single-stream", "multi-stream:N", "server:QPS",
                                                "offline",       "soak:DURATION",  "llm"};
 
@@ -608,8 +608,25 @@ class SuiteParser {
     };
     for (Status s : {integer("repeat", 1, llm.repetitions),
                      integer("warmup", 0, llm.warmup_requests),
-                     integer("sequences", 1, llm.sequences)}) {
+                     integer("sequences", 1, llm.sequences),
+                     integer("concurrency", 1, llm.concurrency)}) {
       if (!s.ok()) return s;
+    }
+    if (f.count("rate")) {
+      auto rate = PositiveNumber(f["rate"], "llm: rate");
+      if (!rate.ok()) return rate.status();
+      llm.rate = rate.value();
+    }
+    if (f.count("slo")) {
+      auto text = String(f["slo"], "llm: slo");
+      if (!text.ok()) return text.status();
+      auto slo = ParseLlmSlo("llm: slo", text.value());
+      if (!slo.ok()) return At(f["slo"], slo.error());
+      llm.slo = slo.value();
+    }
+    if (llm.sequences > 1 && (llm.concurrency > 1 || llm.rate > 0)) {
+      return At(node, "llm: sequences decodes in lockstep as one request; it does not combine with "
+                      "concurrency or rate (serving load runs one sequence per request)");
     }
     if (f.count("prompt_text")) {
       auto text = String(f["prompt_text"], "llm: prompt_text");

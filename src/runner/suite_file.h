@@ -78,6 +78,10 @@ struct LlmLists {
   int64_t warmup_requests = 1;
   int64_t sequences = 1;
   std::string prompt_text;  // when set, the prompt is this text through the tokenizer
+  // Serving load, as `edgebench llm --concurrency --rate --slo`.
+  int64_t concurrency = 1;
+  double rate = 0;
+  LlmSlo slo{};
 };
 
 struct SuiteSpec {

@@ -72,18 +72,23 @@ TEST(Columns, EveryLatencyHeaderNamesItsUnit) {
                            h.find("p90") != std::string::npos ||
                            h.find("p99") != std::string::npos ||
                            h.find("mean") != std::string::npos;
-      if (latency) {
-        EXPECT_NE(h.find("(ms)"), std::string::npos) << scenario << ": " << h;
+      if (latency) {  // in milliseconds, or a ratio of latencies
+        EXPECT_TRUE(h.find("(ms)") != std::string::npos || h.find("(x)") != std::string::npos)
+            << scenario << ": " << h;
       }
     }
   }
 }
 
 TEST(Columns, OneSetPerScenarioAndCommonColumnsForOthers) {
-  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "llm", "agree"}));
+  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "multi-stream", "server", "offline",
+                                                                "soak", "llm", "agree"}));
   std::vector<std::string> headers;
-  for (const Column& column : ColumnsForScenario("soak")) headers.push_back(column.header);
+  for (const Column& column : ColumnsForScenario("shapes")) headers.push_back(column.header);
   EXPECT_EQ(headers, (std::vector<std::string>{"model", "target", "status", "verdict"}));
+  // A scenario's parameter does not change its columns.
+  EXPECT_EQ(&ColumnsForScenario("multi-stream:4"), &ColumnsForScenario("multi-stream:16"));
+  EXPECT_EQ(ColumnsForScenario("server:200")[3].header, "scenario");
 }
 
 }  // namespace

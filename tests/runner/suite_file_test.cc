@@ -359,6 +359,41 @@ TEST_F(SuiteFile, LlmSectionChecks) {
   EXPECT_EQ(text.value().llm.prompt_text, "hi there");
 }
 
+TEST_F(SuiteFile, LoadScenariosAndTheirSettings) {
+  auto suite = Parse("models: [a.onnx]\ntargets: [ort]\nscenarios: [multi-stream:4, server:200, soak:2m]\n"
+                     "settings: {sessions: shared, concurrency: 2, streams: 3, window_ms: 1000, "
+                     "confidence: 0.99, p99_bound_ms: 12.5, batch: 8, max_queries: 5000}\n");
+  ASSERT_TRUE(suite.ok()) << suite.error();
+  EXPECT_EQ(suite.value().scenarios, (std::vector<std::string>{"multi-stream:4", "server:200", "soak:120s"}));
+  const RunSettings& s = suite.value().settings;
+  EXPECT_EQ(s.sessions, "shared");
+  EXPECT_EQ(s.concurrency, 2);
+  EXPECT_EQ(s.streams, 3);
+  EXPECT_EQ(s.window_ms, 1000);
+  EXPECT_DOUBLE_EQ(s.confidence, 0.99);
+  EXPECT_DOUBLE_EQ(s.p99_bound_ms, 12.5);
+  EXPECT_EQ(s.batch, 8);
+  EXPECT_EQ(s.max_queries, 5000);
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nsettings: {sessions: all}\n", 3),
+             "--sessions must be per-stream or shared, not 'all'");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nsettings: {confidence: 2}\n", 3),
+             "--confidence must be 0 (off) or from 0.5 to below 1");
+}
+
+TEST_F(SuiteFile, LlmServingSettings) {
+  auto suite = Parse("models: [a.onnx]\ntargets: [ort]\nscenarios: [llm]\n"
+                     "llm: {concurrency: 4, rate: 2.5, slo: \"ttft:500ms,tpot:50ms\"}\n");
+  ASSERT_TRUE(suite.ok()) << suite.error();
+  EXPECT_EQ(suite.value().llm.concurrency, 4);
+  EXPECT_DOUBLE_EQ(suite.value().llm.rate, 2.5);
+  EXPECT_EQ(suite.value().llm.slo.ttft_ns, 500'000'000);
+  EXPECT_EQ(suite.value().llm.slo.tpot_ns, 50'000'000);
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [llm]\nllm: {slo: \"ttft:fast\"}\n", 4),
+             "llm: slo");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [llm]\nllm: {sequences: 2, concurrency: 2}\n", 4),
+             "does not combine with concurrency or rate");
+}
+
 TEST_F(SuiteFile, OptionListsThatCannotBeApplied) {
   // Already fixed in the target's text.
   std::string e = ErrorAt(
