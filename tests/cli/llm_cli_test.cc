@@ -48,7 +48,7 @@ TEST(LlmCli, TableAndErrors) {
   EXPECT_EQ(record["failure"]["stage"], "load");
   auto bad = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") + " --prompt 8,x 2>&1");
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.output.find("--prompt"), std::string::npos);
+  EXPECT_NE(bad.output.find("expected positive integers separated by commas"), std::string::npos) << bad.output;
 }
 
 // Two requests in flight with continuous batching, lengths drawn per request: a valid record
