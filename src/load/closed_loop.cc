@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "stats/histogram_series.h"
 
 namespace edgebench {
 namespace {
@@ -31,7 +32,11 @@ const char* StopReason(int code) {
 struct alignas(64) StreamState {
   QuerySeries warmup;
   QuerySeries measured;
+  bool keep_raw = true;  // false once the raw samples reached the cap (histograms_beyond_cap)
+  std::vector<LatencyHistogram> windows;  // by completion window, grown as windows pass
+  LatencyMoments moments;
   alignas(64) std::atomic<int64_t> measured_count{0};  // read by the other streams' stop checks
+  int64_t last_latency_ns = 0;
   int64_t last_end_ns = 0;
   Status error;
   int64_t failed_query = -1;  // over this stream's warmup + measured queries
@@ -46,8 +51,10 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
   ScenarioResult result;
   const int streams = plan.streams;
   if (input_pool.empty() || sessions.empty() || streams < 1 ||
-      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(streams))) {
-    result.error = Status::Error("internal: closed loop needs input samples and one session, or one per stream");
+      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(streams)) ||
+      (plan.histograms_beyond_cap && plan.window_ns <= 0)) {
+    result.error = Status::Error(
+        "internal: closed loop needs input samples, one session or one per stream, and a window for histograms");
     result.failed_stage = "inputs";
     result.stop_reason = "error";
     return result;
@@ -61,6 +68,14 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
     states.back()->measured.latency_ns.reserve(expected);
     states.back()->measured.issue_ns.reserve(expected);
   }
+  const bool histograms = plan.histograms_beyond_cap;
+  // Set by the first stream to see the raw samples reach the cap; each stream then drops its own.
+  std::atomic<bool> raw_dropped{false};
+  auto drop_raw = [&raw_dropped](StreamState& state) {
+    raw_dropped.store(true, std::memory_order_relaxed);
+    state.keep_raw = false;
+    state.measured = QuerySeries{};  // frees the memory, not only the size
+  };
   std::atomic<int> stop{kRunning};
   auto request_stop = [&stop](int code) {
     int running = kRunning;
@@ -78,7 +93,8 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
     Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(s)];
     std::vector<Tensor> outputs;
     int64_t query = 0;
-    auto issue = [&](QuerySeries& series, int64_t start_of_phase) {
+    // Runs the next query; keeps its sample in `series` unless that is null.
+    auto issue = [&](QuerySeries* series, int64_t start_of_phase) {
       const std::vector<Tensor>& inputs =
           input_pool[static_cast<size_t>(query * streams + s) % pool_size];
       const int64_t start = now();
@@ -90,37 +106,60 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
         request_stop(kError);
         return false;
       }
-      series.latency_ns.push_back(end - start);
-      series.issue_ns.push_back(start - start_of_phase);
+      if (series) {
+        series->latency_ns.push_back(end - start);
+        series->issue_ns.push_back(start - start_of_phase);
+      }
+      state.last_latency_ns = end - start;
       state.last_end_ns = end;
       ++query;
       return true;
     };
     bool ok = true;
     for (int64_t i = 0; ok && i < plan.warmup_queries && stop.load(std::memory_order_relaxed) == kRunning; ++i) {
-      ok = issue(state.warmup, warmup_start);
+      ok = issue(&state.warmup, warmup_start);
     }
     warmed.count_down();
     go.wait(false, std::memory_order_acquire);
     int64_t next_check_ns = 0;
     int64_t measured = 0;
+    int64_t window_end_ns = 0;  // where the current window ends, ns after the phase start
+    LatencyHistogram* window = nullptr;
     while (stop.load(std::memory_order_relaxed) == kRunning) {
-      if (!issue(state.measured, phase_start)) break;
+      if (!issue(state.keep_raw ? &state.measured : nullptr, phase_start)) break;
       state.measured_count.store(++measured, std::memory_order_relaxed);
       const int64_t elapsed = state.last_end_ns - phase_start;
+      if (histograms) {
+        if (elapsed >= window_end_ns) {  // a new window: completions only move forward
+          const int64_t index = std::max<int64_t>(elapsed, 0) / plan.window_ns;
+          state.windows.resize(static_cast<size_t>(index + 1));
+          window = &state.windows.back();
+          window_end_ns = (index + 1) * plan.window_ns;
+        }
+        window->Add(state.last_latency_ns);
+        state.moments.Add(state.last_latency_ns);
+      }
       if (elapsed >= plan.max_duration_ns) {
         request_stop(kMaxDuration);
         break;
       }
-      if (measured >= plan.max_queries) {  // this stream alone: a memory bound
-        request_stop(kMaxQueries);
-        break;
+      if (state.keep_raw && measured >= plan.max_queries) {  // this stream alone: a memory bound
+        if (!histograms) {
+          request_stop(kMaxQueries);
+          break;
+        }
+        drop_raw(state);
       }
       if (elapsed < next_check_ns) continue;
       next_check_ns = elapsed + kStopCheckIntervalNs;
       int64_t total = 0;
       for (const auto& other : states) total += other->measured_count.load(std::memory_order_relaxed);
-      if (total >= plan.max_queries) {
+      if (histograms) {
+        if (state.keep_raw && (total >= plan.max_queries || raw_dropped.load(std::memory_order_relaxed))) {
+          drop_raw(state);
+        }
+        if (elapsed >= plan.min_duration_ns && total >= plan.min_queries) request_stop(kMinMet);
+      } else if (total >= plan.max_queries) {
         request_stop(kMaxQueries);
       } else if (elapsed >= plan.min_duration_ns && total >= plan.min_queries) {
         request_stop(kMinMet);
@@ -152,7 +191,7 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
       result.failed_query = state.failed_query;
       result.failed_stream = s;
     }
-    if (!state.measured.latency_ns.empty()) last_end = std::max(last_end, state.last_end_ns);
+    if (state.measured_count.load(std::memory_order_relaxed) > 0) last_end = std::max(last_end, state.last_end_ns);
     for (size_t i = 0; i < state.warmup.latency_ns.size(); ++i) {
       result.warmup.latency_ns.push_back(state.warmup.latency_ns[i]);
       result.warmup.issue_ns.push_back(state.warmup.issue_ns[i]);
@@ -161,6 +200,28 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
   result.measured_wall_ns = last_end - phase_start;
   result.stop_reason = StopReason(stop.load());
   if (result.stop_reason.empty()) result.stop_reason = "error";
+
+  if (histograms && raw_dropped.load()) {
+    // Past the cap: the histograms, merged across streams per window, and no raw sample.
+    HistogramSeries series;
+    series.window_ns = plan.window_ns;
+    size_t window_count = 0;
+    for (const auto& state : states) window_count = std::max(window_count, state->windows.size());
+    series.windows.resize(window_count);
+    for (auto& state : states) {
+      LatencyHistogram stream_total;
+      for (size_t w = 0; w < state->windows.size(); ++w) {
+        series.windows[w].Merge(state->windows[w]);
+        stream_total.Merge(state->windows[w]);
+      }
+      series.streams.push_back(std::move(stream_total));
+      series.stream_moments.push_back(state->moments);
+      state->windows.clear();
+      state->measured = QuerySeries{};
+    }
+    result.measured_histograms = std::move(series);
+    return result;
+  }
 
   // One measured series in issue order, each query with its stream.
   std::vector<std::pair<int32_t, uint32_t>> order;  // (stream, index in stream)

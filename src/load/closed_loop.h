@@ -9,6 +9,17 @@
 // min_duration has passed, at max_duration, or at max_queries (checked by each stream at most
 // once a millisecond, so the counts may overshoot by a millisecond's queries); the queries in
 // flight then complete and count. Query q of stream s uses input sample (q * N + s) % pool.
+//
+// Long runs (soak): with histograms_beyond_cap, max_queries is not a stop rule but the cap on
+// raw samples. Each stream then also counts every measured latency in a histogram of its own
+// for the window its completion falls in ((end - phase start) / window_ns), and keeps exact
+// moments; no lock, a few integer operations a query. While the streams' raw samples together
+// stay under the cap (checked as the stop rule is), they are kept as without histograms and the
+// result has no histograms. Once they reach it, every raw measured sample is dropped (the
+// record keeps none rather than a biased prefix), the run continues to its duration on the
+// histograms alone, and the result carries them merged across streams per window
+// (ScenarioResult::measured_histograms). Memory: the raw samples up to the cap (16 bytes a
+// query) plus about 10 KiB per window per stream.
 #pragma once
 
 #include <functional>
@@ -26,7 +37,11 @@ struct ClosedLoopPlan {
   int64_t min_queries = 1;     // all streams together
   int64_t min_duration_ns = 0;
   int64_t max_duration_ns = 0;
-  int64_t max_queries = 0;     // all streams together
+  int64_t max_queries = 0;     // all streams together: a stop rule, or the raw-sample cap
+  // Soak: reaching max_queries drops the raw samples and the run goes on with histograms of
+  // window_ns windows (see above). Requires window_ns > 0.
+  bool histograms_beyond_cap = false;
+  int64_t window_ns = 0;
 };
 
 // The measured series is ordered by issue time, with each query's stream.

@@ -18,6 +18,7 @@
 #include "load/observer.h"
 #include "load/scenario_spec.h"
 #include "load/settings.h"
+#include "stats/histogram_series.h"
 
 namespace edgebench {
 
@@ -33,6 +34,10 @@ struct QuerySeries {
 struct ScenarioResult {
   QuerySeries warmup;
   QuerySeries measured;
+  // A soak past the raw-sample cap (ClosedLoopPlan::histograms_beyond_cap): `measured` is then
+  // empty, dropped whole rather than kept as a biased prefix, and the measured phase is these
+  // histograms by completion window, per stream, with exact moments. Absent otherwise.
+  std::optional<HistogramSeries> measured_histograms;
   int64_t measured_start_ns = 0;  // harness clock at the start of the measured phase
   int64_t measured_wall_ns = 0;
   int64_t not_issued = 0;  // server: scheduled queries never issued (the run hit max_duration)

@@ -48,8 +48,13 @@ class PooledScenario : public Scenario {
       plan.max_queries = s.max_queries;
       return RunServer(context.sessions, *context.input_pool, plan, context.observer);
     }
-    return RunClosedLoop(context.sessions, *context.input_pool, ClosedLoopFrom(s, streams_), context.observer,
-                         context.now);
+    ClosedLoopPlan plan = ClosedLoopFrom(s, streams_);
+    if (spec_.kind == ScenarioKind::kSoak) {
+      // A soak runs its duration: past max_queries it keeps per-window histograms, not samples.
+      plan.histograms_beyond_cap = true;
+      plan.window_ns = s.window_ms * 1'000'000;
+    }
+    return RunClosedLoop(context.sessions, *context.input_pool, plan, context.observer, context.now);
   }
 
  private:

@@ -311,6 +311,10 @@ json WindowToJson(const LatencyWindow& w) {
 
 json LoadToJson(const LoadRecord& l, const Record& r) {
   json j = {{"streams", l.streams}};
+  if (l.percentile_relative_error > 0) {
+    j["percentiles_from"] = "histograms";
+    j["percentile_relative_error"] = l.percentile_relative_error;
+  }
   if (!l.per_stream.empty()) {
     json streams = json::array();
     for (const LatencySummary& s : l.per_stream) streams.push_back(SummaryToJson(s));
@@ -507,15 +511,24 @@ json RecordToJson(const Record& r) {
   if (r.agreement) {
     j["agreement"] = AgreementToJson(*r.agreement);
   } else if (!r.llm) {
+    json measured;
+    if (r.measured_histograms) {
+      measured = r.measured_histograms->ToJson();
+      measured["count"] = r.measured_histograms->count();
+    } else {
+      measured = SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream, &r.measured_service_ns);
+    }
     j["samples"] = {{"encoding", kSampleEncoding},
                     {"warmup", SeriesToJson(r.warmup_ns, r.warmup_issue_ns, nullptr)},
-                    {"measured", SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream,
-                                              &r.measured_service_ns)},
+                    {"measured", measured},
                     {"not_issued", r.not_issued},
                     {"measured_start_ns", r.measured_start_ns},
                     {"measured_wall_ns", r.measured_wall_ns},
                     {"stop_reason", r.stop_reason}};
     j["summary"] = SummaryToJson(r.summary);
+    if (r.load && r.load->percentile_relative_error > 0) {
+      j["summary"]["percentile_relative_error"] = r.load->percentile_relative_error;
+    }
     j["settling"] = r.settling ? json{{"query_index", r.settling->query_index},
                                       {"time_ns", r.settling->time_ns}}
                                : json(nullptr);
@@ -609,6 +622,16 @@ Result<Record> RecordFromJson(const json& j) {
         r.measured_issue_ns = DecodeField(m, "issue_ns", mn);
         for (int64_t id : DecodeField(m, "stream", mn)) r.measured_stream.push_back(static_cast<int32_t>(id));
         r.measured_service_ns = DecodeField(m, "service_ns", mn);
+        if (m.contains("histogram_windows")) {  // a soak past the raw-sample cap
+          auto series = HistogramSeries::FromJson(m);
+          if (!series.ok()) return Status::Error("record " + r.id + ": samples.measured: " + series.error());
+          if (series.value().count() != static_cast<int64_t>(mn)) {
+            return Status::Error("record " + r.id + ": samples.measured: the histograms count " +
+                                 std::to_string(series.value().count()) + " queries, count says " +
+                                 std::to_string(mn));
+          }
+          r.measured_histograms = series.take();
+        }
       } else {  // schema 1: arrays of latencies
         r.warmup_ns = Optional<std::vector<int64_t>>(s, "warmup_ns", {});
         r.measured_ns = Optional<std::vector<int64_t>>(s, "measured_ns", {});
@@ -651,7 +674,19 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
     case ScenarioKind::kSoak: l.streams = static_cast<int>(s.streams); break;
     default: break;
   }
-  if (l.streams > 1) l.per_stream = SummarizeStreams(r.measured_ns, r.measured_stream, l.streams, r.measured_wall_ns);
+  const HistogramSeries* histograms = r.measured_histograms ? &*r.measured_histograms : nullptr;
+  if (histograms) l.percentile_relative_error = histograms->relative_error();
+  if (l.streams > 1 && histograms) {
+    for (int stream = 0; stream < l.streams; ++stream) {
+      const auto index = static_cast<size_t>(stream);
+      l.per_stream.push_back(index < histograms->streams.size() && index < histograms->stream_moments.size()
+                                 ? SummarizeHistogram(histograms->streams[index], histograms->stream_moments[index],
+                                                      r.measured_wall_ns)
+                                 : Summarize({}, r.measured_wall_ns));
+    }
+  } else if (l.streams > 1) {
+    l.per_stream = SummarizeStreams(r.measured_ns, r.measured_stream, l.streams, r.measured_wall_ns);
+  }
   if (spec.kind == ScenarioKind::kServer) {
     l.server = SummarizeServer(r.measured_issue_ns, r.measured_ns, r.measured_service_ns, r.measured_wall_ns,
                                r.not_issued);
@@ -663,12 +698,14 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
                         static_cast<double>(r.measured_wall_ns);
     }
   }
-  if (r.measured_issue_ns.size() == r.measured_ns.size()) {
+  if (histograms) {
+    l.windows = WindowsFromHistograms(*histograms, r.measured_wall_ns);
+  } else if (r.measured_issue_ns.size() == r.measured_ns.size()) {
     l.windows = SplitIntoWindows(r.measured_issue_ns, r.measured_ns, s.window_ms * 1'000'000, r.measured_wall_ns);
   }
   l.stability = CheckStability(l.windows);
   if (spec.kind == ScenarioKind::kSoak) l.drift = ComputeDrift(l.windows);
-  if (s.confidence > 0) {
+  if (s.confidence > 0 && !histograms) {  // early stopping needs the raw samples
     if (spec.kind == ScenarioKind::kServer && s.p99_bound_ms > 0) {
       l.early_stopping.push_back(EarlyStoppingServer(
           r.measured_ns, static_cast<int64_t>(s.p99_bound_ms * 1e6), 0.99, s.confidence));
@@ -689,6 +726,37 @@ std::string Percent(double fraction) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100);
   return buffer;
+}
+
+// "12,345,678".
+std::string WithThousands(int64_t value) {
+  std::string digits = std::to_string(value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > (value < 0 ? 1 : 0); i -= 3) {
+    digits.insert(static_cast<size_t>(i), ",");
+  }
+  return digits;
+}
+
+constexpr const char* kHistogramNote = "percentiles from histograms";
+constexpr const char* kEarlyStoppingNote = "early stopping not evaluated";
+
+// The notes a run past the raw-sample cap carries, derived like the summary: replaced, not
+// added again, when a stored record is read and finished anew.
+void AddHistogramNotes(Record& r) {
+  std::erase_if(r.notes, [](const std::string& note) {
+    return note.rfind(kHistogramNote, 0) == 0 || note.rfind(kEarlyStoppingNote, 0) == 0;
+  });
+  if (!r.measured_histograms) return;
+  char error[32];
+  std::snprintf(error, sizeof error, "%.3g%%", r.measured_histograms->relative_error() * 100);
+  r.notes.push_back(std::string(kHistogramNote) + ", within " + error + " (" +
+                    WithThousands(r.measured_histograms->count()) + " queries exceeded the raw-sample cap, " +
+                    "--max-queries " + WithThousands(r.effective_settings.max_queries) +
+                    "): no raw sample is kept; count, min, max, mean and stddev are exact");
+  if (r.effective_settings.confidence > 0) {
+    r.notes.push_back(std::string(kEarlyStoppingNote) +
+                      ": it needs the raw samples, which this run exceeded; raise --max-queries to keep them");
+  }
 }
 
 // The load scenarios' own rules (docs/metrics.md, "Verdict").
@@ -739,7 +807,13 @@ void CheckLoad(Record& r, const ScenarioSpec& spec) {
 }  // namespace
 
 void FinishRecord(Record& r) {
-  r.summary = Summarize(r.measured_ns, r.measured_wall_ns);
+  if (r.measured_histograms) {
+    r.summary = SummarizeHistogram(r.measured_histograms->Total(), r.measured_histograms->TotalMoments(),
+                                   r.measured_wall_ns);
+  } else {
+    r.summary = Summarize(r.measured_ns, r.measured_wall_ns);
+  }
+  AddHistogramNotes(r);
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
   const auto scenario = ParseScenario(r.scenario);

@@ -30,6 +30,7 @@
 #include "load/settings.h"
 #include "load/peak_search.h"
 #include "stats/early_stopping.h"
+#include "stats/histogram_series.h"
 #include "stats/llm_summary.h"
 #include "stats/load_summary.h"
 #include "stats/summary.h"
@@ -112,6 +113,10 @@ struct LoadRecord {
   std::optional<Drift> drift;  // soak
   std::vector<EarlyStoppingResult> early_stopping;  // with --confidence: p90 and p99, or the server bound
   std::vector<double> early_stopping_percentiles;    // the percentile of each result
+  // 0: every percentile here and in the summary is exact (from the raw samples). Otherwise they
+  // come from the histograms of a run past the raw-sample cap and lie within this relative
+  // error of the exact nearest-rank value (the histograms' relative_error, 0.195%).
+  double percentile_relative_error = 0;
 };
 
 struct Record {
@@ -159,6 +164,10 @@ struct Record {
   std::vector<int64_t> measured_issue_ns;
   std::vector<int32_t> measured_stream;
   std::vector<int64_t> measured_service_ns;  // server: actual start to completion
+  // A soak past the raw-sample cap (max_queries): the measured phase as histograms by window
+  // and stream with exact moments, and measured_ns, measured_issue_ns and measured_stream
+  // empty (dropped whole, not a biased prefix). Summary and windows then come from these.
+  std::optional<HistogramSeries> measured_histograms;
   int64_t not_issued = 0;                    // server: scheduled queries never issued
   int64_t measured_start_ns = 0;  // harness clock (steady, ns) at the measured phase's start
   int64_t measured_wall_ns = 0;
