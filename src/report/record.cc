@@ -553,7 +553,7 @@ Result<Record> RecordFromJson(const json& j) {
       }
     }
     if (version < 1) return Status::Error("'" + schema + "' is not an edgebench record schema");
-    if (version > 2) {
+    if (version > 3) {
       r.read_warnings.push_back("record schema '" + schema + "' is newer than this edgebench (" +
                                 kRecordSchema + "): fields it does not know are ignored");
     }

@@ -8,6 +8,9 @@
 //   edgebench.record/2  samples compact (core/sample_codec.h) with issue times and streams;
 //                       case key, model hash, dims bound by default, input sources, and more of
 //                       the machine (commit, ISA features, memory, load average)
+//   edgebench.record/3  the load scenarios: a `load` section, server service times, and soak
+//                       samples past the raw-sample cap as per-window histograms (an older
+//                       reader would take those for a run of no queries)
 // The reader accepts both, fills what an older record lacks with defaults, and recomputes the
 // summary and verdict from the raw samples; a verdict that differs from the stored one is kept
 // as recomputed, with a warning (read_warnings), not rejected.
@@ -38,7 +41,7 @@
 
 namespace edgebench {
 
-inline constexpr const char* kRecordSchema = "edgebench.record/2";
+inline constexpr const char* kRecordSchema = "edgebench.record/3";
 
 // How a case ended.
 enum class CaseStatus {
