@@ -113,6 +113,13 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
       const int64_t index = next.fetch_add(1, std::memory_order_relaxed);
       if (index >= scheduled) break;
       const int64_t arrival = phase_start + schedule[static_cast<size_t>(index)];
+      // An arrival past max_duration is never issued: stop now rather than sleep until it (at a
+      // low rate, as peak search's halvings reach, that could be hours away).
+      if (schedule[static_cast<size_t>(index)] > plan.max_duration_ns) {
+        hit_max_duration.store(true);
+        stop.store(true);
+        break;
+      }
       WaitUntil(arrival);
       const int64_t start = NowNs();
       if (start - phase_start > plan.max_duration_ns) {
