@@ -1,7 +1,9 @@
 #include "load/scenario_spec.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace edgebench {
@@ -16,13 +18,21 @@ bool ParseNumber(const std::string& text, double& value) {
   return errno == 0 && end == text.c_str() + text.size() && std::isfinite(value);
 }
 
-std::string Trimmed(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 }  // namespace
+
+std::string FormatRate(double qps) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", qps);
+  if (std::string(buffer).find('e') == std::string::npos) return buffer;
+  // Below 0.0001 %g writes an exponent, which scenario texts do not take: fixed notation with
+  // the decimals 6 significant digits need, then trimmed.
+  const int decimals = std::clamp(5 - static_cast<int>(std::floor(std::log10(qps))), 0, 30);
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, qps);
+  std::string text = buffer;
+  while (text.size() > 1 && text.back() == '0') text.pop_back();
+  if (text.back() == '.') text.pop_back();
+  return text;
+}
 
 Result<int64_t> ParseDurationMs(const std::string& text) {
   struct Unit {
@@ -66,7 +76,7 @@ std::string ScenarioSpec::family() const {
 std::string ScenarioSpec::Canonical() const {
   switch (kind) {
     case ScenarioKind::kMultiStream: return family() + ":" + std::to_string(streams);
-    case ScenarioKind::kServer: return family() + ":" + Trimmed(target_qps);
+    case ScenarioKind::kServer: return family() + ":" + FormatRate(target_qps);
     case ScenarioKind::kSoak:
       return family() + ":" + (duration_ms % 1000 == 0 ? std::to_string(duration_ms / 1000) + "s"
                                                       : std::to_string(duration_ms) + "ms");

@@ -30,6 +30,10 @@ inline constexpr const char* kScenarioForms =
 // An error names the text and the forms it may take.
 Result<ScenarioSpec> ParseScenario(const std::string& text);
 
+// A rate as a scenario text writes it: 6 significant digits, never an exponent ("250.5",
+// "0.0000953674").
+std::string FormatRate(double qps);
+
 // "500ms", "5s", "30m", "2h" (a bare number is seconds) to milliseconds; an error says what
 // was expected.
 Result<int64_t> ParseDurationMs(const std::string& text);

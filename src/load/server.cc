@@ -14,9 +14,13 @@
 namespace edgebench {
 namespace {
 
-// A worker sleeps until this long before an arrival and spins the rest: sleeping wakes tens of
-// microseconds late on a loaded machine, spinning costs a core.
-constexpr int64_t kSpinWindowNs = 30'000;
+// A worker sleeps until this long before an arrival and spins the rest: a sleeping thread wakes
+// about 55 us late on these machines even with 1 ns of timer slack, and later under load, so a
+// 30 us window missed the 50 us p99 lateness goal at 10,000 QPS (p99 1.2 ms) where 200 us
+// meets it (p99 24 us; bench/run_load_harness server). The cost: a worker spins up to 200 us
+// before each arrival, continuously above ~5,000 arrivals/s per worker: CPU a runtime's own
+// threads cannot use meanwhile.
+constexpr int64_t kSpinWindowNs = 200'000;
 
 struct ServedQuery {
   int64_t index = 0;  // in the schedule

@@ -532,7 +532,8 @@ json RecordToJson(const Record& r) {
     j["settling"] = r.settling ? json{{"query_index", r.settling->query_index},
                                       {"time_ns", r.settling->time_ns}}
                                : json(nullptr);
-    if (r.load) j["load"] = LoadToJson(*r.load, r);
+    // A failed step of a peak search has no load summary but may carry the search's answer.
+    if (r.load || r.load_peak || r.load_inflation) j["load"] = LoadToJson(r.load ? *r.load : LoadRecord{}, r);
   } else {
     j["llm"] = LlmToJson(*r.llm);
   }

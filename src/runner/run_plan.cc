@@ -107,12 +107,6 @@ std::optional<Inflation> CompareWithSingleStream(const Record& loaded, const Rec
   return inflation;
 }
 
-std::string Rate(double qps) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", qps);
-  return buffer;
-}
-
 }  // namespace
 
 RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
@@ -176,7 +170,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       std::optional<Record> previous;
       while (auto rate = search.NextRate()) {
         CaseSpec step = spec;
-        step.scenario = "server:" + Rate(*rate);
+        step.scenario = "server:" + FormatRate(*rate);
         step.case_key = CaseKey(step);
         Record current = run_one(i, step);
         if ((totals.interrupted_by = InterruptSignal()) != 0 && current.status != CaseStatus::kOk) break;

@@ -23,6 +23,10 @@ TEST(ScenarioSpec, ParsesEachFormToItsCanonicalText) {
   EXPECT_EQ(soak.duration_ms, 1'800'000);
   EXPECT_EQ(soak.Canonical(), "soak:1800s");
   EXPECT_EQ(ParseScenario("soak:1500ms").value().Canonical(), "soak:1500ms");
+  // Peak search halves its way to tiny rates: their text has no exponent and parses back.
+  EXPECT_EQ(FormatRate(100.0 / (1 << 20)), "0.0000953674");
+  EXPECT_EQ(FormatRate(1234567), "1234567");  // large rates keep their digits
+  EXPECT_EQ(ParseScenario("server:" + FormatRate(100.0 / (1 << 20))).value().Canonical(), "server:0.0000953674");
 }
 
 TEST(ScenarioSpec, RejectsBadParametersNamingTheForms) {
