@@ -1,7 +1,9 @@
 // The load scenarios end to end (issue 9): each a case and a record of its own, on real models.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <thread>
 
 #include "../fixtures_util.h"
 #include "../test_util.h"
@@ -46,6 +48,21 @@ TEST(LoadCli, EachScenarioIsItsOwnRecordAndSingleStreamComesFirst) {
   // Compared with the single-stream record of the same command.
   EXPECT_EQ(multi["load"]["inflation"]["baseline_record_id"], records[0]["id"]);
   EXPECT_GT(multi["load"]["inflation"]["p50_ratio"].get<double>(), 0.5);
+}
+
+TEST(LoadCli, StreamsThatOutnumberTheCoresInflateLatency) {
+  // Three compute-bound streams per core share the CPU: each query takes about three times as
+  // long in wall time as alone, and the record says so against the single-stream run.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::string streams = std::to_string(std::min(3 * cores, 1024u));
+  auto r = RunCommand(Executable() + " run x -t null:cpu?us=2000 --scenario single-stream,multi-stream:" + streams +
+                      " --sessions shared --warmup 2 --min-queries 60 --min-duration 300 --format json 2>/dev/null");
+  const auto records = Records(r.output);
+  ASSERT_EQ(records.size(), 2u) << r.output;
+  const auto& inflation = records[1]["load"]["inflation"];
+  ASSERT_TRUE(inflation.is_object()) << records[1];
+  EXPECT_GT(inflation["p50_ratio"].get<double>(), 1.8) << inflation;
+  EXPECT_EQ(inflation["baseline_p50_ns"], records[0]["summary"]["percentiles_ns"]["p50"]);
 }
 
 TEST(LoadCli, SharedAndPerStreamSessionsOnOrtAreTwoRecords) {

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -13,12 +14,18 @@
 namespace edgebench {
 namespace {
 
+int64_t ThreadCpuNs() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
 constexpr int64_t kFeatures = 16;
 
 class NullSession : public Session {
  public:
-  NullSession(bool spin, int run_us, int fail_at, int crash_at, bool dynamic, int grow_mb)
-      : spin_(spin), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at), grow_mb_(grow_mb) {
+  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic, int grow_mb)
+      : device_(std::move(device)), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at), grow_mb_(grow_mb) {
     const Dim batch = dynamic ? Dim::Symbol("batch") : Dim::Fixed(1);
     signature_.inputs.push_back({"input", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
     signature_.outputs.push_back({"output", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
@@ -47,9 +54,15 @@ class NullSession : public Session {
       std::lock_guard<std::mutex> lock(leak_mutex_);
       leaked_.emplace_back(static_cast<size_t>(grow_mb_) << 20, std::byte{1});
     }
-    if (spin_) {
+    if (device_ == "spin") {
       const int64_t until = NowNs() + int64_t{run_us_} * 1000;
       while (NowNs() < until) {
+      }
+    } else if (device_ == "cpu") {
+      // This thread's own CPU time: when threads outnumber cores, the wall time grows, as a
+      // compute-bound runtime's would.
+      const int64_t until = ThreadCpuNs() + int64_t{run_us_} * 1000;
+      while (ThreadCpuNs() < until) {
       }
     } else {
       std::this_thread::sleep_for(std::chrono::microseconds(run_us_));
@@ -67,14 +80,14 @@ class NullSession : public Session {
   Placement GetPlacement() const override {
     Placement placement;
     placement.known = true;
-    placement.nodes_by_device[spin_ ? "spin" : "sleep"] = 1;
-    placement.devices_used = {spin_ ? "spin" : "sleep"};
+    placement.nodes_by_device[device_] = 1;
+    placement.devices_used = {device_};
     return placement;
   }
 
  private:
   Signature signature_;
-  bool spin_;
+  std::string device_;  // "spin", "cpu" or "sleep"
   int run_us_;
   int fail_at_;
   int crash_at_;
@@ -97,15 +110,17 @@ BackendInfo NullBackend::Info() const {
   info.version = "1";
   const Capabilities capabilities{.thread_safe_run = true, .dynamic_shapes = true, .placement = true};
   info.devices = {{"sleep", "sleeps a set time per run", true, "", "", capabilities},
-                  {"spin", "busy-waits a set time per run", true, "", "", capabilities}};
+                  {"spin", "busy-waits a set wall time per run", true, "", "", capabilities},
+                  {"cpu", "burns a set time of its thread's CPU per run (slower when threads outnumber cores)",
+                   true, "", "", capabilities}};
   return info;
 }
 
 Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
                                                    const Target& target) {
-  if (target.device != "sleep" && target.device != "spin") {
+  if (target.device != "sleep" && target.device != "spin" && target.device != "cpu") {
     return Status::Error("null backend has no device '" + target.device +
-                         "'; use null:sleep or null:spin");
+                         "'; use null:sleep, null:spin or null:cpu");
   }
   TargetOptions options(target);
   auto us = options.Int("us", 1000, 0, 60'000'000);
@@ -119,7 +134,7 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
     if (!s.ok()) return s;
   }
   crash_on_release_ = crash_on_release_ || crash_on_release.value();
-  return std::unique_ptr<Session>(new NullSession(target.device == "spin", us.value(),
+  return std::unique_ptr<Session>(new NullSession(target.device, us.value(),
                                                   fail_at.value(), crash_at.value(),
                                                   dynamic.value(), grow_mb.value()));
 }
