@@ -1,5 +1,5 @@
 // A server run past its raw-sample cap (issue 9, "Raw samples must scale"): at 20,000 QPS a
-// run of a minute is over a million queries, about 10 MB of raw samples in its record. The
+// run of a minute is over a million queries, about 9 MB of raw samples in its record. The
 // server keeps every sample in memory while it runs (the per-query path does no extra work);
 // at the end, past the cap, they are reduced to what the record derives from them: latency
 // histograms by completion window with exact per-stream moments (as a soak's), histograms and
@@ -21,7 +21,7 @@
 namespace edgebench {
 
 // A server run's measured raw samples are kept in its record up to this many queries (about
-// 9.8 bytes a query in the JSON record: under 4 MB); past it they are reduced (ServerTotals).
+// 8.8 bytes a query in the JSON record: about 3.5 MB); past it they are reduced (ServerTotals).
 inline constexpr int64_t kServerRawSampleCap = 400'000;
 
 // What SummarizeServer derives from raw samples, stored for a run past the cap: the scalars
