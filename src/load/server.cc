@@ -68,7 +68,7 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
       (sessions.size() != 1 && sessions.size() != static_cast<size_t>(workers)) || !(plan.target_qps > 0) ||
       (plan.raw_sample_cap > 0 && plan.window_ns <= 0)) {
     result.error = Status::Error(
-        "internal: server needs a rate, input samples, one session or one per worker, and a window for histograms");
+        "internal: server needs a rate, input samples, one session or one per worker, and a positive window");
     result.failed_stage = "inputs";
     result.stop_reason = "error";
     return result;

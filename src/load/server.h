@@ -32,7 +32,7 @@ struct ServerPlan {
   int64_t max_duration_ns = 0;
   int64_t max_queries = 0;
   int64_t raw_sample_cap = kServerRawSampleCap;  // 0: keep every raw sample
-  int64_t window_ns = 0;  // the histograms' window past the cap (--window); required then
+  int64_t window_ns = 5'000'000'000;  // the histograms' window past the cap (--window)
 };
 
 // The schedule: arrival times (ns after the phase start) of a seeded Poisson process at
