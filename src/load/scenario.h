@@ -19,6 +19,7 @@
 #include "load/scenario_spec.h"
 #include "load/settings.h"
 #include "stats/histogram_series.h"
+#include "stats/server_histograms.h"
 
 namespace edgebench {
 
@@ -38,6 +39,9 @@ struct ScenarioResult {
   // empty, dropped whole rather than kept as a biased prefix, and the measured phase is these
   // histograms by completion window, per stream, with exact moments. Absent otherwise.
   std::optional<HistogramSeries> measured_histograms;
+  // A server run past its raw-sample cap (ServerPlan::raw_sample_cap): `measured` is empty,
+  // `measured_histograms` holds its latencies and this the rest of what SummarizeServer needs.
+  std::optional<ServerTotals> measured_server;
   int64_t measured_start_ns = 0;  // harness clock at the start of the measured phase
   int64_t measured_wall_ns = 0;
   int64_t not_issued = 0;  // server: scheduled queries never issued (the run hit max_duration)

@@ -46,6 +46,7 @@ class PooledScenario : public Scenario {
       plan.min_duration_ns = s.min_duration_ms * 1'000'000;
       plan.max_duration_ns = s.max_duration_ms * 1'000'000;
       plan.max_queries = s.max_queries;
+      plan.window_ns = s.window_ms * 1'000'000;  // the histograms' past kServerRawSampleCap
       return RunServer(context.sessions, *context.input_pool, plan, context.observer);
     }
     ClosedLoopPlan plan = ClosedLoopFrom(s, streams_);

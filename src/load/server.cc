@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "load/arrivals.h"
+#include "stats/server_histograms.h"
 
 namespace edgebench {
 namespace {
@@ -68,8 +69,10 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
   ScenarioResult result;
   const int workers = plan.workers;
   if (input_pool.empty() || sessions.empty() || workers < 1 ||
-      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(workers)) || !(plan.target_qps > 0)) {
-    result.error = Status::Error("internal: server needs a rate, input samples and one session, or one per worker");
+      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(workers)) || !(plan.target_qps > 0) ||
+      (plan.raw_sample_cap > 0 && plan.window_ns <= 0)) {
+    result.error = Status::Error(
+        "internal: server needs a rate, input samples, one session or one per worker, and a positive window");
     result.failed_stage = "inputs";
     result.stop_reason = "error";
     return result;
@@ -183,6 +186,15 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
     result.measured.issue_ns.push_back(schedule[static_cast<size_t>(q.index)]);
     result.measured.service_ns.push_back(q.service_ns);
     result.measured.stream.push_back(w);
+  }
+  if (plan.raw_sample_cap > 0 && static_cast<int64_t>(served.size()) > plan.raw_sample_cap) {
+    // Past the cap: the record keeps what the summary needs from every sample, not the samples.
+    ServerHistograms reduced =
+        ReduceServerSamples(result.measured.issue_ns, result.measured.latency_ns, result.measured.service_ns,
+                            result.measured.stream, workers, plan.window_ns, plan.raw_sample_cap);
+    result.measured = QuerySeries{};
+    result.measured_histograms = std::move(reduced.latency);
+    result.measured_server = std::move(reduced.server);
   }
   result.measured_wall_ns = last_end - phase_start;
   result.not_issued = scheduled - static_cast<int64_t>(served.size());

@@ -8,6 +8,10 @@
 // max_queries); each worker takes the next arrival in order, sleeps until shortly before it
 // and spins the rest, so the harness's own lateness stays in microseconds. Arrivals still
 // unstarted at max_duration are not issued (counted in `not_issued`).
+//
+// Past raw_sample_cap measured queries, the result keeps no raw measured sample: at the end of
+// the run (never per query) they are reduced to latency histograms by completion window and
+// the server's totals (stats/server_histograms.h), so that the record stays small.
 #pragma once
 
 #include <functional>
@@ -27,6 +31,8 @@ struct ServerPlan {
   int64_t min_duration_ns = 0;
   int64_t max_duration_ns = 0;
   int64_t max_queries = 0;
+  int64_t raw_sample_cap = kServerRawSampleCap;  // 0: keep every raw sample
+  int64_t window_ns = 5'000'000'000;  // the histograms' window past the cap (--window)
 };
 
 // The schedule: arrival times (ns after the phase start) of a seeded Poisson process at
@@ -34,7 +40,7 @@ struct ServerPlan {
 std::vector<int64_t> ServerSchedule(const ServerPlan& plan);
 
 // Workers use sessions[w] when there is one per worker, else sessions[0] for all (shared).
-// The measured series is in arrival order: issue_ns the scheduled arrival, latency_ns from it,
+// The measured series (below the raw-sample cap) is in arrival order: issue_ns the scheduled arrival, latency_ns from it,
 // service_ns from the actual start, stream the worker.
 ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
                          const ServerPlan& plan, RunObserver* observer = nullptr);

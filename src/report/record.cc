@@ -515,6 +515,7 @@ json RecordToJson(const Record& r) {
     if (r.measured_histograms) {
       measured = r.measured_histograms->ToJson();
       measured["count"] = r.measured_histograms->count();
+      if (r.measured_server) measured["server"] = r.measured_server->ToJson();
     } else {
       measured = SeriesToJson(r.measured_ns, r.measured_issue_ns, &r.measured_stream, &r.measured_service_ns);
     }
@@ -632,6 +633,19 @@ Result<Record> RecordFromJson(const json& j) {
                                  std::to_string(mn));
           }
           r.measured_histograms = series.take();
+          if (m.contains("server")) {  // a server past its raw-sample cap
+            auto totals = ServerTotals::FromJson(m.at("server"));
+            if (!totals.ok()) return Status::Error("record " + r.id + ": samples.measured: " + totals.error());
+            if (totals.value().count != static_cast<int64_t>(mn)) {
+              return Status::Error("record " + r.id + ": samples.measured.server: count " +
+                                   std::to_string(totals.value().count) + " differs from samples.measured.count " +
+                                   std::to_string(mn) + " (was it edited?)");
+            }
+            r.measured_server = totals.take();
+          }
+        } else if (m.contains("server")) {
+          return Status::Error("record " + r.id + ": samples.measured has server totals ('server') but no "
+                               "latency histograms ('histogram_windows'); was it edited?");
         }
       } else {  // schema 1: arrays of latencies
         r.warmup_ns = Optional<std::vector<int64_t>>(s, "warmup_ns", {});
@@ -688,7 +702,9 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
   } else if (l.streams > 1) {
     l.per_stream = SummarizeStreams(r.measured_ns, r.measured_stream, l.streams, r.measured_wall_ns);
   }
-  if (spec.kind == ScenarioKind::kServer) {
+  if (spec.kind == ScenarioKind::kServer && histograms && r.measured_server) {
+    l.server = SummarizeServerTotals(*r.measured_server, r.measured_wall_ns, r.not_issued);
+  } else if (spec.kind == ScenarioKind::kServer) {
     l.server = SummarizeServer(r.measured_issue_ns, r.measured_ns, r.measured_service_ns, r.measured_wall_ns,
                                r.not_issued);
   }
@@ -750,13 +766,17 @@ void AddHistogramNotes(Record& r) {
   if (!r.measured_histograms) return;
   char error[32];
   std::snprintf(error, sizeof error, "%.3g%%", r.measured_histograms->relative_error() * 100);
+  const std::string cap = r.measured_server
+                              ? "the server's cap of " + WithThousands(r.measured_server->raw_sample_cap) + " queries"
+                              : "--max-queries " + WithThousands(r.effective_settings.max_queries);
   r.notes.push_back(std::string(kHistogramNote) + ", within " + error + " (" +
-                    WithThousands(r.measured_histograms->count()) + " queries exceeded the raw-sample cap, " +
-                    "--max-queries " + WithThousands(r.effective_settings.max_queries) +
-                    "): no raw sample is kept; count, min, max, mean and stddev are exact");
+                    WithThousands(r.measured_histograms->count()) + " queries exceeded the raw-sample cap, " + cap +
+                    "): no raw sample is kept; count, min, max, mean and stddev are exact" +
+                    (r.measured_server ? ", as are the achieved and offered rates, late queries and backlog" : ""));
   if (r.effective_settings.confidence > 0) {
-    r.notes.push_back(std::string(kEarlyStoppingNote) +
-                      ": it needs the raw samples, which this run exceeded; raise --max-queries to keep them");
+    r.notes.push_back(std::string(kEarlyStoppingNote) + ": it needs the raw samples, which this run exceeded; " +
+                      (r.measured_server ? "a server run keeps them up to its cap: run it shorter"
+                                         : "raise --max-queries to keep them"));
   }
 }
 

@@ -34,6 +34,7 @@
 #include "load/peak_search.h"
 #include "stats/early_stopping.h"
 #include "stats/histogram_series.h"
+#include "stats/server_histograms.h"
 #include "stats/llm_summary.h"
 #include "stats/load_summary.h"
 #include "stats/summary.h"
@@ -167,10 +168,14 @@ struct Record {
   std::vector<int64_t> measured_issue_ns;
   std::vector<int32_t> measured_stream;
   std::vector<int64_t> measured_service_ns;  // server: actual start to completion
-  // A soak past the raw-sample cap (max_queries): the measured phase as histograms by window
-  // and stream with exact moments, and measured_ns, measured_issue_ns and measured_stream
-  // empty (dropped whole, not a biased prefix). Summary and windows then come from these.
+  // A soak past the raw-sample cap (max_queries), or a server past kServerRawSampleCap: the
+  // measured phase as histograms by window and stream with exact moments, and measured_ns,
+  // measured_issue_ns, measured_stream and measured_service_ns empty (dropped whole, not a
+  // biased prefix). Summary and windows then come from these.
   std::optional<HistogramSeries> measured_histograms;
+  // A server past its cap: load.server comes from these totals (exact scalars, service and
+  // start delay as histograms with exact moments).
+  std::optional<ServerTotals> measured_server;
   int64_t not_issued = 0;                    // server: scheduled queries never issued
   int64_t measured_start_ns = 0;  // harness clock (steady, ns) at the measured phase's start
   int64_t measured_wall_ns = 0;

@@ -155,7 +155,8 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   r.measured_issue_ns = std::move(result.measured.issue_ns);
   r.measured_stream = std::move(result.measured.stream);
   r.measured_service_ns = std::move(result.measured.service_ns);
-  r.measured_histograms = std::move(result.measured_histograms);  // a soak past the raw-sample cap
+  r.measured_histograms = std::move(result.measured_histograms);  // a soak or server past the raw-sample cap
+  r.measured_server = std::move(result.measured_server);          // a server past it
   r.not_issued = result.not_issued;
   r.measured_start_ns = result.measured_start_ns;
   r.measured_wall_ns = result.measured_wall_ns;
