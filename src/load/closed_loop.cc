@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <latch>
 #include <memory>
 #include <numeric>
-#include <thread>
 
 #include "core/clock.h"
+#include "load/phased_threads.h"
 #include "stats/histogram_series.h"
 
 namespace edgebench {
@@ -81,14 +80,9 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
     int running = kRunning;
     stop.compare_exchange_strong(running, code, std::memory_order_relaxed);
   };
-  std::latch warmed(streams);
-  std::atomic<bool> go{false};
-  int64_t phase_start = 0;  // written before `go`, read after it
   const size_t pool_size = input_pool.size();
 
-  if (observer) observer->OnPhaseStart("warmup", 0);
-  const int64_t warmup_start = now();
-  auto stream_main = [&](int s) {
+  auto stream_main = [&](int s, PhaseGate& gate) {
     StreamState& state = *states[static_cast<size_t>(s)];
     Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(s)];
     std::vector<Tensor> outputs;
@@ -117,10 +111,9 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
     };
     bool ok = true;
     for (int64_t i = 0; ok && i < plan.warmup_queries && stop.load(std::memory_order_relaxed) == kRunning; ++i) {
-      ok = issue(&state.warmup, warmup_start);
+      ok = issue(&state.warmup, gate.warmup_start());
     }
-    warmed.count_down();
-    go.wait(false, std::memory_order_acquire);
+    const int64_t phase_start = gate.WaitForMeasuredPhase();
     int64_t next_check_ns = 0;
     int64_t measured = 0;
     int64_t window_end_ns = 0;  // where the current window ends, ns after the phase start
@@ -167,19 +160,7 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
     }
   };
 
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<size_t>(streams));
-  for (int s = 0; s < streams; ++s) threads.emplace_back(stream_main, s);
-  warmed.wait();
-  if (observer) {
-    observer->OnPhaseEnd("warmup");
-    observer->OnPhaseStart("measure", plan.max_duration_ns / 1'000'000);
-  }
-  phase_start = now();
-  go.store(true, std::memory_order_release);
-  go.notify_all();
-  for (std::thread& t : threads) t.join();
-  if (observer) observer->OnPhaseEnd("measure");
+  const int64_t phase_start = RunInPhases(streams, stream_main, observer, plan.max_duration_ns / 1'000'000, now);
 
   result.measured_start_ns = phase_start;
   int64_t last_end = phase_start;

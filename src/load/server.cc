@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <latch>
 #include <memory>
 #include <thread>
 
 #include "core/clock.h"
 #include "load/arrivals.h"
+#include "load/phased_threads.h"
 #include "stats/server_histograms.h"
 
 namespace edgebench {
@@ -87,14 +87,9 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
   std::atomic<int64_t> next{0};
   std::atomic<bool> stop{false};
   std::atomic<bool> hit_max_duration{false};
-  std::latch warmed(workers);
-  std::atomic<bool> go{false};
-  int64_t phase_start = 0;  // written before `go`, read after it
   const size_t pool_size = input_pool.size();
 
-  if (observer) observer->OnPhaseStart("warmup", 0);
-  const int64_t warmup_start = NowNs();
-  auto worker_main = [&](int w) {
+  auto worker_main = [&](int w, PhaseGate& gate) {
     // Timer slack decides how late sleep_for may wake (50 us by default): as little as possible.
     ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     WorkerState& state = *states[static_cast<size_t>(w)];
@@ -112,10 +107,9 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
         break;
       }
       state.warmup.latency_ns.push_back(end - start);
-      state.warmup.issue_ns.push_back(start - warmup_start);
+      state.warmup.issue_ns.push_back(start - gate.warmup_start());
     }
-    warmed.count_down();
-    go.wait(false, std::memory_order_acquire);
+    const int64_t phase_start = gate.WaitForMeasuredPhase();
     while (!stop.load(std::memory_order_relaxed)) {
       const int64_t index = next.fetch_add(1, std::memory_order_relaxed);
       if (index >= scheduled) break;
@@ -148,19 +142,8 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
     }
   };
 
-  std::vector<std::thread> threads;
-  threads.reserve(static_cast<size_t>(workers));
-  for (int w = 0; w < workers; ++w) threads.emplace_back(worker_main, w);
-  warmed.wait();
-  if (observer) {
-    observer->OnPhaseEnd("warmup");
-    observer->OnPhaseStart("measure", plan.max_duration_ns / 1'000'000);
-  }
-  phase_start = NowNs();
-  go.store(true, std::memory_order_release);
-  go.notify_all();
-  for (std::thread& t : threads) t.join();
-  if (observer) observer->OnPhaseEnd("measure");
+  const int64_t phase_start =
+      RunInPhases(workers, worker_main, observer, plan.max_duration_ns / 1'000'000, NowNs);
 
   result.measured_start_ns = phase_start;
   int64_t last_end = phase_start;

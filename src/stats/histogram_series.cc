@@ -4,35 +4,12 @@
 #include <cmath>
 #include <string>
 
+#include "core/int128_text.h"
+
 namespace edgebench {
 namespace {
 
 using nlohmann::json;
-
-std::string ToDecimal(__int128 value) {
-  if (value == 0) return "0";
-  const bool negative = value < 0;
-  std::string digits;
-  while (value != 0) {
-    const int digit = static_cast<int>(value % 10);
-    digits.push_back(static_cast<char>('0' + (negative ? -digit : digit)));
-    value /= 10;
-  }
-  if (negative) digits.push_back('-');
-  std::reverse(digits.begin(), digits.end());
-  return digits;
-}
-
-// A non-negative decimal integer of at most 38 digits (below 2^127).
-std::optional<__int128> FromDecimal(const std::string& text) {
-  if (text.empty() || text.size() > 38) return std::nullopt;
-  __int128 value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + (c - '0');
-  }
-  return value;
-}
 
 Status Invalid(const std::string& what) {
   return Status::Error("histogram samples JSON: " + what +
@@ -72,7 +49,7 @@ double LatencyMoments::stddev() const {
 }
 
 json LatencyMoments::ToJson() const {
-  return {{"count", count}, {"sum_ns", ToDecimal(sum)}, {"sum_squares_ns2", ToDecimal(sum_squares)}};
+  return {{"count", count}, {"sum_ns", Int128ToDecimal(sum)}, {"sum_squares_ns2", Int128ToDecimal(sum_squares)}};
 }
 
 Result<LatencyMoments> LatencyMoments::FromJson(const json& j) {
@@ -85,7 +62,7 @@ Result<LatencyMoments> LatencyMoments::FromJson(const json& j) {
   for (const auto& [key, field] : {std::pair<const char*, __int128*>{"sum_ns", &m.sum},
                                    std::pair<const char*, __int128*>{"sum_squares_ns2", &m.sum_squares}}) {
     if (!j.contains(key) || !j.at(key).is_string()) return Invalid(std::string("'") + key + "' is missing or not a decimal string");
-    const auto value = FromDecimal(j.at(key).get<std::string>());
+    const auto value = Int128FromDecimal(j.at(key).get<std::string>());
     if (!value) return Invalid(std::string("'") + key + "' is not a non-negative decimal integer below 2^127");
     *field = *value;
   }

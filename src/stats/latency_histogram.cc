@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "core/int128_text.h"
 #include "stats/summary.h"
 
 namespace edgebench {
@@ -13,31 +14,6 @@ namespace edgebench {
 namespace {
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
-
-std::string ToDecimal(__int128 value) {
-  if (value == 0) return "0";
-  const bool negative = value < 0;
-  std::string digits;
-  while (value != 0) {
-    const int digit = static_cast<int>(value % 10);
-    digits.push_back(static_cast<char>('0' + (negative ? -digit : digit)));
-    value /= 10;
-  }
-  if (negative) digits.push_back('-');
-  std::reverse(digits.begin(), digits.end());
-  return digits;
-}
-
-// A non-negative decimal integer below 2^126 (the largest sum of INT64_MAX count values).
-std::optional<__int128> FromDecimal(const std::string& text) {
-  if (text.empty() || text.size() > 38) return std::nullopt;
-  __int128 value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') return std::nullopt;
-    value = value * 10 + (c - '0');
-  }
-  return value;
-}
 
 std::optional<int64_t> AsInt64(const nlohmann::json& json) {
   if (json.is_number_unsigned()) {
@@ -170,7 +146,7 @@ nlohmann::json LatencyHistogram::ToJson() const {
   if (sum_ <= kInt64Max) {
     json["sum"] = static_cast<int64_t>(sum_);
   } else {
-    json["sum"] = ToDecimal(sum_);
+    json["sum"] = Int128ToDecimal(sum_);
   }
   json["buckets"] = std::move(buckets);
   return json;
@@ -197,7 +173,7 @@ Result<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json) 
   }
   std::optional<__int128> sum;
   if (json["sum"].is_string()) {
-    sum = FromDecimal(json["sum"].get<std::string>());
+    sum = Int128FromDecimal(json["sum"].get<std::string>());
   } else if (const auto small = AsInt64(json["sum"])) {
     sum = *small;
   }
@@ -249,7 +225,7 @@ Result<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json) 
     }
     const __int128 n = *count;
     if (*sum < n * *min || *sum > n * *max) {
-      return Invalid("'sum' " + ToDecimal(*sum) + " is not between count x min and count x max");
+      return Invalid("'sum' " + Int128ToDecimal(*sum) + " is not between count x min and count x max");
     }
   } else if (*sum != 0 || *min != 0 || *max != 0) {
     return Invalid("an empty histogram has 'min', 'max' and 'sum' 0");

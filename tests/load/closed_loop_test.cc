@@ -5,30 +5,15 @@
 #include <algorithm>
 #include <set>
 
-#include "backends/null/null_backend.h"
 #include "load/arrivals.h"
-#include "load/input_generator.h"
 #include "load/server.h"
+#include "null_sessions.h"
 
 namespace edgebench {
 namespace {
 
-struct Sessions {
-  NullBackend backend;
-  std::vector<std::unique_ptr<Session>> owned;
-  std::vector<Session*> raw;
-  std::vector<std::vector<Tensor>> pool;
-};
-
-std::unique_ptr<Sessions> Make(const std::string& target, int count) {
-  auto s = std::make_unique<Sessions>();
-  for (int i = 0; i < count; ++i) {
-    s->owned.push_back(s->backend.Load({"unused"}, ParseTarget(target).take()).take());
-    EXPECT_TRUE(s->owned.back()->Prepare({{1, 16}}).ok());
-    s->raw.push_back(s->owned.back().get());
-  }
-  s->pool.push_back(GenerateInputs(s->owned[0]->signature(), {{1, 16}}, 0).take());
-  return s;
+std::unique_ptr<testing::NullSessions> Make(const std::string& target, int count) {
+  return testing::MakeNullSessions(target, count);
 }
 
 ClosedLoopPlan Plan(int streams, int64_t warmup, int64_t min_queries, int64_t min_ms, int64_t max_ms) {

@@ -11,9 +11,8 @@
 #include <random>
 
 #include "../test_util.h"
-#include "backends/null/null_backend.h"
-#include "load/input_generator.h"
 #include "load/server.h"
+#include "null_sessions.h"
 #include "report/record.h"
 
 namespace edgebench {
@@ -206,22 +205,8 @@ TEST(ServerHistograms, ARecordPastTheCapSurvivesItsJsonRoundTrip) {
   EXPECT_NE(failed.error().find("'offered_qps'"), std::string::npos) << failed.error();
 }
 
-struct NullSessions {
-  NullBackend backend;
-  std::vector<std::unique_ptr<Session>> owned;
-  std::vector<Session*> raw;
-  std::vector<std::vector<Tensor>> pool;
-};
-
-std::unique_ptr<NullSessions> MakeNullSessions(int count) {
-  auto s = std::make_unique<NullSessions>();
-  for (int i = 0; i < count; ++i) {
-    s->owned.push_back(s->backend.Load({"unused"}, ParseTarget("null:spin?us=0").take()).take());
-    EXPECT_TRUE(s->owned.back()->Prepare({{1, 16}}).ok());
-    s->raw.push_back(s->owned.back().get());
-  }
-  s->pool.push_back(GenerateInputs(s->owned[0]->signature(), {{1, 16}}, 0).take());
-  return s;
+std::unique_ptr<testing::NullSessions> MakeNullSessions(int count) {
+  return testing::MakeNullSessions("null:spin?us=0", count);
 }
 
 TEST(ServerHistograms, RunServerPastItsCapKeepsNoRawSampleAndCountsEveryQuery) {

@@ -7,32 +7,17 @@
 #include <cmath>
 
 #include "../test_util.h"
-#include "backends/null/null_backend.h"
 #include "core/clock.h"
 #include "load/closed_loop.h"
-#include "load/input_generator.h"
 #include "load/scenario.h"
+#include "null_sessions.h"
 #include "report/record.h"
 
 namespace edgebench {
 namespace {
 
-struct Sessions {
-  NullBackend backend;
-  std::vector<std::unique_ptr<Session>> owned;
-  std::vector<Session*> raw;
-  std::vector<std::vector<Tensor>> pool;
-};
-
-std::unique_ptr<Sessions> Make(const std::string& target, int count) {
-  auto s = std::make_unique<Sessions>();
-  for (int i = 0; i < count; ++i) {
-    s->owned.push_back(s->backend.Load({"unused"}, ParseTarget(target).take()).take());
-    EXPECT_TRUE(s->owned.back()->Prepare({{1, 16}}).ok());
-    s->raw.push_back(s->owned.back().get());
-  }
-  s->pool.push_back(GenerateInputs(s->owned[0]->signature(), {{1, 16}}, 0).take());
-  return s;
+std::unique_ptr<testing::NullSessions> Make(const std::string& target, int count) {
+  return testing::MakeNullSessions(target, count);
 }
 
 // Query q's latency under the fake clock: from 1 us to about 1.2 ms over several octaves, with
