@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,13 @@ inline pid_t SpawnQuietly(const std::vector<std::string>& args) {
 }
 
 // A record with a plausible configuration and the given samples, finished.
+// {1, 2, ..., n}.
+inline std::vector<int64_t> OneTo(int64_t n) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 1);
+  return v;
+}
+
 inline Record MakeRecord(std::vector<int64_t> measured, std::vector<int64_t> warmup = {}) {
   Record r;
   r.id = "test-1";

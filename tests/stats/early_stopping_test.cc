@@ -5,14 +5,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "../test_util.h"
+
 namespace edgebench {
 namespace {
 
-std::vector<int64_t> OneTo(int64_t n) {
-  std::vector<int64_t> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), 1);
-  return v;
-}
+using testing::OneTo;
 
 TEST(EarlyStopping, OddsAreTheBinomialTail) {
   // P(Binomial(64, 0.1) <= 1) = 0.9^64 + 64 * 0.1 * 0.9^63.
