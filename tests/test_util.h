@@ -72,6 +72,14 @@ inline pid_t SpawnQuietly(const std::vector<std::string>& args) {
 }
 
 // A record with a plausible configuration and the given samples, finished.
+// Every record of an AddressSanitizer or ThreadSanitizer build of edgebench is INVALID for that
+// alone ("sanitizer build of edgebench"): tests that expect VALID say so instead there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizerBuild = true;
+#else
+inline constexpr bool kSanitizerBuild = false;
+#endif
+
 // {1, 2, ..., n}.
 inline std::vector<int64_t> OneTo(int64_t n) {
   std::vector<int64_t> v(static_cast<size_t>(n));

@@ -20,11 +20,7 @@ nlohmann::json Records(const std::string& output) {
   return records.is_discarded() || !records.is_array() ? nlohmann::json::array() : records;
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitizerBuild = true;
-#else
-constexpr bool kSanitizerBuild = false;
-#endif
+using testing::kSanitizerBuild;
 
 const std::string kShort = " --warmup 2 --min-queries 30 --min-duration 100 --format json 2>/dev/null";
 
