@@ -47,10 +47,12 @@ TEST(LoadCli, EachScenarioIsItsOwnRecordAndSingleStreamComesFirst) {
 }
 
 TEST(LoadCli, StreamsThatOutnumberTheCoresInflateLatency) {
-  // Three compute-bound streams per core share the CPU: each query takes about three times as
-  // long in wall time as alone, and the record says so against the single-stream run.
+  // Eight compute-bound streams per core share the CPU: each query takes about eight times as
+  // long in wall time as alone, and the record says so against the single-stream run. Eight,
+  // not two or three: other tests running beside this one (ctest -j) slow the single-stream
+  // baseline too (seen: 2 ms of CPU taking 7 ms), and the ratio must still show.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const std::string streams = std::to_string(std::min(3 * cores, 1024u));
+  const std::string streams = std::to_string(std::min(8 * cores, 256u));
   auto r = RunCommand(Executable() + " run x -t null:cpu?us=2000 --scenario single-stream,multi-stream:" + streams +
                       " --sessions shared --warmup 2 --min-queries 60 --min-duration 300 --format json 2>/dev/null");
   const auto records = Records(r.output);
