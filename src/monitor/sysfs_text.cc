@@ -1,0 +1,105 @@
+#include "monitor/sysfs_text.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace edgebench {
+
+Result<std::string> ReadSmallTextFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::Error(path + ": " + std::strerror(errno));
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int error = errno;
+      ::close(fd);
+      return Status::Error(path + ": " + std::strerror(error));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<size_t>(n));
+    if (text.size() > (1u << 20)) break;  // no sensor file is this large; do not read forever
+  }
+  ::close(fd);
+  return text;
+}
+
+Result<std::string> ReadWordFile(const std::string& path) {
+  auto text = ReadSmallTextFile(path);
+  if (!text.ok()) return text;
+  std::string word = text.take();
+  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
+  word.erase(word.begin(), std::find_if(word.begin(), word.end(), not_space));
+  word.erase(std::find_if(word.rbegin(), word.rend(), not_space).base(), word.end());
+  return word;
+}
+
+Result<int64_t> ReadIntegerFile(const std::string& path) {
+  auto word = ReadWordFile(path);
+  if (!word.ok()) return Status::Error(word.error());
+  const std::string& text = word.value();
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || end == text.c_str() || *end != '\0' || errno == ERANGE) {
+    return Status::Error(path + ": holds '" + text.substr(0, 40) + "', not an integer");
+  }
+  return static_cast<int64_t>(value);
+}
+
+namespace {
+
+// cpu2 < cpu10: digit runs compare as numbers.
+bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace
+
+std::vector<std::string> ListDirectory(const std::string& path, const std::string& prefix) {
+  std::vector<std::string> names;
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return names;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    if (name.rfind(prefix, 0) == 0) names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end(), NaturalLess);
+  return names;
+}
+
+bool PathExists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+}  // namespace edgebench
