@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/command_support.h"
+#include "cli/monitor_options.h"
 #include "cli/commands.h"
 #include "cli/record_output.h"
 #include "runner/plan.h"
@@ -34,6 +35,7 @@ struct LlmOptions {
   int64_t case_memory_mb = 0;
   bool in_process = false;
   bool fail_on_invalid = false;
+  MonitorFlags monitor;
 };
 
 Result<std::vector<int64_t>> ParseCounts(const std::string& flag, const std::string& text) {
@@ -112,9 +114,13 @@ int Llm(const LlmOptions& o, CommandContext& context) {
                            : base.prompt_range.set() ? std::vector<int64_t>{base.prompt_range.max}
                                                       : prompts.value();
   request.gen_lengths = base.gen_range.set() ? std::vector<int64_t>{base.gen_range.max} : gens.value();
+  auto monitor = CheckMonitorFlags(o.monitor);
+  if (!monitor.ok()) return fail(monitor.error());
+  request.monitor = monitor.value().settings;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid});
+  return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
+                                                  monitor.value().cooldown, request.monitor.sysfs_root});
 }
 
 }  // namespace
@@ -168,6 +174,7 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--timeout", o->timeout_ms, "kill a case after this many ms")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
+  AddMonitorOptions(cmd, o->monitor);
   cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });
 }
 

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "cli/command_support.h"
+#include "cli/monitor_options.h"
 #include "cli/record_output.h"
 #include "load/input_source.h"
 #include "load/scenario.h"
@@ -37,6 +38,7 @@ struct RunOptions {
   std::string out_dir;
   bool in_process = false;
   bool fail_on_invalid = false;
+  MonitorFlags monitor;
 };
 
 int Run(const RunOptions& o, CommandContext& context) {
@@ -112,9 +114,13 @@ int Run(const RunOptions& o, CommandContext& context) {
   request.find_peak = o.find_peak;
   request.strict_dims = o.strict_dims;
   request.input_pool = o.input_pool;
+  auto monitor = CheckMonitorFlags(o.monitor);
+  if (!monitor.ok()) return fail(monitor.error());
+  request.monitor = monitor.value().settings;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
-  return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid});
+  return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
+                                                  monitor.value().cooldown, request.monitor.sysfs_root});
 }
 
 }  // namespace
@@ -216,6 +222,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--in-process", options->in_process,
                 "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", options->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
+  AddMonitorOptions(cmd, options->monitor);
   cmd->callback([options, &context] { context.exit_code = Run(*options, context); });
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cli/command_support.h"
+#include "cli/monitor_options.h"
 #include "cli/commands.h"
 #include "cli/record_output.h"
 #include "load/input_source.h"
@@ -27,6 +28,7 @@ struct SuiteOptions {
   std::string format = "table";
   bool in_process = false;
   bool fail_on_invalid = false;
+  MonitorFlags monitor;
 };
 
 int Suite(const SuiteOptions& o, CommandContext& context) {
@@ -57,6 +59,9 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   request.llm_base.slo = s.llm.slo;
   request.prompt_lengths = s.llm.prompt_text.empty() ? s.llm.prompt_tokens : std::vector<int64_t>{1};
   request.gen_lengths = s.llm.gen_tokens;
+  auto monitor = CheckMonitorFlags(o.monitor);
+  if (!monitor.ok()) return fail(monitor.error());
+  request.monitor = monitor.value().settings;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
 
@@ -91,7 +96,9 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
     }
     return 0;
   }
-  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys, o.fail_on_invalid});
+  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys,
+                                                  o.fail_on_invalid, monitor.value().cooldown,
+                                                  request.monitor.sysfs_root});
 }
 
 }  // namespace
@@ -114,6 +121,7 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
+  AddMonitorOptions(cmd, o->monitor);
   cmd->callback([o, &context] { context.exit_code = Suite(*o, context); });
 }
 

@@ -35,6 +35,8 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
   options.worker_args = WorkerLogArgs();
   options.in_process = request.in_process;
   options.done_keys = request.done_keys;
+  options.cooldown = request.cooldown;
+  options.sysfs_root = request.sysfs_root;
   output.value().Begin();
   const RunPlanTotals totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
     return output.value().Emit(r, request.command);

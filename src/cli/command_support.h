@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "monitor/cooldown.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {
@@ -25,6 +26,8 @@ struct PlanRunRequest {
   bool in_process = false;
   std::set<std::string> done_keys;  // resume: cases already in the store
   bool fail_on_invalid = false;     // an INVALID verdict makes the exit status 1 (for CI)
+  std::optional<CooldownSpec> cooldown;  // --cooldown
+  std::string sysfs_root = "/";          // where the cooldown reads temperatures
 };
 
 // Runs `plan` with each record printed in `format` on stdout and stored in `out_dir`; returns

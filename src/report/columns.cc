@@ -433,16 +433,52 @@ std::vector<Column> SoakColumns() {
   };
 }
 
+// The device monitor's columns (docs/monitoring.md), before the verdict in every measuring set:
+// the worker's peak resident memory, energy per query (per token for language models) where a
+// sensor measures the device's total, and what the monitor found (throttling, a leak).
+std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_token) {
+  auto derived = [](const Record& r) -> const MonitorDerived* {
+    return Measured(r) && r.monitor && r.monitor->disabled_reason.empty() ? &r.monitor->derived : nullptr;
+  };
+  std::vector<Column> monitor = {
+      {"peak RSS (MB)",
+       [derived](const Record& r) -> std::string {
+         const MonitorDerived* d = derived(r);
+         if (!d || !d->memory.peak_rss_bytes) return kNoValue;
+         return FormatSignificant(static_cast<double>(*d->memory.peak_rss_bytes) / (1024.0 * 1024.0));
+       },
+       true},
+      {per_token ? "energy (mJ/tok)" : "energy (mJ/q)",
+       [derived, per_token](const Record& r) -> std::string {
+         const MonitorDerived* d = derived(r);
+         const auto& value = d ? (per_token ? d->energy.per_token_mj : d->energy.per_query_mj) : std::nullopt;
+         return value ? FormatSignificant(*value) : kNoValue;
+       },
+       true},
+      {"device",
+       [derived](const Record& r) -> std::string {
+         const MonitorDerived* d = derived(r);
+         if (!d) return kNoValue;
+         std::string flags;
+         if (!d->throttling.empty()) flags = "throttled x" + std::to_string(d->throttling.size());
+         if (d->memory.leak) flags += std::string(flags.empty() ? "" : ", ") + "leak";
+         return flags.empty() ? kNoValue : flags;
+       }},
+  };
+  columns.insert(columns.end() - 1, monitor.begin(), monitor.end());
+  return columns;
+}
+
 // The one registration of column sets, keyed by the scenario's family (Record::scenario up to
 // its ':'). Immutable once built.
 const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
   static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
-      {"single-stream", SingleStreamColumns()},
-      {"multi-stream", MultiStreamColumns()},
-      {"server", ServerColumns()},
-      {"offline", OfflineColumns()},
-      {"soak", SoakColumns()},
-      {"llm", LlmColumns()},
+      {"single-stream", WithMonitorColumns(SingleStreamColumns(), false)},
+      {"multi-stream", WithMonitorColumns(MultiStreamColumns(), false)},
+      {"server", WithMonitorColumns(ServerColumns(), false)},
+      {"offline", WithMonitorColumns(OfflineColumns(), false)},
+      {"soak", WithMonitorColumns(SoakColumns(), false)},
+      {"llm", WithMonitorColumns(LlmColumns(), true)},
       {"agree", AgreementColumns()},
   };
   return *sets;

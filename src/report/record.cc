@@ -12,6 +12,8 @@
 
 #include "core/sample_codec.h"
 #include "load/scenario_spec.h"
+#include "report/monitor_json.h"
+#include "report/record_monitor.h"
 
 namespace edgebench {
 
@@ -538,6 +540,7 @@ json RecordToJson(const Record& r) {
   } else {
     j["llm"] = LlmToJson(*r.llm);
   }
+  if (r.monitor) j["monitor"] = MonitorRecordToJson(*r.monitor);
   return j;
 }
 
@@ -660,6 +663,13 @@ Result<Record> RecordFromJson(const json& j) {
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
     if (j.contains("agreement")) r.agreement = AgreementFromJson(j.at("agreement"));
+    if (j.contains("monitor")) {
+      try {
+        r.monitor = MonitorRecordFromJson(j.at("monitor"));
+      } catch (const std::runtime_error& e) {
+        return Status::Error("record " + r.id + ": monitor: " + e.what());
+      }
+    }
     // The summary, settling and verdict are derived: recompute them from the raw samples. A
     // stored verdict that disagrees (an older version's rules, or an edited record) is replaced
     // by the recomputed one, with a warning, so no record claims a verdict its samples deny.
@@ -896,6 +906,7 @@ void FinishRecord(Record& r) {
     }
     if (r.load) CheckLoad(r, scenario.value());
   }
+  FinishMonitor(r);
   r.valid = r.invalid_reasons.empty();
 }
 

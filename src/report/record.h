@@ -32,6 +32,7 @@
 #include "core/tensor.h"
 #include "load/settings.h"
 #include "load/peak_search.h"
+#include "monitor/monitor_record.h"
 #include "stats/early_stopping.h"
 #include "stats/histogram_series.h"
 #include "stats/server_histograms.h"
@@ -189,6 +190,8 @@ struct Record {
 
   std::optional<LlmRecord> llm;  // scenario "llm" only
   std::optional<AgreementRecord> agreement;  // scenario "agree" only
+  // The device monitor (docs/monitoring.md): series sampled beside the case and what they show.
+  std::optional<MonitorRecord> monitor;
 
   bool valid = false;
   std::vector<std::string> invalid_reasons;

@@ -2,6 +2,7 @@
 
 #include "backends/target.h"
 #include "core/sha256.h"
+#include "report/monitor_json.h"
 #include "report/record.h"
 
 namespace edgebench {
@@ -18,7 +19,8 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"settings", RunSettingsToJson(spec.settings)},
           {"scenario", spec.scenario},
           {"llm", LlmSettingsToJson(spec.llm)},
-          {"case_key", spec.case_key}};
+          {"case_key", spec.case_key},
+          {"monitor", MonitorSettingsToJson(spec.monitor)}};
 }
 
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
@@ -36,6 +38,7 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.scenario = j.at("scenario").get<std::string>();
     spec.llm = LlmSettingsFromJson(j.at("llm"));
     spec.case_key = j.value("case_key", "");
+    if (j.contains("monitor")) spec.monitor = MonitorSettingsFromJson(j.at("monitor"));
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());

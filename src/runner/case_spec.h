@@ -8,6 +8,7 @@
 #include "core/llm_types.h"
 #include "core/tensor.h"
 #include "load/settings.h"
+#include "monitor/monitor_record.h"
 
 namespace edgebench {
 
@@ -27,6 +28,9 @@ struct CaseSpec {
   std::string scenario = "single-stream";  // or "llm"
   LlmSettings llm;       // for scenario "llm"
   std::string case_key;  // CaseKey() of the above; set by the planner
+  // The device monitor beside the case; not part of the case key (it observes, it does not
+  // decide what is measured).
+  MonitorSettings monitor;
 };
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);

@@ -121,6 +121,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
           specs.push_back(spec);
         }
         for (CaseSpec& spec : specs) {
+          spec.monitor = request.monitor;
           spec.case_key = CaseKey(spec);
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
           cases.push_back({spec, planned.artifact ? "" : planned.skip_reason, find_peak});

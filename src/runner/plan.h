@@ -10,6 +10,7 @@
 
 #include "backends/registry.h"
 #include "runner/case_spec.h"
+#include "monitor/monitor_record.h"
 #include "runner/model_spec.h"
 
 namespace edgebench {
@@ -59,6 +60,7 @@ struct PlanRequest {
   LlmSettings llm_base;
   std::vector<int64_t> prompt_lengths = {128};
   std::vector<int64_t> gen_lengths = {64};
+  MonitorSettings monitor;  // every case's device monitor
 };
 
 struct PlannedCase {

@@ -8,6 +8,9 @@
 #include "load/batch_binding.h"
 #include "load/input_source.h"
 #include "load/scenario.h"
+#include "monitor/device_sensors.h"
+#include "monitor/sampler.h"
+#include "report/record_monitor.h"
 #include "runner/resolve_target.h"
 #include "core/strings.h"
 
@@ -175,6 +178,24 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   return r;
 }
 
+// Forwards the scenario's phases to the stage announcer and marks them in the monitor's series.
+class MonitoringObserver : public RunObserver {
+ public:
+  MonitoringObserver(RunObserver* inner, Sampler& sampler) : inner_(inner), sampler_(sampler) {}
+  void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
+    sampler_.Mark(phase, "start");
+    if (inner_) inner_->OnPhaseStart(phase, expected_ms);
+  }
+  void OnPhaseEnd(const std::string& phase) override {
+    sampler_.Mark(phase, "end");
+    if (inner_) inner_->OnPhaseEnd(phase);
+  }
+
+ private:
+  RunObserver* inner_;
+  Sampler& sampler_;
+};
+
 }  // namespace
 
 Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
@@ -240,10 +261,32 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   if (!scenario.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", scenario.error());
   const TargetResolution resolution = ResolveTarget(spec.target, registry, scenario.value()->session_kind());
   if (!resolution.resolved) return FailedRecord(r, resolution.status, "target", resolution.error);
-  if (scenario.value()->session_kind() == SessionKind::kLanguageModel) {
-    return RunLanguageModel(std::move(r), spec, *scenario.value(), *resolution.resolved, stage, observer);
+  if (!spec.monitor.enabled) {
+    r.monitor = MonitorRecord{spec.monitor, "--no-monitor: no device state was sampled", {}, {}, std::nullopt};
   }
-  return RunTensorModel(std::move(r), spec, *scenario.value(), *resolution.resolved, stage, observer);
+  // The sampler runs from here to the end of the case, on its own thread (docs/monitoring.md).
+  std::unique_ptr<Sampler> sampler;
+  if (spec.monitor.enabled) {
+    SensorRoots roots;
+    roots.root = spec.monitor.sysfs_root;
+    sampler = std::make_unique<Sampler>(OpenDeviceSensors(roots), spec.monitor.sample_hz);
+    sampler->Start();
+  }
+  std::optional<MonitoringObserver> monitoring;
+  if (sampler) monitoring.emplace(observer, *sampler);
+  RunObserver* watched = monitoring ? &*monitoring : observer;
+  auto marked_stage = [&](const std::string& name) {
+    if (sampler) sampler->Mark(name, "start");
+    stage(name);
+  };
+  Record result = scenario.value()->session_kind() == SessionKind::kLanguageModel
+                      ? RunLanguageModel(std::move(r), spec, *scenario.value(), *resolution.resolved, marked_stage, watched)
+                      : RunTensorModel(std::move(r), spec, *scenario.value(), *resolution.resolved, marked_stage, watched);
+  if (sampler) {
+    result.monitor = MonitorRecord{spec.monitor, "", sampler->Finish(result.measured_start_ns), {}, std::nullopt};
+    FinishMonitor(result);
+  }
+  return result;
 }
 
 }  // namespace edgebench

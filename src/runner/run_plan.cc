@@ -116,7 +116,25 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
   Progress progress(options.progress, totals.cases);
   // This plan's single-stream records, by model and target, for the load scenarios' inflation.
   std::map<std::pair<std::string, std::string>, Record> single_stream;
+  std::optional<Cooldown> cooldown;
+  if (options.cooldown) {
+    SensorRoots roots;
+    roots.root = options.sysfs_root;
+    cooldown.emplace(*options.cooldown, roots, nullptr, nullptr, [] { return InterruptSignal() != 0; });
+    cooldown->ReadIdle();
+  }
+  int cases_run = 0;
   auto run_one = [&](size_t i, const CaseSpec& spec) {
+    std::optional<CooldownResult> cooled;
+    if (cooldown && cases_run > 0) {
+      Log(LogLevel::kInfo, "cooling down before " + spec.model + " on " + spec.target + " (--cooldown " +
+                               options.cooldown->text + ")");
+      cooled = cooldown->Wait();
+    } else if (cooldown) {
+      cooled = CooldownResult{options.cooldown->text, "none", std::nullopt, std::nullopt, std::nullopt, 0, true,
+                              "the first case: nothing ran before it"};
+    }
+    ++cases_run;
     progress.CaseStart(static_cast<int>(i), spec);
     Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.target);
     auto on_message = [&](const nlohmann::json& m) { progress.Message(m); };
@@ -124,6 +142,13 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
                         ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
                         : RunCaseInWorker(options.executable, spec, registry, options.worker_args, on_message);
     progress.CaseEnd(record);
+    if (cooled) {
+      if (!record.monitor) {
+        record.monitor = MonitorRecord{spec.monitor, "the worker ended before it reported its samples", {}, {},
+                                       std::nullopt};
+      }
+      record.monitor->cooldown = cooled;
+    }
     if (record.status == CaseStatus::kOk && record.load) {
       const auto key = std::make_pair(spec.model, spec.target);
       if (spec.scenario == "single-stream") {

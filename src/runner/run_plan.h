@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backends/registry.h"
+#include "monitor/cooldown.h"
 #include "report/record.h"
 #include "runner/plan.h"
 
@@ -20,6 +21,9 @@ struct RunPlanOptions {
   bool in_process = false;
   std::set<std::string> done_keys;  // case keys that already have a record (resume)
   bool progress = true;             // case i of n, stage, elapsed, ETA on stderr
+  // --cooldown: waited for before each case that runs, into its record's monitor section.
+  std::optional<CooldownSpec> cooldown;
+  std::string sysfs_root = "/";  // where the cooldown reads temperatures
 };
 
 struct RunPlanTotals {

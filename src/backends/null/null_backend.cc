@@ -24,8 +24,8 @@ constexpr int64_t kFeatures = 16;
 
 class NullSession : public Session {
  public:
-  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic, int grow_mb)
-      : device_(std::move(device)), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at), grow_mb_(grow_mb) {
+  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic, int64_t grow_bytes)
+      : device_(std::move(device)), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at), grow_bytes_(grow_bytes) {
     const Dim batch = dynamic ? Dim::Symbol("batch") : Dim::Fixed(1);
     signature_.inputs.push_back({"input", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
     signature_.outputs.push_back({"output", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
@@ -49,10 +49,10 @@ class NullSession : public Session {
                            " failed as requested (fail_at)");
     }
     if (inputs.size() != 1) return Status::Error("null backend: expected one input");
-    if (grow_mb_ > 0) {
+    if (grow_bytes_ > 0) {
       // A leak on purpose: memory the runtime keeps and touches (so it is resident) on each run.
       std::lock_guard<std::mutex> lock(leak_mutex_);
-      leaked_.emplace_back(static_cast<size_t>(grow_mb_) << 20, std::byte{1});
+      leaked_.emplace_back(static_cast<size_t>(grow_bytes_), std::byte{1});
     }
     if (device_ == "spin") {
       const int64_t until = NowNs() + int64_t{run_us_} * 1000;
@@ -91,7 +91,7 @@ class NullSession : public Session {
   int run_us_;
   int fail_at_;
   int crash_at_;
-  int grow_mb_;
+  int64_t grow_bytes_;  // kept and touched on each run: grow_mb and grow_kb, a leak on purpose
   std::mutex leak_mutex_;
   std::vector<std::vector<std::byte>> leaked_;
   std::atomic<int> runs_{0};  // Run is safe from several threads (shared sessions)
@@ -129,14 +129,17 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto dynamic = options.Bool("dynamic", false);
   auto crash_on_release = options.Bool("crash_on_release", false);
   auto grow_mb = options.Int("grow_mb", 0, 0, 1 << 20);
+  auto grow_kb = options.Int("grow_kb", 0, 0, 1 << 20);
   for (const Status& s : {us.status(), fail_at.status(), crash_at.status(), dynamic.status(),
-                          crash_on_release.status(), grow_mb.status(), options.CheckAllUsed()}) {
+                          crash_on_release.status(), grow_mb.status(), grow_kb.status(),
+                          options.CheckAllUsed()}) {
     if (!s.ok()) return s;
   }
   crash_on_release_ = crash_on_release_ || crash_on_release.value();
   return std::unique_ptr<Session>(new NullSession(target.device, us.value(),
                                                   fail_at.value(), crash_at.value(),
-                                                  dynamic.value(), grow_mb.value()));
+                                                  dynamic.value(),
+                                                  (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10)));
 }
 
 }  // namespace edgebench

@@ -1,0 +1,54 @@
+#include "cli/monitor_options.h"
+
+#include <cmath>
+
+#include "monitor/sysfs_text.h"
+
+namespace edgebench {
+
+void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags) {
+  const char* group = "Device monitor (docs/monitoring.md)";
+  cmd->add_option("--sample-hz", flags.settings.sample_hz,
+                  "how often the worker samples memory, CPU, frequency, temperature and power, beside the "
+                  "timing loop (0.1 to 1000)")
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_flag("--no-monitor", flags.no_monitor, "sample no device state (the record says so)")->group(group);
+  cmd->add_option("--sysfs-root", flags.settings.sysfs_root,
+                  "read proc/ and sys/ under DIR instead of / (a board's copied tree, tests)")
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--max-growth-mb", flags.settings.max_growth_mb,
+                  "memory growth projected over 10,000 queries above this many MB is reported as a leak")
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_option("--cooldown", flags.cooldown,
+                  "before each case, wait until the hottest sensor is within N C of its reading at the start "
+                  "(2C; 2C,max=120s,fallback=10s), or a fixed time (30s)")
+      ->group(group);
+}
+
+Result<CheckedMonitorFlags> CheckMonitorFlags(const MonitorFlags& flags) {
+  CheckedMonitorFlags checked;
+  checked.settings = flags.settings;
+  checked.settings.enabled = !flags.no_monitor;
+  const double hz = flags.settings.sample_hz;
+  if (!std::isfinite(hz) || hz < 0.1 || hz > 1000) {
+    return Status::Error("--sample-hz " + std::to_string(hz) + " is outside 0.1 to 1000 (samples per second)");
+  }
+  if (!std::isfinite(flags.settings.max_growth_mb) || flags.settings.max_growth_mb <= 0) {
+    return Status::Error("--max-growth-mb must be a positive number of MB per 10,000 queries");
+  }
+  if (flags.settings.sysfs_root.empty() || !PathExists(flags.settings.sysfs_root)) {
+    return Status::Error("--sysfs-root '" + flags.settings.sysfs_root +
+                         "' does not exist; give a directory holding proc/ and sys/ (default /)");
+  }
+  if (!flags.cooldown.empty()) {
+    auto cooldown = ParseCooldown(flags.cooldown);
+    if (!cooldown.ok()) return Status::Error(cooldown.error());
+    checked.cooldown = cooldown.take();
+  }
+  return checked;
+}
+
+}  // namespace edgebench

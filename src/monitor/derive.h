@@ -1,0 +1,42 @@
+// The figures derived from a case's monitor series (docs/monitoring.md, "Derived results"):
+// energy and power over the measured phase, memory growth against queries, throttling events,
+// and the device's state per window. Pure functions of the series and of the case's queries.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "monitor/monitor_record.h"
+
+namespace edgebench {
+
+struct MonitorContext {
+  int64_t measured_wall_ns = 0;  // the measured phase is [0, measured_wall_ns) on the series' axis
+  // Windows of the measured phase ([start, end) ns); empty: windows of window_ns are cut here.
+  std::vector<std::pair<int64_t, int64_t>> windows;
+  int64_t window_ns = 5'000'000'000;
+  // Work done against time: (ns after the phase start, queries completed by then), ascending.
+  // Between points the count is interpolated linearly.
+  std::vector<std::pair<int64_t, double>> progress;
+  int64_t queries = 0;                // measured queries (requests, for language models)
+  std::optional<int64_t> tokens;      // language models: tokens generated in the measured phase
+  double max_growth_mb = 10;          // per 10,000 queries
+};
+
+MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context);
+
+// The rules' constants, for tests and docs.
+inline constexpr double kThrottleFrequencyDrop = 0.15;     // below (1 - this) x the baseline
+inline constexpr int64_t kThrottleMinDurationNs = 2'000'000'000;  // for longer than this
+inline constexpr double kBusyCoreUtilPercent = 50;
+inline constexpr double kLeakMinObservedMb = 1.0;  // growth actually seen before a leak is called
+inline constexpr double kLeakMinFitR2 = 0.5;
+inline constexpr int kLeakMinPoints = 5;
+// NVML clocks-throttle reasons that mean the device slowed itself: SW power cap (0x4), HW
+// slowdown (0x8), SW thermal (0x20), HW thermal (0x40), HW power brake (0x80). Idle (0x1) and
+// application clocks (0x2) do not.
+inline constexpr uint64_t kNvmlSlowdownBits = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
+
+}  // namespace edgebench

@@ -1,0 +1,128 @@
+// What the device monitor adds to a record (docs/monitoring.md): the settings, the sampled
+// series, and the figures derived from them (energy, memory growth, throttling, per-window
+// state). The series are kept raw; the derived figures are recomputed from them whenever a
+// record is finished or read (report/record.h FinishRecord), as the latency summary is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "monitor/sensor.h"
+#include "monitor/sensor_set.h"
+
+namespace edgebench {
+
+struct MonitorSettings {
+  bool enabled = true;        // --no-monitor: false
+  double sample_hz = 10;      // --sample-hz
+  std::string sysfs_root = "/";  // --sysfs-root: where proc/ and sys/ are read
+  // --max-growth-mb: memory growth projected over 10,000 queries above this is a leak.
+  double max_growth_mb = 10;
+};
+
+// A phase or stage boundary, on the series' time axis.
+struct MonitorMark {
+  std::string name;   // "load", "prepare", "warmup", "measure", ...
+  std::string event;  // "start" or "end"
+  int64_t t_ns = 0;
+};
+
+// The samples of one case. Times are ns after `origin_ns` (the harness clock at the measured
+// phase's start, so that they line up with query issue times and windows; samples taken
+// before it, during load and warm-up, are negative).
+struct MonitorSeries {
+  int64_t origin_ns = 0;
+  double effective_hz = 0;  // below sample_hz when a long run thinned its samples
+  std::vector<Channel> channels;
+  std::vector<ReaderStatus> readers;
+  std::vector<ChannelFailure> failures;  // t_ns relative to origin_ns
+  std::vector<MonitorMark> marks;
+  std::vector<int64_t> t_ns;
+  std::vector<std::vector<std::optional<double>>> values;  // [channel][sample]
+};
+
+// Energy over the measured phase, from one channel.
+struct ChannelEnergy {
+  std::string channel;
+  std::optional<double> energy_mj;
+  std::optional<double> mean_power_mw;
+  std::optional<double> peak_power_mw;
+  int wraps = 0;       // counter wraparounds undone
+  std::string reason;  // why energy_mj is absent
+};
+
+struct EnergyResult {
+  std::vector<std::string> total_channels;  // what the device total adds up
+  std::optional<double> energy_mj;          // the device total over the measured phase
+  std::optional<double> mean_power_mw;
+  std::optional<double> peak_power_mw;
+  std::optional<double> per_query_mj;  // per measured query (per request, for language models)
+  std::optional<double> per_token_mj;  // language models: per generated token
+  std::string reason;                  // why the total is absent
+  std::vector<ChannelEnergy> channels;
+};
+
+struct MemoryResult {
+  std::optional<int64_t> peak_rss_bytes;  // VmHWM at the last sample
+  std::optional<int64_t> rss_start_bytes, rss_end_bytes;  // at the measured phase's bounds
+  // Least-squares slope of RSS against completed queries over the measured phase.
+  std::optional<double> growth_bytes_per_query;
+  double fit_r2 = 0;
+  int fit_points = 0;
+  double fit_queries = 0;  // queries the fit spans
+  std::optional<double> projected_mb_per_10k_queries;
+  bool leak = false;
+  std::string explanation;  // the verdict and its numbers, or why there is none
+};
+
+struct ThrottleEvent {
+  std::string kind;     // "frequency", "throttle_counter", "gpu_throttle", "trip_point"
+  std::string channel;  // the channel that showed it
+  int64_t start_ns = 0;  // on the series' axis (after the measured phase's start)
+  int64_t end_ns = 0;
+  std::string detail;
+};
+
+// The device's state over one window of the measured phase (the load section's windows).
+struct MonitorWindow {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  std::optional<double> busy_frequency_khz;  // median over samples of the busy cores' median
+  std::optional<double> max_temperature_mc;
+  std::optional<double> mean_power_mw;  // of the device total
+  std::optional<double> rss_end_bytes;
+  std::optional<double> process_cpu_percent;  // mean
+  int throttle_events = 0;  // events overlapping the window
+};
+
+struct MonitorDerived {
+  EnergyResult energy;
+  MemoryResult memory;
+  std::optional<double> baseline_frequency_khz;  // busy cores, first window
+  std::string frequency_check;  // why frequency throttling could not be checked, if it could not
+  std::vector<ThrottleEvent> throttling;
+  std::vector<MonitorWindow> windows;
+};
+
+// --cooldown: what the orchestrator waited for before the case.
+struct CooldownResult {
+  std::string spec;  // as given
+  std::string mode;  // "temperature" or "fixed"
+  std::optional<double> idle_mc;     // the reading at the command's start
+  std::optional<double> start_mc, end_mc;
+  int64_t waited_ms = 0;
+  bool reached = true;
+  std::string detail;
+};
+
+struct MonitorRecord {
+  MonitorSettings settings;
+  std::string disabled_reason;  // set when no series was taken (--no-monitor)
+  MonitorSeries series;
+  MonitorDerived derived;
+  std::optional<CooldownResult> cooldown;
+};
+
+}  // namespace edgebench

@@ -1,0 +1,116 @@
+#include "monitor/sampler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "core/clock.h"
+
+namespace edgebench {
+
+Sampler::Sampler(SensorSet sensors, double sample_hz, size_t max_samples)
+    : sensors_(std::move(sensors)),
+      period_ns_(static_cast<int64_t>(1e9 / std::max(sample_hz, 1e-3))),
+      max_samples_(std::max<size_t>(max_samples, 16)),
+      values_(sensors_.channels().size()) {}
+
+Sampler::~Sampler() {
+  if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+}
+
+void Sampler::Start() { thread_ = std::thread([this] { Loop(); }); }
+
+void Sampler::Mark(const std::string& name, const std::string& event) {
+  const int64_t now = NowNs();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    marks_.push_back({name, event, now});
+    sample_now_ = true;
+  }
+  wake_.notify_one();
+}
+
+void Sampler::Thin() {
+  // Keep samples 0, 2, 4, ...: the first stays, so the series still starts where it did.
+  auto thin = [](auto& v) {
+    size_t kept = 0;
+    for (size_t i = 0; i < v.size(); i += 2) v[kept++] = std::move(v[i]);
+    v.resize(kept);
+  };
+  thin(t_ns_);
+  for (auto& series : values_) thin(series);
+  period_ns_ *= 2;
+}
+
+void Sampler::Loop() {
+  int64_t next = NowNs();
+  for (;;) {
+    // Read outside the lock: Mark never waits for a sensor.
+    const int64_t t = NowNs();
+    SensorSample sample = sensors_.Sample(t);
+    bool stop = false;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      t_ns_.push_back(sample.t_ns);
+      for (size_t c = 0; c < values_.size(); ++c) {
+        std::optional<double> v = sample.values[c];
+        // Thousandths are below every sensor's resolution; fewer digits keep records small.
+        if (v) v = std::round(*v * 1000.0) / 1000.0;
+        values_[c].push_back(v);
+      }
+      if (t_ns_.size() >= max_samples_) Thin();
+      if (stop_) break;
+      next = std::max(next + period_ns_, t);  // a late tick is not repeated in a burst
+      const auto deadline = SteadyClock::time_point(std::chrono::nanoseconds(next));
+      wake_.wait_until(lock, deadline, [&] { return stop_ || sample_now_; });
+      sample_now_ = false;
+      stop = stop_;
+    }
+    (void)stop;  // a stop still takes the last sample above, then leaves
+  }
+}
+
+MonitorSeries Sampler::Finish(int64_t origin_ns) {
+  if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  if (origin_ns == 0) {
+    const auto measure = std::find_if(marks_.begin(), marks_.end(), [](const MonitorMark& m) {
+      return m.name == "measure" && m.event == "start";
+    });
+    origin_ns = measure != marks_.end() ? measure->t_ns : (t_ns_.empty() ? 0 : t_ns_.front());
+  }
+  MonitorSeries series;
+  series.origin_ns = origin_ns;
+  series.effective_hz = 1e9 / static_cast<double>(period_ns_);
+  series.channels = sensors_.channels();
+  series.readers = sensors_.statuses();
+  for (ChannelFailure f : sensors_.failures()) {
+    f.t_ns -= origin_ns;
+    series.failures.push_back(std::move(f));
+  }
+  for (MonitorMark m : marks_) {
+    m.t_ns -= origin_ns;
+    series.marks.push_back(std::move(m));
+  }
+  series.t_ns.reserve(t_ns_.size());
+  for (int64_t t : t_ns_) series.t_ns.push_back(t - origin_ns);
+  series.values = std::move(values_);
+  values_.assign(series.channels.size(), {});
+  t_ns_.clear();
+  return series;
+}
+
+}  // namespace edgebench

@@ -1,0 +1,196 @@
+#include "report/monitor_json.h"
+
+namespace edgebench {
+
+using nlohmann::json;
+
+namespace {
+
+json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json Optional(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+
+template <typename T>
+std::optional<T> OptionalFrom(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<T>();
+}
+
+json EnergyToJson(const EnergyResult& e) {
+  json channels = json::array();
+  for (const ChannelEnergy& c : e.channels) {
+    channels.push_back({{"channel", c.channel}, {"energy_mj", Optional(c.energy_mj)},
+                        {"mean_power_mw", Optional(c.mean_power_mw)}, {"peak_power_mw", Optional(c.peak_power_mw)},
+                        {"wraps", c.wraps}, {"reason", c.reason}});
+  }
+  return {{"total_channels", e.total_channels}, {"energy_mj", Optional(e.energy_mj)},
+          {"mean_power_mw", Optional(e.mean_power_mw)}, {"peak_power_mw", Optional(e.peak_power_mw)},
+          {"per_query_mj", Optional(e.per_query_mj)}, {"per_token_mj", Optional(e.per_token_mj)},
+          {"reason", e.reason}, {"channels", channels}};
+}
+
+json MemoryToJson(const MemoryResult& m) {
+  return {{"peak_rss_bytes", Optional(m.peak_rss_bytes)}, {"rss_start_bytes", Optional(m.rss_start_bytes)},
+          {"rss_end_bytes", Optional(m.rss_end_bytes)},
+          {"growth_bytes_per_query", Optional(m.growth_bytes_per_query)}, {"fit_r2", m.fit_r2},
+          {"fit_points", m.fit_points}, {"fit_queries", m.fit_queries},
+          {"projected_mb_per_10k_queries", Optional(m.projected_mb_per_10k_queries)}, {"leak", m.leak},
+          {"explanation", m.explanation}};
+}
+
+json DerivedToJson(const MonitorDerived& d) {
+  json events = json::array();
+  for (const ThrottleEvent& e : d.throttling) {
+    events.push_back({{"kind", e.kind}, {"channel", e.channel}, {"start_ns", e.start_ns}, {"end_ns", e.end_ns},
+                      {"detail", e.detail}});
+  }
+  json windows = json::array();
+  for (const MonitorWindow& w : d.windows) {
+    windows.push_back({{"start_ns", w.start_ns}, {"end_ns", w.end_ns},
+                       {"busy_frequency_khz", Optional(w.busy_frequency_khz)},
+                       {"max_temperature_mc", Optional(w.max_temperature_mc)},
+                       {"mean_power_mw", Optional(w.mean_power_mw)}, {"rss_end_bytes", Optional(w.rss_end_bytes)},
+                       {"process_cpu_percent", Optional(w.process_cpu_percent)},
+                       {"throttle_events", w.throttle_events}});
+  }
+  return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)},
+          {"baseline_frequency_khz", Optional(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
+          {"throttling", events}, {"windows", windows}};
+}
+
+json CooldownToJson(const CooldownResult& c) {
+  return {{"spec", c.spec}, {"mode", c.mode}, {"idle_mc", Optional(c.idle_mc)}, {"start_mc", Optional(c.start_mc)},
+          {"end_mc", Optional(c.end_mc)}, {"waited_ms", c.waited_ms}, {"reached", c.reached}, {"detail", c.detail}};
+}
+
+CooldownResult CooldownFromJson(const json& j) {
+  CooldownResult c;
+  c.spec = j.at("spec").get<std::string>();
+  c.mode = j.at("mode").get<std::string>();
+  c.idle_mc = OptionalFrom<double>(j, "idle_mc");
+  c.start_mc = OptionalFrom<double>(j, "start_mc");
+  c.end_mc = OptionalFrom<double>(j, "end_mc");
+  c.waited_ms = j.at("waited_ms").get<int64_t>();
+  c.reached = j.at("reached").get<bool>();
+  c.detail = j.value("detail", "");
+  return c;
+}
+
+Channel ChannelFromJson(const json& j) {
+  Channel c;
+  c.id = j.at("id").get<std::string>();
+  const auto kind = ParseChannelKind(j.at("kind").get<std::string>());
+  if (!kind) throw std::runtime_error("monitor channel '" + c.id + "' has an unknown kind");
+  c.kind = *kind;
+  c.label = j.value("label", "");
+  c.source = j.value("source", "");
+  c.reader = j.value("reader", "");
+  c.cpu = j.value("cpu", -1);
+  c.max_khz = j.value("max_khz", int64_t{0});
+  c.wrap_uj = j.value("wrap_uj", int64_t{0});
+  c.part_of_total = j.value("part_of_total", false);
+  c.device_total = j.value("device_total", false);
+  if (j.contains("trips")) {
+    for (const json& t : j.at("trips")) c.trips.push_back({t.at("temp_mc").get<int64_t>(), t.at("type").get<std::string>()});
+  }
+  return c;
+}
+
+}  // namespace
+
+json ChannelToJson(const Channel& c) {
+  json j = {{"id", c.id}, {"kind", ChannelKindName(c.kind)}, {"unit", ChannelUnit(c.kind)}, {"label", c.label},
+            {"source", c.source}, {"reader", c.reader}};
+  if (c.cpu >= 0) j["cpu"] = c.cpu;
+  if (c.max_khz > 0) j["max_khz"] = c.max_khz;
+  if (c.wrap_uj > 0) j["wrap_uj"] = c.wrap_uj;
+  if (c.part_of_total) j["part_of_total"] = true;
+  if (c.device_total) j["device_total"] = true;
+  if (!c.trips.empty()) {
+    json trips = json::array();
+    for (const TripPoint& t : c.trips) trips.push_back({{"temp_mc", t.temp_mc}, {"type", t.type}});
+    j["trips"] = trips;
+  }
+  return j;
+}
+
+json ReaderStatusToJson(const ReaderStatus& r) {
+  return {{"reader", r.reader}, {"available", r.available}, {"reason", r.reason}};
+}
+
+json MonitorSettingsToJson(const MonitorSettings& s) {
+  return {{"enabled", s.enabled}, {"sample_hz", s.sample_hz}, {"sysfs_root", s.sysfs_root},
+          {"max_growth_mb", s.max_growth_mb}};
+}
+
+MonitorSettings MonitorSettingsFromJson(const json& j) {
+  MonitorSettings s;
+  s.enabled = j.value("enabled", s.enabled);
+  s.sample_hz = j.value("sample_hz", s.sample_hz);
+  s.sysfs_root = j.value("sysfs_root", s.sysfs_root);
+  s.max_growth_mb = j.value("max_growth_mb", s.max_growth_mb);
+  return s;
+}
+
+json MonitorRecordToJson(const MonitorRecord& m) {
+  const MonitorSeries& s = m.series;
+  json readers = json::array(), channels = json::array(), failures = json::array(), marks = json::array();
+  for (const ReaderStatus& r : s.readers) readers.push_back(ReaderStatusToJson(r));
+  for (const Channel& c : s.channels) channels.push_back(ChannelToJson(c));
+  for (const ChannelFailure& f : s.failures) {
+    failures.push_back({{"channel", f.channel < s.channels.size() ? s.channels[f.channel].id : ""},
+                        {"t_ns", f.t_ns}, {"error", f.error}});
+  }
+  for (const MonitorMark& mark : s.marks) {
+    marks.push_back({{"name", mark.name}, {"event", mark.event}, {"t_ns", mark.t_ns}});
+  }
+  json series = json::object();
+  for (size_t c = 0; c < s.channels.size() && c < s.values.size(); ++c) {
+    json values = json::array();
+    for (const auto& v : s.values[c]) values.push_back(Optional(v));
+    series[s.channels[c].id] = std::move(values);
+  }
+  json j = {{"settings", MonitorSettingsToJson(m.settings)}, {"disabled_reason", m.disabled_reason},
+            {"origin_ns", s.origin_ns}, {"effective_hz", s.effective_hz}, {"readers", readers},
+            {"channels", channels}, {"failures", failures}, {"marks", marks}, {"t_ns", s.t_ns},
+            {"series", series}, {"derived", DerivedToJson(m.derived)}};
+  if (m.cooldown) j["cooldown"] = CooldownToJson(*m.cooldown);
+  return j;
+}
+
+MonitorRecord MonitorRecordFromJson(const json& j) {
+  MonitorRecord m;
+  m.settings = MonitorSettingsFromJson(j.at("settings"));
+  m.disabled_reason = j.value("disabled_reason", "");
+  MonitorSeries& s = m.series;
+  s.origin_ns = j.value("origin_ns", int64_t{0});
+  s.effective_hz = j.value("effective_hz", 0.0);
+  for (const json& r : j.at("readers")) {
+    s.readers.push_back({r.at("reader").get<std::string>(), r.at("available").get<bool>(), r.value("reason", "")});
+  }
+  for (const json& c : j.at("channels")) s.channels.push_back(ChannelFromJson(c));
+  for (const json& f : j.at("failures")) {
+    const std::string id = f.at("channel").get<std::string>();
+    for (size_t c = 0; c < s.channels.size(); ++c) {
+      if (s.channels[c].id == id) s.failures.push_back({c, f.at("t_ns").get<int64_t>(), f.value("error", "")});
+    }
+  }
+  for (const json& mark : j.at("marks")) {
+    s.marks.push_back({mark.at("name").get<std::string>(), mark.at("event").get<std::string>(),
+                       mark.at("t_ns").get<int64_t>()});
+  }
+  s.t_ns = j.at("t_ns").get<std::vector<int64_t>>();
+  const json& series = j.at("series");
+  for (const Channel& c : s.channels) {
+    std::vector<std::optional<double>> values;
+    for (const json& v : series.at(c.id)) values.push_back(v.is_null() ? std::nullopt : std::optional<double>(v.get<double>()));
+    if (values.size() != s.t_ns.size()) {
+      throw std::runtime_error("monitor series '" + c.id + "' has " + std::to_string(values.size()) +
+                               " values for " + std::to_string(s.t_ns.size()) + " sample times");
+    }
+    s.values.push_back(std::move(values));
+  }
+  if (j.contains("cooldown")) m.cooldown = CooldownFromJson(j.at("cooldown"));
+  return m;  // derived: recomputed by FinishRecord
+}
+
+}  // namespace edgebench

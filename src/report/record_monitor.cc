@@ -1,0 +1,102 @@
+#include "report/record_monitor.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "monitor/derive.h"
+
+namespace edgebench {
+namespace {
+
+constexpr const char* kThrottlingNote = "throttling: ";
+constexpr const char* kGrowthNote = "memory growth: ";
+constexpr const char* kMonitorGapNote = "monitor: ";
+constexpr size_t kMaxEventNotes = 5;
+
+// Work done against time on the series' axis: each measured query's completion (issue +
+// latency), or each window's count where only histograms were kept, or each language-model
+// request's last token.
+std::vector<std::pair<int64_t, double>> Progress(const Record& r) {
+  std::vector<std::pair<int64_t, double>> progress;
+  if (r.llm) {
+    // Relative to the first request's start (the series' origin is the measured phase's start
+    // mark, just before it): timings are absolute in the worker and relative once stored.
+    std::vector<int64_t> ends;
+    int64_t first_start = r.llm->measured.empty() ? 0 : r.llm->measured.front().start_ns;
+    for (const LlmRequestTiming& t : r.llm->measured) first_start = std::min(first_start, t.start_ns);
+    for (const LlmRequestTiming& t : r.llm->measured) ends.push_back(t.end_ns() - first_start);
+    std::sort(ends.begin(), ends.end());
+    for (size_t i = 0; i < ends.size(); ++i) progress.push_back({ends[i], static_cast<double>(i + 1)});
+    return progress;
+  }
+  if (r.measured_issue_ns.size() == r.measured_ns.size() && !r.measured_ns.empty()) {
+    std::vector<int64_t> ends(r.measured_ns.size());
+    for (size_t i = 0; i < ends.size(); ++i) ends[i] = r.measured_issue_ns[i] + r.measured_ns[i];
+    std::sort(ends.begin(), ends.end());
+    for (size_t i = 0; i < ends.size(); ++i) progress.push_back({ends[i], static_cast<double>(i + 1)});
+    return progress;
+  }
+  if (r.load && !r.load->windows.empty()) {
+    double done = 0;
+    progress.push_back({0, 0});
+    for (const LatencyWindow& w : r.load->windows) {
+      done += static_cast<double>(w.count);
+      progress.push_back({w.end_ns, done});
+    }
+  }
+  return progress;
+}
+
+std::string Seconds(int64_t ns) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(ns) / 1e9);
+  return buffer;
+}
+
+}  // namespace
+
+void FinishMonitor(Record& r) {
+  std::erase_if(r.notes, [](const std::string& note) {
+    return note.rfind(kThrottlingNote, 0) == 0 || note.rfind(kGrowthNote, 0) == 0 ||
+           note.rfind(kMonitorGapNote, 0) == 0;
+  });
+  if (!r.monitor) return;
+  MonitorRecord& m = *r.monitor;
+  MonitorContext context;
+  context.window_ns = r.effective_settings.window_ms * 1'000'000;
+  context.max_growth_mb = m.settings.max_growth_mb;
+  if (r.llm) {
+    context.measured_wall_ns = r.llm->summary.wall_ns;
+    context.queries = static_cast<int64_t>(r.llm->measured.size());
+    int64_t tokens = 0;
+    for (const LlmRequestTiming& t : r.llm->measured) tokens += t.generated_tokens();
+    context.tokens = tokens;
+  } else {
+    context.measured_wall_ns = r.measured_wall_ns;
+    context.queries = r.summary.count;
+    if (r.load) {
+      for (const LatencyWindow& w : r.load->windows) context.windows.push_back({w.start_ns, w.end_ns});
+    }
+  }
+  context.progress = Progress(r);
+  m.derived = DeriveMonitor(m.series, context);
+  if (r.status != CaseStatus::kOk) return;  // a failed case's notes say why it failed
+  const auto& events = m.derived.throttling;
+  for (size_t i = 0; i < events.size() && i < kMaxEventNotes; ++i) {
+    r.notes.push_back(kThrottlingNote + events[i].detail + " (" + events[i].kind + ", " + Seconds(events[i].start_ns) +
+                      " to " + Seconds(events[i].end_ns) + " into the measured phase)");
+  }
+  if (events.size() > kMaxEventNotes) {
+    r.notes.push_back(kThrottlingNote + std::to_string(events.size() - kMaxEventNotes) +
+                      " more events in monitor.derived.throttling");
+  }
+  if (m.derived.memory.leak) r.notes.push_back(kGrowthNote + m.derived.memory.explanation.substr(15));
+  for (const ChannelFailure& f : m.series.failures) {
+    if (f.channel < m.series.channels.size() && f.t_ns >= 0 && f.t_ns <= context.measured_wall_ns) {
+      r.notes.push_back(kMonitorGapNote + m.series.channels[f.channel].id + " stopped reading " + Seconds(f.t_ns) +
+                        " into the measured phase: " + f.error);
+    }
+  }
+}
+
+}  // namespace edgebench
