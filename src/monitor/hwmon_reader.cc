@@ -41,7 +41,9 @@ bool SplitAttribute(const std::string& file, const HwmonType** type, std::string
   return false;
 }
 
-bool IsBoardInputRail(const std::string& label) { return label == "VDD_IN" || label == "POM_5V_IN"; }
+bool IsBoardInputRail(const std::string& label) {
+  return label == "VDD_IN" || label == "POM_5V_IN";
+}
 
 }  // namespace
 
@@ -120,9 +122,8 @@ std::unique_ptr<SensorReader> OpenHwmonReader(const SensorRoots& roots) {
     bool has_input_rail = false;
     for (size_t i = chip_begin; i < files.size(); ++i) {
       const Channel& c = files[i].channel;
-      if (c.kind == ChannelKind::kPower && IsBoardInputRail(c.label.substr(name.value().size() + 1))) {
-        has_input_rail = true;
-      }
+      const std::string rail = c.label.substr(name.value().size() + 1);
+      if (c.kind == ChannelKind::kPower && IsBoardInputRail(rail)) has_input_rail = true;
     }
     if (!has_input_rail) continue;
     for (size_t i = chip_begin; i < files.size(); ++i) {
@@ -134,7 +135,8 @@ std::unique_ptr<SensorReader> OpenHwmonReader(const SensorRoots& roots) {
     }
   }
   if (files.empty() && status.reason.empty()) {
-    status.reason = "absent: no readable temp, power, energy, current or voltage under " + hwmon_dir;
+    status.reason =
+        "absent: no readable temp, power, energy, current or voltage under " + hwmon_dir;
   }
   return MakeFileChannelReader(status, std::move(files));
 }

@@ -63,7 +63,8 @@ class NvmlReader : public SensorReader {
     }
     std::string missing;
     auto bind = [&](auto& function, const char* symbol) {
-      function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(::dlsym(library_, symbol));
+      using Function = std::remove_reference_t<decltype(function)>;
+      function = reinterpret_cast<Function>(::dlsym(library_, symbol));
       if (function == nullptr) missing += (missing.empty() ? "" : ", ") + std::string(symbol);
     };
     bind(api_.init, "nvmlInit_v2");
@@ -79,7 +80,8 @@ class NvmlReader : public SensorReader {
     bind(api_.throttle_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
     bind(api_.error_string, "nvmlErrorString");
     if (!missing.empty()) {
-      status_.reason = roots.nvml_library + " lacks " + missing + " (a driver too old for NVML's v2 API?)";
+      status_.reason =
+          roots.nvml_library + " lacks " + missing + " (a driver too old for NVML's v2 API?)";
       return;
     }
     const NvmlReturn init = api_.init();
@@ -192,11 +194,14 @@ class NvmlReader : public SensorReader {
     };
     const Spec specs[] = {
         {NvmlQuantity::kPower, "power", ChannelKind::kPower, "nvmlDeviceGetPowerUsage", true},
-        {NvmlQuantity::kEnergy, "energy", ChannelKind::kEnergy, "nvmlDeviceGetTotalEnergyConsumption", true},
-        {NvmlQuantity::kTemperature, "temp", ChannelKind::kTemperature, "nvmlDeviceGetTemperature", false},
-        {NvmlQuantity::kSmClock, "sm_clock", ChannelKind::kFrequency, "nvmlDeviceGetClockInfo", false},
-        {NvmlQuantity::kMemoryUsed, "memory_used", ChannelKind::kDeviceMemory, "nvmlDeviceGetMemoryInfo",
+        {NvmlQuantity::kEnergy, "energy", ChannelKind::kEnergy,
+         "nvmlDeviceGetTotalEnergyConsumption", true},
+        {NvmlQuantity::kTemperature, "temp", ChannelKind::kTemperature,
+         "nvmlDeviceGetTemperature", false},
+        {NvmlQuantity::kSmClock, "sm_clock", ChannelKind::kFrequency, "nvmlDeviceGetClockInfo",
          false},
+        {NvmlQuantity::kMemoryUsed, "memory_used", ChannelKind::kDeviceMemory,
+         "nvmlDeviceGetMemoryInfo", false},
         {NvmlQuantity::kThrottleReasons, "throttle_reasons", ChannelKind::kThrottleReasons,
          "nvmlDeviceGetCurrentClocksThrottleReasons", false},
     };
@@ -205,7 +210,8 @@ class NvmlReader : public SensorReader {
       double value = 0;
       const NvmlReturn result = Query(query, &value);
       if (result != kNvmlSuccess) {
-        AddReason(status_, std::string(spec.source) + " on " + prefix + " (" + gpu + "): " + ErrorText(result));
+        AddReason(status_, std::string(spec.source) + " on " + prefix + " (" + gpu +
+                               "): " + ErrorText(result));
         continue;
       }
       Channel c;
