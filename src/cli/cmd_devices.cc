@@ -1,14 +1,82 @@
-// `edgebench devices`: every backend with its version and devices, available or not and why.
+// `edgebench devices`: every backend with its version and devices, available or not and why;
+// with --sensors, every sensor reader and channel of this machine (or of a tree copied from a
+// board, --sysfs-root) with one current value.
+#include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
 
 #include "cli/commands.h"
+#include "core/clock.h"
+#include "monitor/device_sensors.h"
 
 namespace edgebench {
+namespace {
+
+// A value as read: integers as integers (45000 mC, 2400000 kHz), others to 0.1.
+std::string FormatValue(double value) {
+  std::ostringstream out;
+  if (value == std::floor(value) && std::fabs(value) < 1e18) {
+    out << static_cast<long long>(value);
+  } else {
+    out << std::fixed << std::setprecision(1) << value;
+  }
+  return out.str();
+}
+
+void PrintSensors(const SensorRoots& roots) {
+  SensorSet sensors = OpenDeviceSensors(roots);
+  std::cout << "\nsensors under " << roots.root << "\n";
+  std::cout << std::left << std::setw(10) << "reader" << std::setw(11) << "available" << "details\n";
+  for (const ReaderStatus& status : sensors.statuses()) {
+    std::cout << std::setw(9) << status.reader << " " << std::setw(10)
+              << (status.available ? "yes" : "no") << " " << status.reason << "\n";
+  }
+  // Two samples, so that rates (utilisation) have an interval to be computed over.
+  sensors.Sample(NowNs());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::vector<std::string> errors(sensors.channels().size());
+  const SensorSample sample = sensors.Sample(NowNs());
+  for (const ChannelFailure& failure : sensors.failures()) errors[failure.channel] = failure.error;
+
+  // The value last: a reason in its place can be long.
+  std::cout << "\n"
+            << std::setw(24) << "channel" << " " << std::setw(16) << "kind" << " " << std::setw(5)
+            << "unit" << " " << std::setw(26) << "label" << " " << std::setw(56) << "source" << " "
+            << "value\n";
+  for (size_t i = 0; i < sensors.channels().size(); ++i) {
+    const Channel& c = sensors.channels()[i];
+    std::string value = "-";
+    if (sample.values[i]) {
+      value = FormatValue(*sample.values[i]);
+    } else {
+      value += errors[i].empty() ? " (not known yet)" : " (" + errors[i] + ")";
+    }
+    std::string label = c.label;
+    if (c.device_total) label += " [total]";
+    if (c.part_of_total) label += " [part]";
+    std::cout << std::setw(24) << c.id << " " << std::setw(16) << ChannelKindName(c.kind) << " "
+              << std::setw(5) << ChannelUnit(c.kind) << " " << std::setw(26) << label << " "
+              << std::setw(56) << c.source << " " << value << "\n";
+  }
+}
+
+}  // namespace
 
 void AddDevicesCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand("devices", "list backends, their devices and availability");
-  cmd->callback([&context] {
+  auto show_sensors = std::make_shared<bool>(false);
+  auto sysfs_root = std::make_shared<std::string>("/");
+  cmd->add_flag("--sensors", *show_sensors,
+                "also list the device sensors (memory, CPU, frequency, temperature, power, energy), "
+                "each reader available or why not, with a current value");
+  cmd->add_option("--sysfs-root", *sysfs_root,
+                  "where /proc and /sys are read from (a tree copied from a board)")
+      ->capture_default_str();
+  cmd->callback([&context, show_sensors, sysfs_root] {
     std::cout << std::left << std::setw(22) << "target" << std::setw(13) << "available"
               << std::setw(34) << "runtime" << "details\n";
     for (const BackendInfo& info : context.registry.List()) {
@@ -24,6 +92,11 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
                   << (d.runtime.empty() ? runtime : d.runtime)
                   << (d.available ? d.description : d.reason) << "\n";
       }
+    }
+    if (*show_sensors) {
+      SensorRoots roots;
+      roots.root = *sysfs_root;
+      PrintSensors(roots);
     }
   });
 }

@@ -1,0 +1,77 @@
+#include "monitor/cpufreq_reader.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <set>
+
+#include "monitor/file_channel_reader.h"
+#include "monitor/sysfs_text.h"
+
+namespace edgebench {
+namespace {
+
+bool IsCoreDirectory(const std::string& name) {
+  if (name.size() < 4) return false;
+  for (size_t i = 3; i < name.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<SensorReader> OpenCpufreqReader(const SensorRoots& roots) {
+  ReaderStatus status;
+  status.reader = "cpufreq";
+  const std::string cpu_dir = roots.Path("sys/devices/system/cpu");
+  std::vector<FileChannel> files;
+  std::vector<std::string> unreadable;
+  std::set<int64_t> packages_seen;
+  bool any_cpufreq = false;
+  for (const std::string& name : ListDirectory(cpu_dir, "cpu")) {
+    if (!IsCoreDirectory(name)) continue;
+    const int cpu = std::atoi(name.c_str() + 3);
+    const std::string core = cpu_dir + "/" + name;
+    auto add = [&](const std::string& path, const std::string& id, ChannelKind kind,
+                   const std::string& label) -> Channel* {
+      if (!PathExists(path)) return nullptr;
+      auto value = ReadIntegerFile(path);
+      if (!value.ok()) {
+        unreadable.push_back(value.error());
+        return nullptr;
+      }
+      FileChannel file;
+      file.path = path;
+      file.channel.id = id;
+      file.channel.kind = kind;
+      file.channel.label = label;
+      file.channel.source = RelativeToRoot(roots, path);
+      file.channel.reader = "cpufreq";
+      file.channel.cpu = cpu;
+      files.push_back(file);
+      return &files.back().channel;
+    };
+    if (PathExists(core + "/cpufreq")) any_cpufreq = true;
+    if (Channel* freq = add(core + "/cpufreq/scaling_cur_freq", name + ".freq",
+                            ChannelKind::kFrequency, name)) {
+      auto max_khz = ReadIntegerFile(core + "/cpufreq/cpuinfo_max_freq");
+      if (max_khz.ok()) freq->max_khz = max_khz.value();
+    }
+    add(core + "/thermal_throttle/core_throttle_count", name + ".core_throttle",
+        ChannelKind::kThrottleCount, name + " core throttle");
+    auto package = ReadIntegerFile(core + "/topology/physical_package_id");
+    if (package.ok() && !packages_seen.insert(package.value()).second) continue;
+    add(core + "/thermal_throttle/package_throttle_count", name + ".package_throttle",
+        ChannelKind::kThrottleCount,
+        package.ok() ? "package " + std::to_string(package.value()) + " throttle"
+                     : name + " package throttle");
+  }
+  if (!any_cpufreq) {
+    AddReason(status, "absent: no cpufreq under " + cpu_dir +
+                          " (a VM or container usually has none)");
+  }
+  for (const std::string& why : unreadable) AddReason(status, why);
+  return MakeFileChannelReader(status, std::move(files));
+}
+
+}  // namespace edgebench
