@@ -84,12 +84,15 @@ class CpuReader : public SensorReader {
         continue;
       }
       const CoreTimes& now = found->second;
-      if (previous_[i] && now.total > previous_[i]->total && now.idle >= previous_[i]->idle) {
+      // A few ticks at least (40 ms at the usual 100 Hz): a boundary sample taken just after a
+      // tick would otherwise give 0% or 100% from one tick.
+      constexpr uint64_t kMinTicks = 4;
+      if (previous_[i] && now.total >= previous_[i]->total + kMinTicks && now.idle >= previous_[i]->idle) {
         const double idle = static_cast<double>(now.idle - previous_[i]->idle);
         const double total = static_cast<double>(now.total - previous_[i]->total);
         values[i] = 100.0 * (1.0 - idle / total);
-      } else if (previous_[i] && now.total == previous_[i]->total) {
-        continue;  // no tick passed yet: keep the older reading and wait for a longer interval
+      } else if (previous_[i] && now.total >= previous_[i]->total && now.total < previous_[i]->total + kMinTicks) {
+        continue;  // too few ticks passed: keep the older reading and wait for a longer interval
       }
       previous_[i] = now;
     }

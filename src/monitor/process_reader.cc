@@ -105,7 +105,11 @@ class ProcessReader : public SensorReader {
             }
             cpu_s = seconds.value();
           }
-          if (last_cpu_t_ns_ >= 0 && t_ns > last_cpu_t_ns_) {
+          // Over 40 ms at least: a boundary sample just after a tick would weigh the sampler's own
+          // reads against microseconds. A shorter interval keeps the older reading.
+          constexpr int64_t kMinIntervalNs = 40'000'000;
+          if (last_cpu_t_ns_ >= 0 && t_ns < last_cpu_t_ns_ + kMinIntervalNs) break;
+          if (last_cpu_t_ns_ >= 0) {
             values[i] = 100.0 * (cpu_s - last_cpu_s_) / (static_cast<double>(t_ns - last_cpu_t_ns_) * 1e-9);
           }
           last_cpu_s_ = cpu_s;

@@ -228,13 +228,13 @@ TEST(MonitorThrottling, ACounterThatRisesIsAnEventWithItsIncrease) {
   Channel counter = MakeChannel("cpu0.package_throttle", ChannelKind::kThrottleCount);
   counter.label = "package_throttle_count";
   const MonitorSeries series = SeriesBuilder()
-                                   .Add(counter, [](int64_t t) { return Value(t < 1500 ? 3 : t < 1700 ? 4 : 5); })
+                                   .Add(counter, [](int64_t t) { return Value(t < 1500 ? 3 : t < 1600 ? 4 : 5); })
                                    .Build(-500, 3000);
   const MonitorDerived d = DeriveMonitor(series, Context(3000, 10));
   ASSERT_EQ(d.throttling.size(), 1u);
   EXPECT_EQ(d.throttling[0].kind, "throttle_counter");
   EXPECT_EQ(d.throttling[0].start_ns, 1400 * kMs);
-  EXPECT_EQ(d.throttling[0].end_ns, 1700 * kMs);
+  EXPECT_EQ(d.throttling[0].end_ns, 1600 * kMs);
   EXPECT_EQ(d.throttling[0].detail, "package_throttle_count rose by 2");
 }
 
