@@ -1,0 +1,104 @@
+// The sampler thread: samples on its own thread at its rate, samples at once on a mark, dates
+// everything on the harness clock relative to the measured phase, and thins a long series.
+#include "monitor/sampler.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/clock.h"
+
+namespace edgebench {
+namespace {
+
+// A reader of one counter channel that counts its reads.
+class CountingReader : public SensorReader {
+ public:
+  explicit CountingReader(std::atomic<int>& reads) : reads_(reads) {
+    status_.reader = "counting";
+    status_.available = true;
+    Channel c;
+    c.id = "test.reads";
+    c.kind = ChannelKind::kThrottleCount;
+    c.reader = "counting";
+    channels_.push_back(c);
+  }
+  const ReaderStatus& status() const override { return status_; }
+  const std::vector<Channel>& channels() const override { return channels_; }
+  void Read(int64_t, std::optional<double>* values, std::string*) override { values[0] = ++reads_; }
+
+ private:
+  std::atomic<int>& reads_;
+  ReaderStatus status_;
+  std::vector<Channel> channels_;
+};
+
+SensorSet Counting(std::atomic<int>& reads) {
+  std::vector<std::unique_ptr<SensorReader>> readers;
+  readers.push_back(std::make_unique<CountingReader>(reads));
+  return SensorSet(std::move(readers));
+}
+
+TEST(Sampler, SamplesAtItsRateAndAtOnceOnAMarkRelativeToTheMeasuredPhase) {
+  std::atomic<int> reads{0};
+  Sampler sampler(Counting(reads), 20);  // every 50 ms
+  sampler.Start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(120));
+  const int before_mark = reads.load();
+  const int64_t origin = NowNs();
+  sampler.Mark("measure", "start");
+  // The mark's sample comes at once, not at the next tick 50 ms away.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(30);
+  while (reads.load() == before_mark && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  EXPECT_GT(reads.load(), before_mark);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  sampler.Mark("measure", "end");
+  const MonitorSeries series = sampler.Finish(origin);
+  EXPECT_GE(series.t_ns.size(), 6u);
+  ASSERT_EQ(series.values.size(), 1u);
+  ASSERT_EQ(series.values[0].size(), series.t_ns.size());
+  for (size_t i = 0; i < series.t_ns.size(); ++i) {
+    EXPECT_EQ(series.values[0][i], static_cast<double>(i + 1));  // no sample lost or repeated
+    if (i > 0) {
+      EXPECT_GT(series.t_ns[i], series.t_ns[i - 1]);
+    }
+  }
+  EXPECT_LT(series.t_ns.front(), 0);  // before the measured phase
+  ASSERT_EQ(series.marks.size(), 2u);
+  EXPECT_GE(series.marks[0].t_ns, 0);
+  EXPECT_LT(series.marks[0].t_ns, 1'000'000);  // the mark was taken right after `origin`
+  EXPECT_GT(series.marks[1].t_ns, 150'000'000);
+  EXPECT_GT(series.t_ns.back(), series.marks[1].t_ns);  // a last sample after the end
+  EXPECT_EQ(series.effective_hz, 20);
+  EXPECT_EQ(series.channels[0].id, "test.reads");
+}
+
+TEST(Sampler, WithoutAnOriginTheMeasureMarkIsTheOrigin) {
+  std::atomic<int> reads{0};
+  Sampler sampler(Counting(reads), 100);
+  sampler.Start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  sampler.Mark("measure", "start");
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const MonitorSeries series = sampler.Finish(0);
+  ASSERT_FALSE(series.marks.empty());
+  EXPECT_EQ(series.marks[0].t_ns, 0);
+  EXPECT_LT(series.t_ns.front(), 0);
+}
+
+TEST(Sampler, ALongRunThinsItsSeriesAndStatesTheRateItKept) {
+  std::atomic<int> reads{0};
+  Sampler sampler(Counting(reads), 1000, 16);
+  sampler.Start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  const MonitorSeries series = sampler.Finish(NowNs());
+  EXPECT_LT(series.t_ns.size(), 16u);
+  EXPECT_LT(series.effective_hz, 1000);
+  EXPECT_EQ(series.values[0].front(), 1.0);  // the first sample stays
+  EXPECT_GT(reads.load(), static_cast<int>(series.t_ns.size()));
+}
+
+}  // namespace
+}  // namespace edgebench
