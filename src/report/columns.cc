@@ -434,14 +434,14 @@ std::vector<Column> SoakColumns() {
 }
 
 // The device monitor's columns (docs/monitoring.md), before the verdict in every measuring set:
-// the worker's peak resident memory, energy per query (per token for language models) where a
+// the worker's peak resident memory (tensor scenarios), energy per query (per token for language models) where a
 // sensor measures the device's total, and what the monitor found (throttling, a leak).
 std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_token) {
   auto derived = [](const Record& r) -> const MonitorDerived* {
     return Measured(r) && r.monitor && r.monitor->disabled_reason.empty() ? &r.monitor->derived : nullptr;
   };
   std::vector<Column> monitor = {
-      {"peak RSS (MB)",
+      {"peak RSS (MiB)",
        [derived](const Record& r) -> std::string {
          const MonitorDerived* d = derived(r);
          if (!d || !d->memory.peak_rss_bytes) return kNoValue;
@@ -465,7 +465,8 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
          return flags.empty() ? kNoValue : flags;
        }},
   };
-  columns.insert(columns.end() - 1, monitor.begin(), monitor.end());
+  // Language models have their peak RSS column already (from the record's llm section).
+  columns.insert(columns.end() - 1, monitor.begin() + (per_token ? 1 : 0), monitor.end());
   return columns;
 }
 
