@@ -1,7 +1,10 @@
 // What the device monitor costs the measurement: `edgebench run` on the same model and target
 // with the sampler off (--no-monitor) and on (--sample-hz 10, and a heavier rate), alternated
 // round by round so both see the same machine noise. Prints each round's p50s and the median of
-// the per-round ratios on/off (goal at 10 Hz: within 1%, issue 10 "Cost").
+// the per-round ratios on/off (goal at 10 Hz: within 1%, issue 10 "Cost"). On a shared machine
+// the rounds swing by more than that, so it first measures what the sampler can take at most:
+// the CPU time of one sample of every sensor here (thread CPU clock), times the rate, as a
+// share of one core.
 //
 //   monitor_cost_bench MODEL [--target T] [--rounds N] [--seconds S] [--heavy-hz HZ]
 #include <algorithm>
@@ -11,7 +14,11 @@
 #include <string>
 #include <vector>
 
+#include <time.h>
+
 #include <nlohmann/json.hpp>
+
+#include "monitor/device_sensors.h"
 
 namespace {
 
@@ -47,6 +54,23 @@ Run RunOnce(const std::string& model, const std::string& target, double seconds,
   return run;
 }
 
+int64_t ThreadCpuNs() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+// CPU time of one sample of every sensor this machine has, in microseconds.
+double SampleCpuMicroseconds(size_t* channels) {
+  edgebench::SensorSet sensors = edgebench::OpenDeviceSensors(edgebench::SensorRoots{});
+  *channels = sensors.channels().size();
+  constexpr int kSamples = 2000;
+  int64_t t = 0;
+  const int64_t start = ThreadCpuNs();
+  for (int i = 0; i < kSamples; ++i) sensors.Sample(t += 100'000'000);
+  return static_cast<double>(ThreadCpuNs() - start) / kSamples / 1000.0;
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
@@ -69,6 +93,10 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--heavy-hz")) heavy_hz = std::atof(argv[i + 1]);
   }
   const std::string heavy = "--sample-hz " + std::to_string(heavy_hz);
+  size_t channels = 0;
+  const double sample_us = SampleCpuMicroseconds(&channels);
+  std::printf("one sample of %zu channels: %.1f us of CPU; at 10 Hz %.3f%% of one core, at %.0f Hz %.3f%%\n",
+              channels, sample_us, sample_us * 10 / 1e4, heavy_hz, sample_us * heavy_hz / 1e4);
   std::printf("%s on %s, %d rounds of %.1f s per setting, alternated\n", model.c_str(), target.c_str(), rounds,
               seconds);
   std::printf("%5s %12s %12s %12s %8s %8s %10s\n", "round", "off p50 ms", "10Hz p50 ms", "heavy p50 ms",

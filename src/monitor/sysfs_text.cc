@@ -14,7 +14,8 @@
 namespace edgebench {
 
 Result<std::string> ReadSmallTextFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO or device node planted in a copied tree must not hang the sampler.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return Status::Error(path + ": " + std::strerror(errno));
   std::string text;
   char buffer[4096];
