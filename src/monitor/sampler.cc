@@ -8,10 +8,15 @@
 
 namespace edgebench {
 
+size_t DefaultMaxSamples(size_t channels) {
+  return std::min<size_t>(36'000, std::max<size_t>(1'000, 1'000'000 / std::max<size_t>(channels, 1)));
+}
+
 Sampler::Sampler(SensorSet sensors, double sample_hz, size_t max_samples)
     : sensors_(std::move(sensors)),
       period_ns_(static_cast<int64_t>(1e9 / std::max(sample_hz, 1e-3))),
-      max_samples_(std::max<size_t>(max_samples, 16)),
+      max_samples_(std::max<size_t>(max_samples > 0 ? max_samples : DefaultMaxSamples(sensors_.channels().size()),
+                                    16)),
       values_(sensors_.channels().size()) {}
 
 Sampler::~Sampler() {

@@ -16,11 +16,15 @@
 
 namespace edgebench {
 
+// An hour at 10 Hz, and at most a million values in all (a 64-core machine has some 150
+// channels: its record stays under about 10 MB).
+size_t DefaultMaxSamples(size_t channels);
+
 class Sampler {
  public:
   // `max_samples`: past it, every other sample is dropped and the period doubles (a day-long
-  // soak keeps a bounded series; the record states the effective rate).
-  Sampler(SensorSet sensors, double sample_hz, size_t max_samples = 36'000);
+  // soak keeps a bounded series; the record states the effective rate). 0: DefaultMaxSamples.
+  Sampler(SensorSet sensors, double sample_hz, size_t max_samples = 0);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;

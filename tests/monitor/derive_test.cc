@@ -316,6 +316,19 @@ TEST(MonitorMemory, ASteepSlopeOverTooLittleGrowthIsNotCalledALeak) {
       << d.memory.explanation;
 }
 
+TEST(MonitorMemory, ALooseFitIsNotCalledALeak) {
+  // A 2 KiB-per-query trend (4 MB over 2,000 queries) under 100 MB swings between samples.
+  const MonitorSeries series = Rss(
+      [](int64_t t) { return 100e6 + ((t / 100) % 2 == 0 ? 0.0 : 100e6) + 2048.0 * static_cast<double>(t); }, 2000);
+  const MonitorDerived d = DeriveMonitor(series, Context(2000, 2000));
+  ASSERT_TRUE(d.memory.projected_mb_per_10k_queries);
+  EXPECT_GT(*d.memory.projected_mb_per_10k_queries, 10.0);
+  EXPECT_LT(d.memory.fit_r2, 0.5);
+  EXPECT_FALSE(d.memory.leak);
+  EXPECT_NE(d.memory.explanation.find("the fit is too loose to call a leak"), std::string::npos)
+      << d.memory.explanation;
+}
+
 TEST(MonitorMemory, TooFewSamplesGiveNoFigureAndSaySo) {
   const MonitorSeries series = Rss([](int64_t) { return 100e6; }, 300);
   const MonitorDerived d = DeriveMonitor(series, Context(300, 30));

@@ -1,0 +1,147 @@
+// Energy end to end: a fake RAPL package whose counter a test thread advances at 1 W (wrapping
+// every 2 J), read by the worker through --sysfs-root; the record's energy, mean power and
+// energy per query (per token for a language model) must match what was fed in.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "../test_util.h"
+
+namespace edgebench {
+namespace {
+
+using testing::Executable;
+using testing::RunCommand;
+
+constexpr int64_t kWrapUj = 2'000'000;
+
+// A powercap tree whose package counter reads 1 uJ per us of wall time since it started.
+class OneWattRapl {
+ public:
+  explicit OneWattRapl(const std::string& name) : root_(testing::TempFilePath("energy_cli_", name)) {
+    dir_ = root_ + "/sys/class/powercap/intel-rapl:0";
+    std::filesystem::create_directories(dir_);
+    std::ofstream(dir_ + "/name") << "package-0\n";
+    std::ofstream(dir_ + "/max_energy_range_uj") << kWrapUj << "\n";
+    start_ = std::chrono::steady_clock::now();
+    Write();
+    writer_ = std::thread([this] {
+      while (!stop_) {
+        Write();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    });
+  }
+  ~OneWattRapl() {
+    Stop();
+    std::filesystem::remove_all(root_);
+  }
+  const std::string& root() const { return root_; }
+  // The package disappears (a driver unloaded, a board tree unmounted).
+  void Vanish() {
+    Stop();
+    std::filesystem::remove_all(dir_);
+  }
+
+ private:
+  // Replaced by rename, as sysfs never shows a half-written value.
+  void Write() {
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_);
+    std::ofstream(dir_ + "/energy_uj.tmp") << (us.count() % kWrapUj) << "\n";
+    std::filesystem::rename(dir_ + "/energy_uj.tmp", dir_ + "/energy_uj");
+  }
+
+  void Stop() {
+    stop_ = true;
+    if (writer_.joinable()) writer_.join();
+  }
+
+  std::string root_, dir_;
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<bool> stop_{false};
+  std::thread writer_;
+};
+
+nlohmann::json FirstRecord(const std::string& output) {
+  auto records = nlohmann::json::parse(output, nullptr, false);
+  return records.is_array() && !records.empty() ? records[0] : nlohmann::json();
+}
+
+TEST(EnergyCli, EnergyPerQueryFromARaplCounterThatWrapsMidRun) {
+  OneWattRapl rapl("tensor");
+  auto r = RunCommand(Executable() + " run x -t null:sleep?us=2000 --sysfs-root " + rapl.root() +
+                      " --warmup 5 --min-duration 3000 --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = FirstRecord(r.output);
+  ASSERT_TRUE(record.is_object()) << r.output;
+  const auto& energy = record["monitor"]["derived"]["energy"];
+  ASSERT_TRUE(energy["energy_mj"].is_number()) << energy;
+  const double wall_s = record["samples"]["measured_wall_ns"].get<double>() / 1e9;
+  const double queries = record["summary"]["count"].get<double>();
+  // The counter's 1 W, read at 10 Hz and cut at the phase's bounds: within 3%.
+  EXPECT_NEAR(energy["mean_power_mw"].get<double>(), 1000.0, 30.0) << energy;
+  EXPECT_NEAR(energy["energy_mj"].get<double>(), 1000.0 * wall_s, 30.0 * wall_s) << energy;
+  EXPECT_NEAR(energy["per_query_mj"].get<double>(), energy["energy_mj"].get<double>() / queries, 1e-9);
+  EXPECT_GE(energy["channels"][0]["wraps"].get<int>(), 1);  // 3 s at 1 W wraps a 2 J counter
+  EXPECT_EQ(energy["total_channels"], nlohmann::json::array({"rapl.intel-rapl:0"}));
+  EXPECT_NEAR(record["monitor"]["derived"]["windows"][0]["mean_power_mw"].get<double>(), 1000.0, 50.0);
+}
+
+TEST(EnergyCli, ASensorThatVanishesMidRunGivesNoEnergyANoteAndNullsNotZeros) {
+  OneWattRapl rapl("vanishing");
+  std::thread remover([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    rapl.Vanish();
+  });
+  auto r = RunCommand(Executable() + " run x -t null:sleep?us=2000 --sysfs-root " + rapl.root() +
+                      " --warmup 5 --min-duration 2500 --format json 2>/dev/null");
+  remover.join();
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = FirstRecord(r.output);
+  ASSERT_TRUE(record.is_object()) << r.output;
+  const auto& m = record["monitor"];
+  EXPECT_TRUE(m["derived"]["energy"]["energy_mj"].is_null()) << m["derived"]["energy"];
+  EXPECT_TRUE(m["derived"]["energy"]["per_query_mj"].is_null());
+  EXPECT_NE(m["derived"]["energy"]["reason"].get<std::string>().find("stopped reading"), std::string::npos)
+      << m["derived"]["energy"];
+  ASSERT_EQ(m["failures"].size(), 1u) << m["failures"];
+  EXPECT_EQ(m["failures"][0]["channel"], "rapl.intel-rapl:0");
+  EXPECT_NE(m["failures"][0]["error"].get<std::string>().find("No such file or directory"), std::string::npos);
+  const auto& series = m["series"]["rapl.intel-rapl:0"];
+  EXPECT_TRUE(series.front().is_number());
+  EXPECT_TRUE(series.back().is_null());  // not a zero
+  bool noted = false;
+  for (const auto& note : record["notes"]) {
+    noted |= note.get<std::string>().rfind("monitor: rapl.intel-rapl:0 stopped reading", 0) == 0;
+  }
+  EXPECT_TRUE(noted) << record["notes"];
+  // The latency is still measured (every record of a sanitizer build is INVALID for that alone).
+  if (!testing::kSanitizerBuild) {
+    EXPECT_EQ(record["verdict"]["valid"], true) << record["verdict"];
+  }
+}
+
+TEST(EnergyCli, EnergyPerTokenForALanguageModel) {
+  OneWattRapl rapl("llm");
+  auto r = RunCommand(Executable() + " llm " + testing::TestModel("llama-tiny.gguf") +
+                      " -p 32 -n 16 -r 3 --warmup 1 --sysfs-root " + rapl.root() + " --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = FirstRecord(r.output);
+  ASSERT_TRUE(record.is_object()) << r.output;
+  const auto& energy = record["monitor"]["derived"]["energy"];
+  ASSERT_TRUE(energy["energy_mj"].is_number()) << energy;
+  // 3 requests of 16 tokens each.
+  EXPECT_NEAR(energy["per_token_mj"].get<double>(), energy["energy_mj"].get<double>() / 48, 1e-9);
+  EXPECT_NEAR(energy["per_query_mj"].get<double>(), energy["energy_mj"].get<double>() / 3, 1e-9);
+  const double wall_s = record["llm"]["summary"]["wall_ns"].get<double>() / 1e9;
+  // A short phase (tens of ms) read at 10 Hz: the bounds are interpolated, so within 10%.
+  EXPECT_NEAR(energy["energy_mj"].get<double>(), 1000.0 * wall_s, 100.0 * wall_s + 2.0) << energy;
+}
+
+}  // namespace
+}  // namespace edgebench
