@@ -87,6 +87,12 @@ inline std::vector<int64_t> OneTo(int64_t n) {
   return v;
 }
 
+// The records of a `--format json` output (a JSON array); an empty array when it is not one.
+inline nlohmann::json JsonRecords(const std::string& output) {
+  auto records = nlohmann::json::parse(output, nullptr, false);
+  return records.is_discarded() || !records.is_array() ? nlohmann::json::array() : records;
+}
+
 inline Record MakeRecord(std::vector<int64_t> measured, std::vector<int64_t> warmup = {}) {
   Record r;
   r.id = "test-1";

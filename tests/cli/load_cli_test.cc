@@ -15,10 +15,7 @@ using testing::Executable;
 using testing::RunCommand;
 using testing::TestModel;
 
-nlohmann::json Records(const std::string& output) {
-  auto records = nlohmann::json::parse(output, nullptr, false);
-  return records.is_discarded() || !records.is_array() ? nlohmann::json::array() : records;
-}
+nlohmann::json Records(const std::string& output) { return testing::JsonRecords(output); }
 
 using testing::kSanitizerBuild;
 

@@ -68,8 +68,8 @@ class OneWattRapl {
 };
 
 nlohmann::json FirstRecord(const std::string& output) {
-  auto records = nlohmann::json::parse(output, nullptr, false);
-  return records.is_array() && !records.empty() ? records[0] : nlohmann::json();
+  const auto records = testing::JsonRecords(output);
+  return records.empty() ? nlohmann::json() : records[0];
 }
 
 TEST(EnergyCli, EnergyPerQueryFromARaplCounterThatWrapsMidRun) {
@@ -139,8 +139,9 @@ TEST(EnergyCli, EnergyPerTokenForALanguageModel) {
   EXPECT_NEAR(energy["per_token_mj"].get<double>(), energy["energy_mj"].get<double>() / 48, 1e-9);
   EXPECT_NEAR(energy["per_query_mj"].get<double>(), energy["energy_mj"].get<double>() / 3, 1e-9);
   const double wall_s = record["llm"]["summary"]["wall_ns"].get<double>() / 1e9;
-  // A short phase (tens of ms) read at 10 Hz: the bounds are interpolated, so within 10%.
-  EXPECT_NEAR(energy["energy_mj"].get<double>(), 1000.0 * wall_s, 100.0 * wall_s + 2.0) << energy;
+  // A short phase (tens of ms): the fake counter is rewritten every 2 ms (later when the machine
+  // is busy), so its bounds are a few ms off at worst.
+  EXPECT_NEAR(energy["energy_mj"].get<double>(), 1000.0 * wall_s, 200.0 * wall_s + 10.0) << energy;
 }
 
 }  // namespace
