@@ -476,7 +476,7 @@ void DeriveThrottling(const MonitorSeries& s, const MonitorContext& ctx, Monitor
             [](const ThrottleEvent& a, const ThrottleEvent& b) { return a.start_ns < b.start_ns; });
 }
 
-void DeriveWindows(const MonitorSeries& s, const MonitorContext& ctx, MonitorDerived& d, int64_t min_interval_ns) {
+void DeriveWindows(const MonitorSeries& s, const MonitorContext& ctx, MonitorDerived& d) {
   std::vector<std::pair<int64_t, int64_t>> windows = ctx.windows;
   if (windows.empty() && ctx.window_ns > 0) {
     for (int64_t start = 0; start < ctx.measured_wall_ns; start += ctx.window_ns) {
@@ -490,7 +490,6 @@ void DeriveWindows(const MonitorSeries& s, const MonitorContext& ctx, MonitorDer
   }
   const auto rss = FindChannel(s, ChannelKind::kRss);
   const auto cpu = FindChannel(s, ChannelKind::kProcessCpu);
-  (void)min_interval_ns;
   for (const auto& [start, end] : windows) {
     MonitorWindow w;
     w.start_ns = start;
@@ -543,7 +542,7 @@ MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& 
   d.energy = DeriveEnergy(series, context, min_interval_ns);
   d.memory = DeriveMemory(series, context);
   DeriveThrottling(series, context, d);
-  DeriveWindows(series, context, d, min_interval_ns);
+  DeriveWindows(series, context, d);
   return d;
 }
 

@@ -205,6 +205,7 @@ class NvmlReader : public SensorReader {
         {NvmlQuantity::kThrottleReasons, "throttle_reasons", ChannelKind::kThrottleReasons,
          "nvmlDeviceGetCurrentClocksThrottleReasons", false},
     };
+    const size_t first = channels_.size();
     for (const Spec& spec : specs) {
       const NvmlChannel query{device, spec.quantity};
       double value = 0;
@@ -223,6 +224,15 @@ class NvmlReader : public SensorReader {
       c.device_total = spec.device_total;
       channels_.push_back(c);
       queries_.push_back(query);
+    }
+    // With an energy counter, the GPU's total comes from it; its power is the same energy seen
+    // as a rate, so it is shown but not added again (older GPUs have power only).
+    bool has_energy = false;
+    for (size_t i = first; i < channels_.size(); ++i) has_energy |= channels_[i].kind == ChannelKind::kEnergy;
+    for (size_t i = first; i < channels_.size() && has_energy; ++i) {
+      if (channels_[i].kind != ChannelKind::kPower) continue;
+      channels_[i].device_total = false;
+      channels_[i].part_of_total = true;
     }
   }
 

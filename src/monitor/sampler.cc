@@ -60,7 +60,6 @@ void Sampler::Loop() {
     // Read outside the lock: Mark never waits for a sensor.
     const int64_t t = NowNs();
     SensorSample sample = sensors_.Sample(t);
-    bool stop = false;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       t_ns_.push_back(sample.t_ns);
@@ -71,14 +70,17 @@ void Sampler::Loop() {
         values_[c].push_back(v);
       }
       if (t_ns_.size() >= max_samples_) Thin();
-      if (stop_) break;
-      next = std::max(next + period_ns_, t);  // a late tick is not repeated in a burst
+      if (stop_) break;  // the sample just taken is the last one, after the stop was asked
+      // A tick moves the next one a period on (a late tick is not repeated in a burst); a sample
+      // asked for by a mark between ticks leaves the ticks where they were.
+      if (t >= next) {
+        next += period_ns_;
+        if (next <= t) next = t + period_ns_;
+      }
       const auto deadline = SteadyClock::time_point(std::chrono::nanoseconds(next));
       wake_.wait_until(lock, deadline, [&] { return stop_ || sample_now_; });
       sample_now_ = false;
-      stop = stop_;
     }
-    (void)stop;  // a stop still takes the last sample above, then leaves
   }
 }
 

@@ -73,7 +73,13 @@ TEST(MonitorCli, ABackendThatLeaksPerQueryIsFlaggedAndOneThatDoesNotIsNot) {
   ASSERT_EQ(records.size(), 2u) << r.output;
   const auto& leaking = records[0]["monitor"]["derived"]["memory"];
   EXPECT_TRUE(leaking["leak"].get<bool>()) << leaking;
-  EXPECT_NEAR(leaking["growth_bytes_per_query"].get<double>(), 65536.0, 65536.0 * 0.1) << leaking;
+  // 64 KiB kept per query (AddressSanitizer adds its redzones and bookkeeping to each).
+  if (testing::kSanitizerBuild) {
+    EXPECT_GE(leaking["growth_bytes_per_query"].get<double>(), 65536.0 * 0.9) << leaking;
+    EXPECT_LE(leaking["growth_bytes_per_query"].get<double>(), 65536.0 * 2) << leaking;
+  } else {
+    EXPECT_NEAR(leaking["growth_bytes_per_query"].get<double>(), 65536.0, 65536.0 * 0.1) << leaking;
+  }
   bool noted = false;
   for (const auto& note : records[0]["notes"]) noted |= note.get<std::string>().rfind("memory growth: ", 0) == 0;
   EXPECT_TRUE(noted) << records[0]["notes"];

@@ -36,7 +36,9 @@ TEST(NvmlReader, ChannelsOfEachGpuInChannelUnits) {
   const auto& c = reader->channels();
   EXPECT_EQ(c[0].label, "Fake GPU A100");
   EXPECT_EQ(c[0].kind, ChannelKind::kPower);
-  EXPECT_TRUE(c[0].device_total);
+  // The A100's total is its energy counter; its power is the same energy as a rate.
+  EXPECT_FALSE(c[0].device_total);
+  EXPECT_TRUE(c[0].part_of_total);
   EXPECT_EQ(c[1].kind, ChannelKind::kEnergy);
   EXPECT_TRUE(c[1].device_total);
   EXPECT_EQ(c[1].source, "nvmlDeviceGetTotalEnergyConsumption");
@@ -46,6 +48,8 @@ TEST(NvmlReader, ChannelsOfEachGpuInChannelUnits) {
   EXPECT_EQ(c[4].kind, ChannelKind::kDeviceMemory);
   EXPECT_EQ(c[5].kind, ChannelKind::kThrottleReasons);
   EXPECT_EQ(c[6].label, "Fake GPU P4");
+  EXPECT_TRUE(c[6].device_total);  // no energy counter: power is the total
+  EXPECT_FALSE(c[6].part_of_total);
   for (const Channel& channel : c) EXPECT_EQ(channel.reader, "nvml");
 
   // Discovery read each once; the fake adds 1 W per power reading and 1000 mJ per energy one.

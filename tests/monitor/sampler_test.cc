@@ -75,6 +75,25 @@ TEST(Sampler, SamplesAtItsRateAndAtOnceOnAMarkRelativeToTheMeasuredPhase) {
   EXPECT_EQ(series.channels[0].id, "test.reads");
 }
 
+TEST(Sampler, MarksBetweenTicksDoNotPushTheTicksBack) {
+  std::atomic<int> reads{0};
+  Sampler sampler(Counting(reads), 20);  // every 50 ms
+  sampler.Start();
+  // A case's stages and phases come in a burst (load, inputs, prepare, run, warmup, measure).
+  for (const char* stage : {"load", "inputs", "prepare", "run", "warmup", "measure"}) {
+    sampler.Mark(stage, "start");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const int64_t origin = NowNs();
+  std::this_thread::sleep_for(std::chrono::milliseconds(275));
+  const MonitorSeries series = sampler.Finish(origin);
+  int ticks_after = 0;
+  for (int64_t t : series.t_ns) ticks_after += t > 0 && t < 270'000'000;
+  // Ticks at about 50, 100, ..., 250 ms after the burst; six marks must not have moved them
+  // 300 ms on.
+  EXPECT_GE(ticks_after, 4) << series.t_ns.size() << " samples";
+}
+
 TEST(Sampler, WithoutAnOriginTheMeasureMarkIsTheOrigin) {
   std::atomic<int> reads{0};
   Sampler sampler(Counting(reads), 100);
