@@ -73,10 +73,11 @@ TEST(MonitorCli, ABackendThatLeaksPerQueryIsFlaggedAndOneThatDoesNotIsNot) {
   ASSERT_EQ(records.size(), 2u) << r.output;
   const auto& leaking = records[0]["monitor"]["derived"]["memory"];
   EXPECT_TRUE(leaking["leak"].get<bool>()) << leaking;
-  // 64 KiB kept per query (AddressSanitizer adds its redzones and bookkeeping to each).
+  // 64 KiB kept per query. Sanitizers add to what is resident: AddressSanitizer its redzones
+  // (about 80 KiB a query, seen), ThreadSanitizer its shadow memory (about 200 KiB).
   if (testing::kSanitizerBuild) {
     EXPECT_GE(leaking["growth_bytes_per_query"].get<double>(), 65536.0 * 0.9) << leaking;
-    EXPECT_LE(leaking["growth_bytes_per_query"].get<double>(), 65536.0 * 2) << leaking;
+    EXPECT_LE(leaking["growth_bytes_per_query"].get<double>(), 65536.0 * 5) << leaking;
   } else {
     EXPECT_NEAR(leaking["growth_bytes_per_query"].get<double>(), 65536.0, 65536.0 * 0.1) << leaking;
   }
