@@ -36,6 +36,7 @@ struct LlmOptions {
   bool in_process = false;
   bool fail_on_invalid = false;
   MonitorFlags monitor;
+  std::string trace_path;
 };
 
 Result<std::vector<int64_t>> ParseCounts(const std::string& flag, const std::string& text) {
@@ -120,7 +121,8 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
-                                                  monitor.value().cooldown, request.monitor.sysfs_root});
+                                                  monitor.value().cooldown, request.monitor.sysfs_root,
+                                                  o.trace_path});
 }
 
 }  // namespace
@@ -175,6 +177,7 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, o->monitor);
+  AddTraceOption(cmd, o->trace_path);
   cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });
 }
 

@@ -39,6 +39,7 @@ struct RunOptions {
   bool in_process = false;
   bool fail_on_invalid = false;
   MonitorFlags monitor;
+  std::string trace_path;
 };
 
 int Run(const RunOptions& o, CommandContext& context) {
@@ -120,7 +121,8 @@ int Run(const RunOptions& o, CommandContext& context) {
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
-                                                  monitor.value().cooldown, request.monitor.sysfs_root});
+                                                  monitor.value().cooldown, request.monitor.sysfs_root,
+                                                  o.trace_path});
 }
 
 }  // namespace
@@ -223,6 +225,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
                 "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", options->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, options->monitor);
+  AddTraceOption(cmd, options->trace_path);
   cmd->callback([options, &context] { context.exit_code = Run(*options, context); });
 }
 

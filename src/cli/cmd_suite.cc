@@ -29,6 +29,7 @@ struct SuiteOptions {
   bool in_process = false;
   bool fail_on_invalid = false;
   MonitorFlags monitor;
+  std::string trace_path;
 };
 
 int Suite(const SuiteOptions& o, CommandContext& context) {
@@ -98,7 +99,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   }
   return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys,
                                                   o.fail_on_invalid, monitor.value().cooldown,
-                                                  request.monitor.sysfs_root});
+                                                  request.monitor.sysfs_root, o.trace_path});
 }
 
 }  // namespace
@@ -122,6 +123,7 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, o->monitor);
+  AddTraceOption(cmd, o->trace_path);
   cmd->callback([o, &context] { context.exit_code = Suite(*o, context); });
 }
 

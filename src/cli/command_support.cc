@@ -1,10 +1,12 @@
 #include "cli/command_support.h"
 
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/record_output.h"
 #include "core/log.h"
+#include "report/trace.h"
 #include "runner/interrupt.h"
 
 namespace edgebench {
@@ -17,6 +19,22 @@ CLI::Validator NonEmpty() {
 std::vector<std::string> WorkerLogArgs() {
   if (LogEnabled(LogLevel::kDebug)) return {"--verbose"};
   return {};
+}
+
+void AddTraceOption(CLI::App* cmd, std::string& path) {
+  cmd->add_option("--trace", path,
+                  "write a Chrome/Perfetto trace of the cases (queries, phases, device series) to FILE.json; "
+                  "open it in ui.perfetto.dev (docs/trace.md)")
+      ->check(NonEmpty())
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            const std::filesystem::path parent = std::filesystem::path(value).parent_path();
+            std::error_code ec;
+            return parent.empty() || std::filesystem::is_directory(parent, ec)
+                       ? std::string()
+                       : "the directory '" + parent.string() + "' does not exist";
+          },
+          "FILE"));
 }
 
 int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
@@ -38,11 +56,23 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
   options.cooldown = request.cooldown;
   options.sysfs_root = request.sysfs_root;
   output.value().Begin();
+  std::vector<Record> traced;  // with --trace only
   const RunPlanTotals totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
+    if (!request.trace_path.empty()) traced.push_back(r);
     return output.value().Emit(r, request.command);
   });
   output.value().End();
-  return PlanExitCode(totals, request.command, request.fail_on_invalid);
+  int code = PlanExitCode(totals, request.command, request.fail_on_invalid);
+  if (!request.trace_path.empty()) {
+    if (Status written = WriteTrace(traced, request.trace_path); !written.ok()) {
+      std::cerr << "edgebench " << request.command << ": " << written.message() << " (the records are not affected)\n";
+      if (code == 0) code = 1;
+    } else {
+      std::cerr << "edgebench " << request.command << ": trace of " << traced.size() << " cases written to "
+                << request.trace_path << " (open it in ui.perfetto.dev)\n";
+    }
+  }
+  return code;
 }
 
 int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid) {

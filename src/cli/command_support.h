@@ -28,7 +28,11 @@ struct PlanRunRequest {
   bool fail_on_invalid = false;     // an INVALID verdict makes the exit status 1 (for CI)
   std::optional<CooldownSpec> cooldown;  // --cooldown
   std::string sysfs_root = "/";          // where the cooldown reads temperatures
+  std::string trace_path;                // --trace: a Chrome/Perfetto trace of every record
 };
+
+// --trace FILE.json (run, llm, suite): checked before anything runs (its directory must exist).
+void AddTraceOption(CLI::App* cmd, std::string& path);
 
 // Runs `plan` with each record printed in `format` on stdout and stored in `out_dir`; returns
 // the command's exit status (PlanExitCode), or 2, said on stderr, for a bad format or store.
