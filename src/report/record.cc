@@ -499,7 +499,9 @@ json RecordToJson(const Record& r) {
       {"failure", {{"stage", r.failed_stage}, {"error", r.error}, {"signal", r.signal}}},
       {"verdict", {{"valid", r.valid}, {"reasons", r.invalid_reasons}}},
       {"notes", r.notes},
-      {"timings_ns", {{"load", r.load_ns}, {"prepare", r.prepare_ns}}},
+      {"timings_ns",
+       {{"load", r.load_ns}, {"inputs", r.inputs_ns}, {"prepare", r.prepare_ns},
+        {"first_run", r.warmup_ns.empty() ? json(nullptr) : json(r.warmup_ns.front())}}},
   };
   if (r.placement.known) {
     j["placement"] = {
@@ -610,6 +612,7 @@ Result<Record> RecordFromJson(const json& j) {
     const json timings = j.value("timings_ns", json::object());
     r.load_ns = Optional<int64_t>(timings, "load", 0);
     r.prepare_ns = Optional<int64_t>(timings, "prepare", 0);
+    r.inputs_ns = Optional<int64_t>(timings, "inputs", 0);  // absent before it was measured
     if (j.contains("samples")) {
       const json& s = j.at("samples");
       if (s.contains("encoding")) {

@@ -157,8 +157,11 @@ struct Record {
   // What ran.
   Placement placement;
 
-  // Latency decomposition (ns). First run is warmup query 0.
+  // Latency decomposition (ns): loading (the runtime's session creation: parsing, optimising,
+  // partitioning), making the input samples, binding shapes and allocating (prepare). The first
+  // run (re-planning on first use) is warmup query 0, shown as `first_run` in the record.
   int64_t load_ns = 0;
+  int64_t inputs_ns = 0;
   int64_t prepare_ns = 0;
 
   // Raw samples and what is computed from them. Issue times are ns after their phase's start;

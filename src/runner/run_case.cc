@@ -86,6 +86,7 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   r.effective_target = EffectiveTarget(resolved.target, first.effective_options());
 
   stage("inputs");
+  const int64_t inputs_start = NowNs();
   const Signature& signature = first.signature();
   const InputOptions input_options{spec.inputs, spec.input_pool, spec.settings.seed};
   // Files impose their shapes on their inputs' axes, over --dim.
@@ -124,6 +125,7 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
                       " input samples");
   }
   const std::vector<std::vector<Tensor>> pool = std::move(built.value().samples);
+  r.inputs_ns = NowNs() - inputs_start;
 
   stage("prepare");
   const int64_t prepare_start = NowNs();
