@@ -21,6 +21,7 @@ TEST(Record, JsonRoundTripKeepsEverything) {
   r.environment.sanitizers = false;
   r.environment.runtimes = {{"null", "edgebench null backend 1"}};
   r.load_ns = 123;
+  r.inputs_ns = 67;
   r.prepare_ns = 45;
   FinishRecord(r);
 
@@ -32,6 +33,8 @@ TEST(Record, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(back.value().warmup_ns, r.warmup_ns);
   EXPECT_EQ(back.value().environment.cpu_model, r.environment.cpu_model);
   EXPECT_EQ(json["summary"]["percentiles_ns"]["p50"], 9);
+  EXPECT_EQ(json["timings_ns"], (nlohmann::json{{"load", 123}, {"inputs", 67}, {"prepare", 45}, {"first_run", 50}}));
+  EXPECT_EQ(back.value().inputs_ns, 67);
   EXPECT_TRUE(json["summary"]["percentiles_ns"]["p99"].is_null());
 }
 
