@@ -44,12 +44,14 @@ struct SweepDim {
 Result<SweepDim> ParseSweepDim(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
-    return Status::Error("bad --dim '" + text + "': expected NAME=V1,V2,..., for example batch=1,2,4");
+    return Status::Error("bad --dim '" + text +
+                         "': expected NAME=V1,V2,..., for example batch=1,2,4");
   }
   SweepDim dim{text.substr(0, eq), {}};
   const std::string list = text.substr(eq + 1);
   if (list.empty()) {
-    return Status::Error("bad --dim '" + text + "': no values; give at least one, for example " + dim.name + "=1,2,4");
+    return Status::Error("bad --dim '" + text + "': no values; give at least one, for example " +
+                         dim.name + "=1,2,4");
   }
   for (const std::string& value : SplitList(list)) {
     ShapeBindings one;
@@ -101,21 +103,26 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
     std::cerr << "edgebench shapes: " << message << "\n";
     return 2;
   };
-  if (o.dims.empty()) return fail("give at least one --dim NAME=V1,V2,... to sweep, for example --dim batch=1,2,4");
+  if (o.dims.empty()) {
+    return fail("give at least one --dim NAME=V1,V2,... to sweep, for example --dim batch=1,2,4");
+  }
   std::vector<SweepDim> dims;
   std::vector<std::string> dim_order;
   for (const std::string& text : o.dims) {
     auto dim = ParseSweepDim(text);
     if (!dim.ok()) return fail(dim.error());
     if (std::find(dim_order.begin(), dim_order.end(), dim.value().name) != dim_order.end()) {
-      return fail("--dim " + dim.value().name + " is given twice; list all its values in one --dim");
+      return fail("--dim " + dim.value().name +
+                  " is given twice; list all its values in one --dim");
     }
     dim_order.push_back(dim.value().name);
     dims.push_back(dim.take());
   }
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
-  if (auto valid = ValidateForScenario("single-stream", o.settings); !valid.ok()) return fail(valid.error());
+  if (auto valid = ValidateForScenario("single-stream", o.settings); !valid.ok()) {
+    return fail(valid.error());
+  }
   if (o.format != "table" && o.format != "markdown" && o.format != "csv" && o.format != "json" &&
       o.format != "jsonl") {
     return fail("--format '" + o.format + "': use table, markdown, csv, json or jsonl");
@@ -145,11 +152,14 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
   const size_t target_count = request.targets.size();
   if (planned.value().size() != shapes.size() * target_count) {
     return fail("internal: planned " + std::to_string(planned.value().size()) + " cases for " +
-                std::to_string(shapes.size()) + " shapes x " + std::to_string(target_count) + " targets");
+                std::to_string(shapes.size()) + " shapes x " + std::to_string(target_count) +
+                " targets");
   }
   std::vector<PlannedCase> plan;
   for (size_t t = 0; t < target_count; ++t) {
-    for (size_t s = 0; s < shapes.size(); ++s) plan.push_back(planned.value()[s * target_count + t]);
+    for (size_t s = 0; s < shapes.size(); ++s) {
+      plan.push_back(planned.value()[s * target_count + t]);
+    }
   }
 
   auto printer = MakePrinter(o.format, std::cout);
@@ -170,7 +180,8 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
   });
   output.value().End();
   if (o.format == "table" || o.format == "markdown") {
-    std::cout << "\n" << (o.format == "markdown" ? "### " : "") << "shape sweep: " << spec.value().name << "\n\n"
+    std::cout << "\n" << (o.format == "markdown" ? "### " : "") << "shape sweep: "
+              << spec.value().name << "\n\n"
               << FormatShapeMatrix(records, {dim_order, o.format == "markdown"});
   }
   if (totals.interrupted_by == 0 && DimsNameNothing(records)) {
@@ -184,16 +195,21 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
 void AddShapesCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<ShapesOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "shapes", "sweep input shapes on one or more targets, each shape in its own worker, as a matrix "
-                "of shapes x targets (docs/shapes.md)");
+      "shapes",
+      "sweep input shapes on one or more targets, each shape in its own worker, as a matrix of "
+      "shapes x targets (docs/shapes.md)");
   cmd->footer(
-      "Example: edgebench shapes model.onnx --target ort:cpu,ort:xnnpack --dim batch=1,2,4,8 --dim seq=128,512\n"
+      "Example: edgebench shapes model.onnx --target ort:cpu,ort:xnnpack --dim batch=1,2,4,8 "
+      "--dim seq=128,512\n"
       "Exit status: 0 when every shape measured on every target, 1 when any failed, crashed, timed "
-      "out, ran out of memory or was unavailable, 2 for bad arguments (a --dim no target's model has).");
+      "out, ran out of memory or was unavailable, 2 for bad arguments (a --dim no target's "
+      "model has).");
   cmd->add_option("model", options->model_path,
-                  "model: FILE, NAME=FILE1,FILE2 (one network in several formats), or a manifest .json")
+                  "model: FILE, NAME=FILE1,FILE2 (one network in several formats), or a "
+                  "manifest .json")
       ->required();
-  cmd->add_option("-t,--target", options->targets, "comma-separated targets, e.g. ort:cpu,ort:xnnpack")
+  cmd->add_option("-t,--target", options->targets,
+                  "comma-separated targets, e.g. ort:cpu,ort:xnnpack")
       ->capture_default_str();
   cmd->add_option("--name", options->model_name, "model name in results (default: file stem)");
   cmd->add_option("--dim", options->dims,
@@ -207,22 +223,27 @@ void AddShapesCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--min-queries", options->settings.min_queries, "measured queries at least")
       ->capture_default_str();
-  cmd->add_option("--min-duration", options->settings.min_duration_ms, "measured phase lasts at least this many ms")
+  cmd->add_option("--min-duration", options->settings.min_duration_ms,
+                  "measured phase lasts at least this many ms")
       ->capture_default_str();
-  cmd->add_option("--max-duration", options->settings.max_duration_ms, "measured phase stops after this many ms")
+  cmd->add_option("--max-duration", options->settings.max_duration_ms,
+                  "measured phase stops after this many ms")
       ->capture_default_str();
-  cmd->add_option("--seed", options->settings.seed, "seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--seed", options->settings.seed, "seed of the generated inputs")
+      ->capture_default_str();
   cmd->add_option("--timeout", options->settings.case_timeout_ms,
-                  "kill a shape's worker after this many ms: a timeout cell (0: 2 x max-duration + 120 s)")
+                  "kill a shape's worker after this many ms: a timeout cell "
+                  "(0: 2 x max-duration + 120 s)")
       ->capture_default_str();
   cmd->add_option("--case-memory", options->settings.case_memory_mb,
-                  "a shape's worker may use this many MiB of resident memory; over it the cell is oom "
-                  "(0: 80% of physical memory)")
+                  "a shape's worker may use this many MiB of resident memory; over it the "
+                  "cell is oom (0: 80% of physical memory)")
       ->capture_default_str();
   cmd->add_option("-f,--format", options->format,
                   "table or markdown (records, then the matrix), csv, json or jsonl (records only)")
       ->capture_default_str();
-  cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());
+  cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl")
+      ->check(NonEmpty());
   AddMonitorOptions(cmd, options->monitor);
   cmd->callback([options, &context] { context.exit_code = Shapes(*options, context); });
 }

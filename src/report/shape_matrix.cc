@@ -49,11 +49,13 @@ std::string OkCell(const Record& r, const std::optional<int64_t>& previous_rss) 
   } else {
     cell += "p50 -";
   }
-  cell += "; first " + (r.warmup_ns.empty() ? std::string(kNoValue) : Ms(r.warmup_ns.front()) + " ms");
+  cell += "; first " +
+          (r.warmup_ns.empty() ? std::string(kNoValue) : Ms(r.warmup_ns.front()) + " ms");
   const auto rss = PeakRss(r);
   cell += "; rss " + (rss ? Mib(static_cast<double>(*rss), false) + " MiB" : std::string(kNoValue));
   if (rss) {
-    cell += previous_rss ? " (" + Mib(static_cast<double>(*rss - *previous_rss), true) + ")" : " (-)";
+    cell += previous_rss ? " (" + Mib(static_cast<double>(*rss - *previous_rss), true) + ")"
+                         : " (-)";
   }
   return cell;
 }
@@ -63,7 +65,9 @@ std::string OkCell(const Record& r, const std::optional<int64_t>& previous_rss) 
 std::string ShapeLabel(const ShapeBindings& dims, const std::vector<std::string>& order) {
   std::vector<std::string> parts;
   for (const std::string& name : order) {
-    if (auto it = dims.find(name); it != dims.end()) parts.push_back(name + "=" + std::to_string(it->second));
+    if (auto it = dims.find(name); it != dims.end()) {
+      parts.push_back(name + "=" + std::to_string(it->second));
+    }
   }
   for (const auto& [name, value] : dims) {
     if (std::find(order.begin(), order.end(), name) == order.end()) {
@@ -76,7 +80,8 @@ std::string ShapeLabel(const ShapeBindings& dims, const std::vector<std::string>
   return label;
 }
 
-std::string FormatShapeMatrix(const std::vector<Record>& records, const ShapeMatrixOptions& options) {
+std::string FormatShapeMatrix(const std::vector<Record>& records,
+                              const ShapeMatrixOptions& options) {
   if (records.empty()) return "";
   std::vector<std::string> shapes, targets;
   // (shape, target) -> index into records; a later record of the same cell replaces an earlier one.
@@ -88,10 +93,13 @@ std::string FormatShapeMatrix(const std::vector<Record>& records, const ShapeMat
     if (shape_at == shapes.end()) shape_at = shapes.insert(shapes.end(), shape);
     auto target_at = std::find(targets.begin(), targets.end(), target);
     if (target_at == targets.end()) target_at = targets.insert(targets.end(), target);
-    cell_record[{static_cast<size_t>(shape_at - shapes.begin()), static_cast<size_t>(target_at - targets.begin())}] = i;
+    const auto row = static_cast<size_t>(shape_at - shapes.begin());
+    const auto column = static_cast<size_t>(target_at - targets.begin());
+    cell_record[{row, column}] = i;
   }
 
-  std::vector<std::vector<std::string>> cells(shapes.size(), std::vector<std::string>(targets.size(), kNoValue));
+  std::vector<std::vector<std::string>> cells(shapes.size(),
+                                              std::vector<std::string>(targets.size(), kNoValue));
   std::vector<std::string> messages;
   for (size_t t = 0; t < targets.size(); ++t) {
     std::optional<int64_t> previous_rss;
@@ -143,9 +151,9 @@ std::string FormatShapeMatrix(const std::vector<Record>& records, const ShapeMat
     line(corner, targets);
     for (size_t s = 0; s < shapes.size(); ++s) line(shapes[s], cells[s]);
   }
-  out << "\nok cells: p50/p99 of the measured queries; first: the first warmup query (the re-planning "
-         "cost); rss: the worker's peak resident memory (MiB) and, in brackets, its change since "
-         "the previous measured shape of the same target\n";
+  out << "\nok cells: p50/p99 of the measured queries; first: the first warmup query (the "
+         "re-planning cost); rss: the worker's peak resident memory (MiB) and, in brackets, its "
+         "change since the previous measured shape of the same target\n";
   if (!messages.empty()) {
     out << "\n";
     for (size_t i = 0; i < messages.size(); ++i) {

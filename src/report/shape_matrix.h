@@ -30,6 +30,7 @@ std::string ShapeLabel(const ShapeBindings& dims, const std::vector<std::string>
 // cell holds its status, a short reason (a signal, a failed stage) and a reference [N] to the
 // full message listed under the matrix. A shape a target has no record for is "-". Empty text
 // for no records.
-std::string FormatShapeMatrix(const std::vector<Record>& records, const ShapeMatrixOptions& options);
+std::string FormatShapeMatrix(const std::vector<Record>& records,
+                              const ShapeMatrixOptions& options);
 
 }  // namespace edgebench

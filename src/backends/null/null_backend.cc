@@ -52,8 +52,8 @@ struct ShapeFaults {
 
 class NullSession : public Session {
  public:
-  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic, int64_t grow_bytes,
-              ShapeFaults faults)
+  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic,
+              int64_t grow_bytes, ShapeFaults faults)
       : device_(std::move(device)),
         run_us_(run_us),
         fail_at_(fail_at),
@@ -182,8 +182,9 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   }
   const ShapeFaults faults{abort_batch.value(), hang_batch.value(), balloon_batch.value()};
   if (!dynamic.value() && (faults.abort_batch || faults.hang_batch || faults.balloon_batch)) {
-    return Status::Error("null backend: abort_batch, hang_batch and balloon_batch act at a batch size, "
-                         "and without dynamic=true the batch is fixed at 1; add dynamic=true to the target");
+    return Status::Error(
+        "null backend: abort_batch, hang_batch and balloon_batch act at a batch size, and without "
+        "dynamic=true the batch is fixed at 1; add dynamic=true to the target");
   }
   crash_on_release_ = crash_on_release_ || crash_on_release.value();
   return std::unique_ptr<Session>(new NullSession(target.device, us.value(),
