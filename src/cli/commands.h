@@ -18,6 +18,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context);
 void AddAgreeCommand(CLI::App& app, CommandContext& context);
 void AddLlmCommand(CLI::App& app, CommandContext& context);
 void AddSuiteCommand(CLI::App& app, CommandContext& context);
+void AddShapesCommand(CLI::App& app, CommandContext& context);
 void AddWorkerCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

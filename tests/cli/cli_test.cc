@@ -71,7 +71,8 @@ TEST(Cli, UnknownCommandNamesItAndListsTheCommands) {
     auto r = RunCommand(Executable() + args + " 2>&1");
     EXPECT_EQ(r.exit_code, 2) << args;
     // The hidden worker command is not offered.
-    EXPECT_EQ(r.output, "edgebench: unknown command 'bogus'; commands: devices, run, agree, llm, suite\n")
+    EXPECT_EQ(r.output,
+              "edgebench: unknown command 'bogus'; commands: devices, run, agree, llm, suite, shapes\n")
         << args;
   }
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <memory>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -22,10 +23,43 @@ int64_t ThreadCpuNs() {
 
 constexpr int64_t kFeatures = 16;
 
+// Misbehaviour at one batch size, for proving that a shape sweep isolates each shape
+// (`edgebench shapes`, docs/shapes.md). Each acts in Prepare when the bound batch (input axis 0)
+// equals it, and needs dynamic=true (with a fixed batch of 1 there is no other shape to reach):
+//   abort_batch=N    abort(): the worker dies on SIGABRT, a `crashed` record
+//   hang_batch=N     sleeps forever: a `timeout` record once --timeout passes
+//   balloon_batch=N  allocates and touches 64 MiB after 64 MiB without bound: an `oom` record
+//                    once --case-memory is reached (run it only in a worker: in-process, it
+//                    takes the machine's memory until the kernel kills edgebench)
+struct ShapeFaults {
+  int64_t abort_batch = 0;  // 0: never
+  int64_t hang_batch = 0;
+  int64_t balloon_batch = 0;
+};
+
+[[noreturn]] void Balloon() {
+  constexpr size_t kChunk = size_t{64} << 20;
+  std::vector<std::unique_ptr<std::byte[]>> chunks;
+  for (;;) {
+    chunks.emplace_back(new std::byte[kChunk]);
+    // Touch every page, so the memory is resident and counts against the case's limit.
+    std::memset(chunks.back().get(), 1, kChunk);
+    // A short pause per chunk keeps the growth within what the orchestrator's 50 ms memory check
+    // catches before the machine runs short.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 class NullSession : public Session {
  public:
-  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic, int64_t grow_bytes)
-      : device_(std::move(device)), run_us_(run_us), fail_at_(fail_at), crash_at_(crash_at), grow_bytes_(grow_bytes) {
+  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic,
+              int64_t grow_bytes, ShapeFaults faults)
+      : device_(std::move(device)),
+        run_us_(run_us),
+        fail_at_(fail_at),
+        crash_at_(crash_at),
+        grow_bytes_(grow_bytes),
+        faults_(faults) {
     const Dim batch = dynamic ? Dim::Symbol("batch") : Dim::Fixed(1);
     signature_.inputs.push_back({"input", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
     signature_.outputs.push_back({"output", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
@@ -38,6 +72,12 @@ class NullSession : public Session {
         input_shapes[0][1] != kFeatures) {
       return Status::Error("null backend: expected one input of shape [batch x 16]");
     }
+    const int64_t batch = input_shapes[0][0];
+    if (batch == faults_.abort_batch) std::abort();
+    if (batch == faults_.hang_batch) {
+      for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    }
+    if (batch == faults_.balloon_batch) Balloon();
     return Status::Ok();
   }
 
@@ -92,6 +132,7 @@ class NullSession : public Session {
   int fail_at_;
   int crash_at_;
   int64_t grow_bytes_;  // kept and touched on each run: grow_mb and grow_kb, a leak on purpose
+  ShapeFaults faults_;
   std::mutex leak_mutex_;
   std::vector<std::vector<std::byte>> leaked_;
   std::atomic<int> runs_{0};  // Run is safe from several threads (shared sessions)
@@ -130,16 +171,27 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto crash_on_release = options.Bool("crash_on_release", false);
   auto grow_mb = options.Int("grow_mb", 0, 0, 1 << 20);
   auto grow_kb = options.Int("grow_kb", 0, 0, 1 << 20);
+  auto abort_batch = options.Int("abort_batch", 0, 0, 1 << 30);
+  auto hang_batch = options.Int("hang_batch", 0, 0, 1 << 30);
+  auto balloon_batch = options.Int("balloon_batch", 0, 0, 1 << 30);
   for (const Status& s : {us.status(), fail_at.status(), crash_at.status(), dynamic.status(),
                           crash_on_release.status(), grow_mb.status(), grow_kb.status(),
+                          abort_batch.status(), hang_batch.status(), balloon_batch.status(),
                           options.CheckAllUsed()}) {
     if (!s.ok()) return s;
+  }
+  const ShapeFaults faults{abort_batch.value(), hang_batch.value(), balloon_batch.value()};
+  if (!dynamic.value() && (faults.abort_batch || faults.hang_batch || faults.balloon_batch)) {
+    return Status::Error(
+        "null backend: abort_batch, hang_batch and balloon_batch act at a batch size, and without "
+        "dynamic=true the batch is fixed at 1; add dynamic=true to the target");
   }
   crash_on_release_ = crash_on_release_ || crash_on_release.value();
   return std::unique_ptr<Session>(new NullSession(target.device, us.value(),
                                                   fail_at.value(), crash_at.value(),
                                                   dynamic.value(),
-                                                  (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10)));
+                                                  (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10),
+                                                  faults));
 }
 
 }  // namespace edgebench
