@@ -19,5 +19,6 @@ void AddAgreeCommand(CLI::App& app, CommandContext& context);
 void AddLlmCommand(CLI::App& app, CommandContext& context);
 void AddSuiteCommand(CLI::App& app, CommandContext& context);
 void AddWorkerCommand(CLI::App& app, CommandContext& context);
+void AddCoverageCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   edgebench::AddAgreeCommand(app, context);
   edgebench::AddLlmCommand(app, context);
   edgebench::AddSuiteCommand(app, context);
+  edgebench::AddCoverageCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);
