@@ -20,5 +20,6 @@ void AddLlmCommand(CLI::App& app, CommandContext& context);
 void AddSuiteCommand(CLI::App& app, CommandContext& context);
 void AddShapesCommand(CLI::App& app, CommandContext& context);
 void AddWorkerCommand(CLI::App& app, CommandContext& context);
+void AddCoverageCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

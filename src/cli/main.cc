@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   edgebench::AddLlmCommand(app, context);
   edgebench::AddSuiteCommand(app, context);
   edgebench::AddShapesCommand(app, context);
+  edgebench::AddCoverageCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,368 @@
+#include "diagnose/model_ops.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "backends/build_config.h"
+
+#if EDGEBENCH_WITH_LITERT
+#include "flatbuffers/flatbuffers.h"
+#include "tensorflow/lite/schema/schema_generated.h"
+#endif
+
+namespace edgebench {
+namespace {
+
+Result<std::string> ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Error("cannot open model '" + path + "': no such file or not readable");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return Status::Error("reading model '" + path + "' failed");
+  return bytes;
+}
+
+// The protobuf wire format: a message is a sequence of (field number, wire type, value).
+// Only what ModelProto needs: varints, 64- and 32-bit fixed values, length-delimited bytes.
+class WireReader {
+ public:
+  explicit WireReader(std::string_view bytes) : bytes_(bytes) {}
+
+  struct Field {
+    uint32_t number = 0;
+    uint32_t wire_type = 0;
+    uint64_t varint = 0;          // wire type 0
+    std::string_view bytes;       // wire type 2
+  };
+
+  bool done() const { return pos_ >= bytes_.size(); }
+
+  // The next field, or false with error() set when the bytes end inside it or are not protobuf.
+  bool Next(Field& field) {
+    uint64_t key = 0;
+    if (!Varint(key)) return false;
+    field.number = static_cast<uint32_t>(key >> 3);
+    field.wire_type = static_cast<uint32_t>(key & 7);
+    if (field.number == 0) return Fail("field number 0");
+    switch (field.wire_type) {
+      case 0:
+        return Varint(field.varint);
+      case 1:
+        return Skip(8);
+      case 5:
+        return Skip(4);
+      case 2: {
+        uint64_t length = 0;
+        if (!Varint(length)) return false;
+        if (length > bytes_.size() - pos_) return Fail("a field runs past the end of the data");
+        field.bytes = bytes_.substr(pos_, length);
+        pos_ += length;
+        return true;
+      }
+      default:
+        return Fail("wire type " + std::to_string(field.wire_type) + " is not used by ONNX");
+    }
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  bool Varint(uint64_t& value) {
+    value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= bytes_.size()) return Fail("the data ends inside a number");
+      const auto byte = static_cast<uint8_t>(bytes_[pos_++]);
+      value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return Fail("a number longer than 10 bytes");
+  }
+  bool Skip(size_t n) {
+    if (n > bytes_.size() - pos_) return Fail("the data ends inside a fixed-size value");
+    pos_ += n;
+    return true;
+  }
+  bool Fail(std::string message) {
+    error_ = std::move(message);
+    return false;
+  }
+
+  std::string_view bytes_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+// Bytes per element of an ONNX TensorProto.DataType; 0 where the size is not fixed (string) or
+// the type is unknown.
+int64_t OnnxElementBytes(uint64_t data_type) {
+  switch (data_type) {
+    case 2: case 3: case 9: case 17: case 18: case 19: case 20: return 1;  // u8 i8 bool fp8*
+    case 4: case 5: case 10: case 16: return 2;                             // u16 i16 f16 bf16
+    case 1: case 6: case 12: return 4;                                      // f32 i32 u32
+    case 7: case 11: case 13: case 14: return 8;                            // i64 f64 u64 c64
+    case 15: return 16;                                                     // complex128
+    default: return 0;
+  }
+}
+
+struct OnnxTensorSize {
+  std::string name;
+  int64_t bytes = 0;
+  bool known = true;
+};
+
+Result<OnnxTensorSize> ReadTensorSize(std::string_view message) {
+  WireReader reader(message);
+  WireReader::Field field;
+  OnnxTensorSize tensor;
+  int64_t elements = 1;
+  uint64_t data_type = 0;
+  while (!reader.done()) {
+    if (!reader.Next(field)) return Status::Error(reader.error());
+    if (field.number == 1 && field.wire_type == 0) {
+      elements *= static_cast<int64_t>(field.varint);
+    } else if (field.number == 1 && field.wire_type == 2) {  // packed dims
+      // A packed repeated varint: the values one after another, without keys.
+      std::string_view rest = field.bytes;
+      size_t pos = 0;
+      while (pos < rest.size()) {
+        uint64_t value = 0;
+        int shift = 0;
+        while (pos < rest.size()) {
+          const auto byte = static_cast<uint8_t>(rest[pos++]);
+          value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+          shift += 7;
+          if ((byte & 0x80) == 0) break;
+        }
+        elements *= static_cast<int64_t>(value);
+      }
+    } else if (field.number == 2 && field.wire_type == 0) {
+      data_type = field.varint;
+    } else if (field.number == 8 && field.wire_type == 2) {
+      tensor.name = std::string(field.bytes);
+    }
+  }
+  const int64_t element_bytes = OnnxElementBytes(data_type);
+  tensor.known = element_bytes > 0;
+  tensor.bytes = elements * element_bytes;
+  return tensor;
+}
+
+struct OnnxNodeFields {
+  ModelNode node;
+  std::vector<std::string> inputs;
+  bool has_subgraph = false;
+};
+
+Result<OnnxNodeFields> ReadNode(std::string_view message) {
+  WireReader reader(message);
+  WireReader::Field field;
+  OnnxNodeFields fields;
+  fields.node.domain = "ai.onnx";
+  while (!reader.done()) {
+    if (!reader.Next(field)) return Status::Error(reader.error());
+    if (field.wire_type != 2) continue;
+    if (field.number == 1) {
+      fields.inputs.emplace_back(field.bytes);
+    } else if (field.number == 4) {
+      fields.node.op_type = std::string(field.bytes);
+    } else if (field.number == 7 && !field.bytes.empty()) {
+      fields.node.domain = std::string(field.bytes);
+    } else if (field.number == 5) {  // AttributeProto: g (6) and graphs (11) hold subgraphs
+      WireReader attribute(field.bytes);
+      WireReader::Field inner;
+      while (!attribute.done()) {
+        if (!attribute.Next(inner)) return Status::Error(attribute.error());
+        if (inner.wire_type == 2 && (inner.number == 6 || inner.number == 11)) {
+          fields.has_subgraph = true;
+        }
+      }
+    }
+  }
+  return fields;
+}
+
+std::string OnnxDomain(std::string_view domain) {
+  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+}
+
+}  // namespace
+
+const char* ModelFormatName(ModelFormat format) {
+  return format == ModelFormat::kOnnx ? "onnx" : "tflite";
+}
+
+Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path) {
+  const auto not_onnx = [&path](const std::string& why) {
+    return Status::Error("model '" + path + "' is not a complete ONNX model (" + why +
+                         "); is the file truncated, or in another format?");
+  };
+  ModelOps ops;
+  ops.format = ModelFormat::kOnnx;
+  std::string_view graph;
+  bool has_graph = false;
+  WireReader model(bytes);
+  WireReader::Field field;
+  while (!model.done()) {
+    if (!model.Next(field)) return not_onnx(model.error());
+    if (field.number == 7 && field.wire_type == 2) {
+      graph = field.bytes;
+      has_graph = true;
+    } else if (field.number == 8 && field.wire_type == 2) {
+      WireReader opset(field.bytes);
+      WireReader::Field inner;
+      std::string domain;
+      int64_t version = 0;
+      while (!opset.done()) {
+        if (!opset.Next(inner)) return not_onnx(opset.error());
+        if (inner.number == 1 && inner.wire_type == 2) domain = std::string(inner.bytes);
+        if (inner.number == 2 && inner.wire_type == 0) version = static_cast<int64_t>(inner.varint);
+      }
+      ops.opsets[OnnxDomain(domain)] = version;
+    }
+  }
+  if (!has_graph) return not_onnx("no graph");
+
+  std::vector<OnnxNodeFields> nodes;
+  std::unordered_map<std::string, OnnxTensorSize> initializers;
+  WireReader reader(graph);
+  while (!reader.done()) {
+    if (!reader.Next(field)) return not_onnx(reader.error());
+    if (field.wire_type != 2) continue;
+    if (field.number == 1) {
+      auto node = ReadNode(field.bytes);
+      if (!node.ok()) return not_onnx(node.error());
+      nodes.push_back(node.take());
+    } else if (field.number == 5) {
+      auto tensor = ReadTensorSize(field.bytes);
+      if (!tensor.ok()) return not_onnx(tensor.error());
+      OnnxTensorSize size = tensor.take();
+      ops.parameter_bytes += size.bytes;
+      if (!size.known) ops.parameter_bytes_known = false;
+      std::string name = size.name;
+      initializers.emplace(std::move(name), std::move(size));
+    }
+  }
+  if (nodes.empty()) return not_onnx("its graph has no nodes");
+
+  std::unordered_set<std::string> counted;
+  int with_subgraphs = 0;
+  for (OnnxNodeFields& fields : nodes) {
+    for (const std::string& input : fields.inputs) {
+      auto it = initializers.find(input);
+      if (it == initializers.end() || !counted.insert(input).second) continue;
+      fields.node.parameter_bytes += it->second.bytes;
+    }
+    if (fields.has_subgraph) ++with_subgraphs;
+    ops.nodes.push_back(std::move(fields.node));
+  }
+  if (with_subgraphs > 0) {
+    ops.notes.push_back(std::to_string(with_subgraphs) +
+                        " node(s) hold subgraphs (If, Loop, Scan); their inner nodes are not counted");
+  }
+  if (!ops.parameter_bytes_known) {
+    ops.notes.push_back("some initializers have a type of no fixed size; parameter bytes are a floor");
+  }
+  return ops;
+}
+
+Result<ModelOps> ReadOnnxOps(const std::string& path) {
+  auto bytes = ReadWholeFile(path);
+  if (!bytes.ok()) return bytes.status();
+  return ParseOnnxOps(bytes.value(), path);
+}
+
+Result<ModelOps> ReadTfliteOps(const std::string& path) {
+#if EDGEBENCH_WITH_LITERT
+  auto read = ReadWholeFile(path);
+  if (!read.ok()) return read.status();
+  const std::string& bytes = read.value();
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  flatbuffers::Verifier verifier(data, bytes.size());
+  if (bytes.size() < 8 || !tflite::VerifyModelBuffer(verifier)) {
+    return Status::Error("model '" + path +
+                         "' is not a complete TFLite model (its flatbuffer does not verify); is the "
+                         "file truncated, or in another format?");
+  }
+  const tflite::Model* model = tflite::GetModel(data);
+  if (model->subgraphs() == nullptr || model->subgraphs()->size() == 0) {
+    return Status::Error("model '" + path + "' has no subgraph");
+  }
+  ModelOps ops;
+  ops.format = ModelFormat::kTflite;
+  const auto* buffers = model->buffers();
+  const auto buffer_bytes = [&](uint32_t index) -> int64_t {
+    if (buffers == nullptr || index == 0 || index >= buffers->size()) return 0;
+    const tflite::Buffer* buffer = buffers->Get(index);
+    if (buffer->data() != nullptr) return static_cast<int64_t>(buffer->data()->size());
+    return buffer->offset() > 1 ? static_cast<int64_t>(buffer->size()) : 0;  // outside the flatbuffer
+  };
+  if (buffers != nullptr) {
+    for (uint32_t i = 1; i < buffers->size(); ++i) ops.parameter_bytes += buffer_bytes(i);
+  }
+  const tflite::SubGraph* graph = model->subgraphs()->Get(0);
+  const auto* codes = model->operator_codes();
+  const auto* tensors = graph->tensors();
+  std::set<uint32_t> counted_buffers;
+  if (graph->operators() != nullptr) {
+    for (const tflite::Operator* op : *graph->operators()) {
+      ModelNode node;
+      if (codes == nullptr || op->opcode_index() >= codes->size()) {
+        return Status::Error("model '" + path + "': an operator names operator code " +
+                             std::to_string(op->opcode_index()) + ", which the model lacks");
+      }
+      const tflite::OperatorCode* code = codes->Get(op->opcode_index());
+      // The schema moved builtin codes past 127 to a new field; the larger of the two is the code.
+      const int builtin = std::max(static_cast<int>(code->deprecated_builtin_code()),
+                                   static_cast<int>(code->builtin_code()));
+      if (builtin == tflite::BuiltinOperator_CUSTOM) {
+        node.op_type = code->custom_code() ? code->custom_code()->str() : "CUSTOM";
+        node.domain = "custom";
+      } else {
+        const char* name = tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(builtin));
+        node.op_type = (name && *name) ? name : "BUILTIN_" + std::to_string(builtin);
+      }
+      if (op->inputs() != nullptr && tensors != nullptr) {
+        for (int32_t input : *op->inputs()) {
+          if (input < 0 || static_cast<uint32_t>(input) >= tensors->size()) continue;
+          const uint32_t buffer = tensors->Get(static_cast<uint32_t>(input))->buffer();
+          if (buffer_bytes(buffer) > 0 && counted_buffers.insert(buffer).second) {
+            node.parameter_bytes += buffer_bytes(buffer);
+          }
+        }
+      }
+      ops.nodes.push_back(std::move(node));
+    }
+  }
+  if (model->subgraphs()->size() > 1) {
+    ops.notes.push_back(std::to_string(model->subgraphs()->size() - 1) +
+                        " further subgraph(s) (control flow) are not counted");
+  }
+  if (ops.nodes.empty()) return Status::Error("model '" + path + "' has no operators in subgraph 0");
+  return ops;
+#else
+  return Status::Error("cannot read TFLite model '" + path +
+                       "': this edgebench was built without TensorFlow Lite's headers "
+                       "(install libtensorflow-lite-dev and rebuild)");
+#endif
+}
+
+Result<ModelOps> ReadModelOps(const std::string& path) {
+  const auto ends_with = [&path](std::string_view suffix) {
+    return path.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), path.rbegin(),
+                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+  };
+  if (ends_with(".onnx")) return ReadOnnxOps(path);
+  if (ends_with(".tflite")) return ReadTfliteOps(path);
+  return Status::Error("model '" + path +
+                       "': coverage reads .onnx and .tflite files; rename the file or convert it");
+}
+
+}  // namespace edgebench

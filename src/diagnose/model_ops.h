@@ -1,0 +1,48 @@
+// A model's operators read straight from the file, without a runtime session: what static
+// coverage (diagnose/coverage.h) checks against the accelerators' published support tables.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+enum class ModelFormat { kOnnx, kTflite };
+
+const char* ModelFormatName(ModelFormat format);
+
+// One operator of the model's main graph, in graph order (ONNX: the file's node order, which the
+// format requires to be topological; TFLite: subgraph 0's execution order).
+struct ModelNode {
+  std::string op_type;  // ONNX op_type ("MatMul"); TFLite builtin name ("CONV_2D") or custom code
+  std::string domain;   // ONNX: "ai.onnx" for the default domain; TFLite: "" or "custom"
+  // Bytes of the constant tensors (initializers, TFLite buffers) this node is the first to read;
+  // a tensor shared by several nodes counts once, for the first.
+  int64_t parameter_bytes = 0;
+};
+
+struct ModelOps {
+  ModelFormat format = ModelFormat::kOnnx;
+  std::vector<ModelNode> nodes;
+  std::map<std::string, int64_t> opsets;  // ONNX: domain ("ai.onnx" for "") -> opset version
+  int64_t parameter_bytes = 0;            // all constant tensors, read by a node or not
+  bool parameter_bytes_known = true;      // false where some tensor's size could not be told
+  std::vector<std::string> notes;         // what the reader left out, for the report
+};
+
+// By the file's extension (.onnx, .tflite); anything else is an error naming the file.
+Result<ModelOps> ReadModelOps(const std::string& path);
+// The ONNX protobuf wire format, read directly (no protobuf dependency): graph nodes, opset
+// imports, initializer sizes. Subgraphs inside attributes (If, Loop, Scan) are not descended into;
+// a note says how many nodes carry them.
+Result<ModelOps> ReadOnnxOps(const std::string& path);
+Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path);
+// TFLite flatbuffer (verified before it is read): subgraph 0's operators and buffer sizes.
+// Only where edgebench is built with TensorFlow Lite's headers; otherwise an error saying so.
+Result<ModelOps> ReadTfliteOps(const std::string& path);
+
+}  // namespace edgebench
