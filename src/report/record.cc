@@ -510,7 +510,12 @@ json RecordToJson(const Record& r) {
         {"ops_by_device", r.placement.ops_by_device},
         {"delegate_partitions",
          r.placement.delegate_partitions ? json(*r.placement.delegate_partitions) : json(nullptr)},
-        {"devices_used", r.placement.devices_used}};
+        {"devices_used", r.placement.devices_used},
+        // The model's own nodes: null or empty where the runtime did not tell.
+        {"model_nodes", r.placement.model_nodes ? json(*r.placement.model_nodes) : json(nullptr)},
+        {"original_nodes_by_device", r.placement.original_nodes_by_device},
+        {"partitions_by_device", r.placement.partitions_by_device},
+        {"cpu_op_types", r.placement.cpu_op_types}};
   }
   if (r.agreement) {
     j["agreement"] = AgreementToJson(*r.agreement);
@@ -608,6 +613,15 @@ Result<Record> RecordFromJson(const json& j) {
       if (p.contains("delegate_partitions") && !p.at("delegate_partitions").is_null()) {
         r.placement.delegate_partitions = p.at("delegate_partitions").get<int>();
       }
+      // Records before the model's own node counts have none of these: unknown.
+      if (p.contains("model_nodes") && !p.at("model_nodes").is_null()) {
+        r.placement.model_nodes = p.at("model_nodes").get<int>();
+      }
+      r.placement.original_nodes_by_device =
+          Optional<std::map<std::string, int>>(p, "original_nodes_by_device", {});
+      r.placement.partitions_by_device =
+          Optional<std::map<std::string, int>>(p, "partitions_by_device", {});
+      r.placement.cpu_op_types = Optional<std::map<std::string, int>>(p, "cpu_op_types", {});
     }
     const json timings = j.value("timings_ns", json::object());
     r.load_ns = Optional<int64_t>(timings, "load", 0);

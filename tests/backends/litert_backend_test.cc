@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../fixtures_util.h"
 #include "../test_util.h"
 #include "backends/litert/litert_xnnpack_session.h"
@@ -35,6 +37,57 @@ TEST(LiteRtBackend, RunsBlazeFaceOnBuiltinKernels) {
   EXPECT_EQ(p.nodes_by_device.at("cpu"), 164);
   EXPECT_EQ(p.ops_by_device.at("cpu").at("CONV_2D"), 21);
   EXPECT_EQ(p.delegate_partitions, 0);
+  EXPECT_EQ(p.model_nodes, 164);
+  EXPECT_EQ(p.original_nodes_by_device, (std::map<std::string, int>{{"cpu", 164}}));
+  EXPECT_TRUE(p.partitions_by_device.empty());
+  EXPECT_TRUE(p.cpu_op_types.empty());  // the CPU was asked for
+}
+
+TEST(LiteRtBackend, FallbackFailLeavesAWhollyPlacedModelAlone) {
+  // BlazeFace runs wholly on builtin kernels (litert:cpu) and wholly on XNNPACK.
+  auto backend = MakeLiteRtBackend();
+  auto cpu = backend->Load({BlazeFaceShort()}, ParseTarget("litert:cpu?fallback=fail").take());
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  EXPECT_EQ(cpu.value()->effective_options().at("fallback"), "fail");
+  auto xnn = backend->Load({BlazeFaceShort()}, ParseTarget("litert:xnnpack?fallback=fail&threads=1").take());
+  ASSERT_TRUE(xnn.ok()) << xnn.error();
+  EXPECT_EQ(xnn.value()->effective_options().at("fallback"), "fail");
+  const Placement p = xnn.value()->GetPlacement();
+  EXPECT_EQ(p.model_nodes, 164);
+  EXPECT_EQ(p.original_nodes_by_device, (std::map<std::string, int>{{"xnnpack", 164}}));
+  EXPECT_EQ(p.partitions_by_device, (std::map<std::string, int>{{"xnnpack", 1}}));
+  EXPECT_TRUE(p.cpu_op_types.empty());
+  for (const std::string& note : xnn.value()->notes()) EXPECT_EQ(note.find("fallback"), std::string::npos) << note;
+  auto allow = backend->Load({BlazeFaceShort()}, ParseTarget("litert:xnnpack?threads=1").take());
+  ASSERT_TRUE(allow.ok()) << allow.error();
+  EXPECT_EQ(allow.value()->effective_options().count("fallback"), 0u);
+  auto bad = backend->Load({BlazeFaceShort()}, ParseTarget("litert:cpu?fallback=sometimes").take());
+  EXPECT_FALSE(bad.ok());
+}
+
+TEST(LiteRtBackend, FallbackFailRefusesAModelXnnpackTakesInPart) {
+  // openWakeWord's hey_jarvis: XNNPACK takes 23 of its 26 operators; an IF and its condition
+  // stay on builtin kernels.
+  auto backend = MakeLiteRtBackend();
+  const std::string model = OwwDir() + "/hey_jarvis_v0.1.tflite";
+  auto allow = backend->Load({model}, ParseTarget("litert:xnnpack?threads=1").take());
+  ASSERT_TRUE(allow.ok()) << allow.error();
+  const Placement p = allow.value()->GetPlacement();
+  EXPECT_EQ(p.model_nodes, 26);
+  EXPECT_EQ(p.original_nodes_by_device, (std::map<std::string, int>{{"cpu", 3}, {"xnnpack", 23}}));
+  EXPECT_EQ(p.cpu_op_types,
+            (std::map<std::string, int>{{"GREATER_EQUAL", 1}, {"IF", 1}, {"RESHAPE", 1}}));
+  EXPECT_TRUE(p.partitions_by_device.empty());  // LiteRT's C API does not say
+  const std::vector<std::string> notes = allow.value()->notes();
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "fallback=allow: 3 of 26 nodes stayed on the CPU (op types: GREATER_EQUAL x1, "
+                      "IF x1, RESHAPE x1) (LiteRT's builtin kernels)"),
+            notes.end());
+  auto fail = backend->Load({model}, ParseTarget("litert:xnnpack?threads=1&fallback=fail").take());
+  ASSERT_FALSE(fail.ok());
+  EXPECT_EQ(fail.error(),
+            "fallback=fail: 3 of 26 nodes stayed on the CPU (op types: GREATER_EQUAL x1, IF x1, "
+            "RESHAPE x1); LiteRT would have run them on its builtin kernels with fallback=allow");
 }
 
 TEST(LiteRtBackend, RunsFullRangeBlazeFace) {

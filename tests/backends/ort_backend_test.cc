@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "../test_util.h"
 #include "load/input_generator.h"
@@ -68,6 +72,81 @@ TEST(OrtBackend, ReportsWhichProvidersRanTheNodes) {
   const Placement px = xnn->GetPlacement();
   ASSERT_TRUE(px.known);
   EXPECT_GT(px.nodes_by_device.at("xnnpack"), 0);  // MatMul/Softmax/Conv go to XNNPACK
+}
+
+// vit_micro.onnx has 68 nodes (tests/models/make_test_models.py); ONNX Runtime 1.23 fuses the
+// CPU's share to 60 with optimizations on.
+TEST(OrtBackend, PlacementCountsTheModelsOwnNodes) {
+  auto backend = MakeOrtBackend();
+  auto cpu = Load(*backend, "vit_micro.onnx", "ort:cpu");
+  ASSERT_TRUE(cpu);
+  const Placement p = cpu->GetPlacement();
+  EXPECT_EQ(p.nodes_by_device, (std::map<std::string, int>{{"cpu", 60}}));
+  EXPECT_EQ(p.model_nodes, 68);
+  EXPECT_EQ(p.original_nodes_by_device, (std::map<std::string, int>{{"cpu", 68}}));
+  EXPECT_TRUE(p.partitions_by_device.empty());
+  EXPECT_TRUE(p.cpu_op_types.empty());  // the CPU was asked for: nothing was left there
+  EXPECT_TRUE(cpu->notes().empty());
+
+  // XNNPACK runs single nodes (MatMul, Softmax, Conv), which ORT lists by op type.
+  auto xnn = Load(*backend, "vit_micro.onnx", "ort:xnnpack");
+  ASSERT_TRUE(xnn);
+  const Placement px = xnn->GetPlacement();
+  EXPECT_EQ(px.nodes_by_device, (std::map<std::string, int>{{"cpu", 49}, {"xnnpack", 12}}));
+  EXPECT_EQ(px.model_nodes, 68);
+  EXPECT_EQ(px.original_nodes_by_device, (std::map<std::string, int>{{"cpu", 56}, {"xnnpack", 12}}));
+  EXPECT_TRUE(px.partitions_by_device.empty());  // ORT does not say how they group
+  EXPECT_EQ(px.cpu_op_types, (std::map<std::string, int>{{"Add", 16}, {"Concat", 1}, {"Div", 2},
+                                                          {"Erf", 2}, {"Gather", 7}, {"Identity", 1},
+                                                          {"LayerNormalization", 5}, {"MatMul", 4},
+                                                          {"Mul", 6}, {"Reshape", 5}, {"Transpose", 7}}));
+  EXPECT_EQ(px.ops_by_device.at("xnnpack"),
+            (std::map<std::string, int>{{"Conv", 1}, {"Gemm", 9}, {"Softmax", 2}}));
+  const std::vector<std::string> notes = xnn->notes();
+  EXPECT_NE(std::find(notes.begin(), notes.end(),
+                      "fallback=allow: 56 of 68 nodes stayed on the CPU (op types: Add x16, Gather x7, "
+                      "Transpose x7, Mul x6, LayerNormalization x5, Reshape x5, MatMul x4, Div x2, "
+                      "Erf x2, Concat x1, Identity x1) (ONNX Runtime's CPU provider)"),
+            notes.end());
+
+  // oneDNN fuses subgraphs: 8 partitions that took 60 of the model's nodes.
+  auto dnnl = Load(*backend, "vit_micro.onnx", "ort:dnnl");
+  ASSERT_TRUE(dnnl);
+  const Placement pd = dnnl->GetPlacement();
+  EXPECT_EQ(pd.nodes_by_device, (std::map<std::string, int>{{"cpu", 7}, {"dnnl", 8}}));
+  EXPECT_EQ(pd.original_nodes_by_device, (std::map<std::string, int>{{"cpu", 8}, {"dnnl", 60}}));
+  EXPECT_EQ(pd.partitions_by_device, (std::map<std::string, int>{{"dnnl", 8}}));
+  EXPECT_EQ(pd.cpu_op_types, (std::map<std::string, int>{{"Gather", 7}, {"Identity", 1}}));
+}
+
+TEST(OrtBackend, FallbackFailRefusesAPartlyPlacedModelNamingTheOpTypes) {
+  auto backend = MakeOrtBackend();
+  auto xnn = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:xnnpack?fallback=fail").take());
+  ASSERT_FALSE(xnn.ok());
+  EXPECT_NE(xnn.error().find("fallback=fail: 56 of 68 nodes stayed on the CPU (op types: Add x16, "
+                             "Gather x7, Transpose x7, Mul x6, LayerNormalization x5, Reshape x5, "
+                             "MatMul x4, Div x2, Erf x2, Concat x1, Identity x1); ONNX Runtime would "
+                             "have run them there with fallback=allow"),
+            std::string::npos)
+      << xnn.error();
+  EXPECT_NE(xnn.error().find("fallback to CPU EP has been explicitly disabled"), std::string::npos)
+      << xnn.error();
+  auto dnnl = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:dnnl?fallback=fail").take());
+  ASSERT_FALSE(dnnl.ok());
+  EXPECT_NE(dnnl.error().find("fallback=fail: 8 of 68 nodes stayed on the CPU (op types: Gather x7, "
+                              "Identity x1)"),
+            std::string::npos)
+      << dnnl.error();
+  // The CPU provider is the CPU: nothing to fall back from.
+  auto cpu = Load(*backend, "vit_micro.onnx", "ort:cpu?fallback=fail");
+  ASSERT_TRUE(cpu);
+  EXPECT_EQ(cpu->effective_options().at("fallback"), "fail");
+  auto allow = Load(*backend, "vit_micro.onnx", "ort:cpu");
+  ASSERT_TRUE(allow);
+  EXPECT_EQ(allow->effective_options().count("fallback"), 0u);  // the default is not shown
+  auto bad = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:cpu?fallback=maybe").take());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("fallback"), std::string::npos) << bad.error();
 }
 
 TEST(OrtBackend, CpuAndXnnpackAgree) {
@@ -149,6 +228,35 @@ TEST(OrtBackend, UsersDoNotSeeSchemaNoise) {
   // Other lines may pass (a CPU-specific cpuinfo warning, say); the registration noise never.
   EXPECT_EQ(r.output.find("Schema error"), std::string::npos) << r.output.substr(0, 500);
   EXPECT_EQ(r.output.find("already registered"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace edgebench
+
+namespace edgebench {
+namespace {
+
+TEST(OrtBackend, FallbackFailIsAFailedRecordAndTheEffectiveTargetShowsIt) {
+  // Quoted: a target with '?' and '&'.
+  auto r = testing::RunCommand(testing::Executable() + " run " + TestModel("vit_micro.onnx") +
+                               " --target 'ort:xnnpack?fallback=fail,ort:cpu?fallback=fail&threads=1'"
+                               " --min-queries 3 --warmup 1 --min-duration 0 --format jsonl 2>/dev/null");
+  std::istringstream lines(r.output);
+  std::string xnn_line, cpu_line;
+  std::getline(lines, xnn_line);
+  std::getline(lines, cpu_line);
+  const auto xnn = nlohmann::json::parse(xnn_line);
+  const auto cpu = nlohmann::json::parse(cpu_line);
+  EXPECT_EQ(xnn["status"], "failed");
+  EXPECT_EQ(xnn["failure"]["stage"], "load");
+  const std::string why = xnn["failure"]["error"];
+  EXPECT_NE(why.find("fallback=fail: 56 of 68 nodes stayed on the CPU (op types: Add x16,"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(cpu["status"], "ok");
+  EXPECT_EQ(cpu["config"]["effective_target"], "ort:cpu?fallback=fail&opt=all&threads=1");
+  EXPECT_EQ(cpu["placement"]["model_nodes"], 68);
+  EXPECT_EQ(cpu["placement"]["original_nodes_by_device"]["cpu"], 68);
 }
 
 }  // namespace

@@ -121,6 +121,25 @@ TEST(Printers, CsvKeepsEveryColumnAndNamesTheScenario) {
             "-,-,-,-,-,-,-,-,-,-,INVALID,load failed: bad model see the runtime's log\n");
 }
 
+TEST(Printers, RanOnCountsTheModelsOwnNodesWhereTheRuntimeToldThem) {
+  Record told = FastRecord();
+  told.device = "dnnl";
+  told.placement.nodes_by_device = {{"cpu", 7}, {"dnnl", 8}};  // a fused subgraph counts one
+  told.placement.model_nodes = 68;
+  told.placement.original_nodes_by_device = {{"cpu", 8}, {"dnnl", 60}};
+  told.placement.partitions_by_device = {{"dnnl", 8}};
+  Record one_part = told;
+  one_part.placement.original_nodes_by_device = {{"dnnl", 68}};
+  one_part.placement.partitions_by_device = {{"dnnl", 1}};
+  Record untold = told;  // an old record, or a runtime that does not tell
+  untold.placement.model_nodes.reset();
+  untold.placement.original_nodes_by_device.clear();
+  const std::string csv = PrintWith("csv", {told, one_part, untold});
+  EXPECT_NE(csv.find(",dnnl 60/68 in 8 parts+cpu 8/68,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",dnnl 68/68 in 1 part,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",cpu:7+dnnl:8,"), std::string::npos) << csv;
+}
+
 TEST(Printers, TableAndMarkdownDropColumnsEmptyInEveryRowCsvKeepsThem) {
   // Only failed rows: no measurement column has a value.
   const std::vector<Record> failed = {FailedRecord()};

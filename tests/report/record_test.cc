@@ -38,6 +38,36 @@ TEST(Record, JsonRoundTripKeepsEverything) {
   EXPECT_TRUE(json["summary"]["percentiles_ns"]["p99"].is_null());
 }
 
+TEST(Record, PlacementInTheModelsOwnNodesRoundTrips) {
+  Record r = MakeRecord({5, 6, 7, 8, 9, 10, 11, 12, 13, 14});
+  r.placement.known = true;
+  r.placement.nodes_by_device = {{"cpu", 49}, {"xnnpack", 12}};
+  r.placement.model_nodes = 68;
+  r.placement.original_nodes_by_device = {{"cpu", 56}, {"xnnpack", 12}};
+  r.placement.partitions_by_device = {{"xnnpack", 3}};
+  r.placement.cpu_op_types = {{"Add", 16}, {"Gather", 7}};
+  FinishRecord(r);
+  const auto json = RecordToJson(r);
+  EXPECT_EQ(json["placement"]["model_nodes"], 68);
+  EXPECT_EQ(json["placement"]["original_nodes_by_device"]["cpu"], 56);
+  EXPECT_EQ(json["placement"]["partitions_by_device"]["xnnpack"], 3);
+  EXPECT_EQ(json["placement"]["cpu_op_types"]["Add"], 16);
+  auto back = RecordFromJson(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.error();
+  const Placement& p = back.value().placement;
+  EXPECT_EQ(p.model_nodes, 68);
+  EXPECT_EQ(p.original_nodes_by_device, r.placement.original_nodes_by_device);
+  EXPECT_EQ(p.partitions_by_device, r.placement.partitions_by_device);
+  EXPECT_EQ(p.cpu_op_types, r.placement.cpu_op_types);
+  EXPECT_EQ(RecordToJson(back.value()), json);
+
+  // Unknown stays unknown: null, not 0.
+  Record untold = MakeRecord({5, 6, 7});
+  untold.placement.known = true;
+  untold.placement.nodes_by_device = {{"cpu", 5}};
+  EXPECT_TRUE(RecordToJson(untold)["placement"]["model_nodes"].is_null());
+}
+
 TEST(Record, TamperedVerdictIsRecomputedWithAWarning) {
   Record r = MakeRecord({1, 100, 1, 100, 1, 100});  // cv far above the limit: INVALID
   ASSERT_FALSE(r.valid);
@@ -107,6 +137,11 @@ TEST(Record, SchemaOneRecordsStayReadable) {
   EXPECT_EQ(r.effective_settings.max_queries, RunSettings{}.max_queries);
   EXPECT_EQ(r.inputs.at(0).shape, (std::vector<int64_t>{1, 3}));
   EXPECT_EQ(r.placement.nodes_by_device.at("cpu"), 5);
+  // Before the model's own node counts: unknown, not zero.
+  EXPECT_FALSE(r.placement.model_nodes.has_value());
+  EXPECT_TRUE(r.placement.original_nodes_by_device.empty());
+  EXPECT_TRUE(r.placement.partitions_by_device.empty());
+  EXPECT_TRUE(r.placement.cpu_op_types.empty());
   // Written again, it is a schema 2 record.
   EXPECT_EQ(RecordToJson(r)["schema"], kRecordSchema);
 }

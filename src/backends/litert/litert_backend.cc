@@ -92,11 +92,12 @@ class LiteRtSession : public Session {
  public:
   LiteRtSession(std::unique_ptr<CollectingReporter> reporter,
                 std::unique_ptr<tflite::FlatBufferModel> model,
-                std::unique_ptr<tflite::Interpreter> interpreter, int threads)
+                std::unique_ptr<tflite::Interpreter> interpreter, int threads, bool fail_on_fallback)
       : reporter_(std::move(reporter)),
         model_(std::move(model)),
         interpreter_(std::move(interpreter)),
-        threads_(threads) {
+        threads_(threads),
+        fail_on_fallback_(fail_on_fallback) {
     for (int index : interpreter_->inputs()) signature_.inputs.push_back(SpecOf(interpreter_->tensor(index)));
     for (int index : interpreter_->outputs()) signature_.outputs.push_back(SpecOf(interpreter_->tensor(index)));
     // Name tensors as the model's first signature does ("input_1", not the tensor name
@@ -199,6 +200,7 @@ class LiteRtSession : public Session {
     Placement placement;
     placement.known = true;
     placement.delegate_partitions = 0;
+    bool original_known = true;
     for (int node_index : interpreter_->execution_plan()) {
       const auto* node_and_reg = interpreter_->node_and_registration(node_index);
       if (!node_and_reg) continue;
@@ -211,17 +213,42 @@ class LiteRtSession : public Session {
         op = tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(reg.builtin_code));
       }
       const std::string device = node.delegate ? "delegate" : "cpu";
-      // Each delegate kernel in the execution plan is one partition the delegate took.
-      if (node.delegate) placement.delegate_partitions = placement.delegate_partitions.value_or(0) + 1;
+      // Each delegate kernel in the execution plan is one partition the delegate took; its
+      // parameters list the model's nodes it replaced.
+      if (node.delegate) {
+        placement.delegate_partitions = placement.delegate_partitions.value_or(0) + 1;
+        placement.partitions_by_device[device] += 1;
+        const auto* params = static_cast<const TfLiteDelegateParams*>(node.builtin_data);
+        if (params && params->nodes_to_replace) {
+          placement.original_nodes_by_device[device] += params->nodes_to_replace->size;
+        } else {
+          original_known = false;
+        }
+      } else {
+        placement.original_nodes_by_device[device] += 1;
+        placement.cpu_op_types[op] += 1;
+      }
       placement.nodes_by_device[device] += 1;
       placement.ops_by_device[device][op] += 1;
     }
     for (const auto& [device, nodes] : placement.nodes_by_device) placement.devices_used.push_back(device);
+    if (original_known) {
+      int total = 0;
+      for (const auto& [device, nodes] : placement.original_nodes_by_device) total += nodes;
+      placement.model_nodes = total;
+    } else {
+      placement.original_nodes_by_device.clear();
+    }
+    // The op types "left" on the CPU only when a delegate was asked for; on litert:cpu the CPU
+    // is the device asked for.
+    if (placement.partitions_by_device.empty()) placement.cpu_op_types.clear();
     return placement;
   }
 
   std::map<std::string, std::string> effective_options() const override {
-    return {{"threads", std::to_string(threads_)}};
+    std::map<std::string, std::string> options = {{"threads", std::to_string(threads_)}};
+    if (fail_on_fallback_) options["fallback"] = "fail";
+    return options;
   }
 
  private:
@@ -235,6 +262,7 @@ class LiteRtSession : public Session {
   std::unique_ptr<tflite::FlatBufferModel> model_;  // must outlive the interpreter
   std::unique_ptr<tflite::Interpreter> interpreter_;
   int threads_;
+  bool fail_on_fallback_;  // only shown: builtin kernels are the CPU, so nothing falls back
   Signature signature_;
 };
 
@@ -279,9 +307,13 @@ class LiteRtBackend : public Backend {
     }
     TargetOptions options(target);
     auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()), 1, 1024);
-    for (const Status& s : {threads.status(), options.CheckAllUsed()}) {
+    // fallback=fail: the model must run wholly on the requested device. litert:cpu's builtin
+    // kernels are the CPU, so it always does.
+    auto fallback = options.Choice("fallback", "allow", {"allow", "fail"});
+    for (const Status& s : {threads.status(), fallback.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
     }
+    const bool fail_on_fallback = fallback.value() == "fail";
     if (target.device == "xnnpack") {
       auto library = Library();
       if (!library.ok()) return library.status();
@@ -297,14 +329,16 @@ class LiteRtBackend : public Backend {
         }
         return builtin.value()->Prepare(shapes);
       };
-      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value(), builtin_check);
+      return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value(), fail_on_fallback,
+                                      builtin_check);
     }
-    return LoadBuiltin(artifact, threads.value());
+    return LoadBuiltin(artifact, threads.value(), fail_on_fallback);
   }
 
  private:
   // litert:cpu: TensorFlow Lite's interpreter with its builtin kernels.
-  static Result<std::unique_ptr<Session>> LoadBuiltin(const Artifact& artifact, int threads) {
+  static Result<std::unique_ptr<Session>> LoadBuiltin(const Artifact& artifact, int threads,
+                                                      bool fail_on_fallback = false) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
@@ -335,8 +369,9 @@ class LiteRtBackend : public Backend {
       return Status::Error("TensorFlow Lite cannot prepare '" + artifact.path + "': " +
                            Explain(reporter.text()));
     }
-    return std::unique_ptr<Session>(
-        new LiteRtSession(std::move(owned_reporter), std::move(model), std::move(interpreter), threads));
+    return std::unique_ptr<Session>(new LiteRtSession(std::move(owned_reporter), std::move(model),
+                                                      std::move(interpreter), threads,
+                                                      fail_on_fallback));
   }
 
   // LiteRT's library, opened once on first use.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "backends/litert/litert_types.h"
+#include "core/placement.h"
 #include "core/stderr_filter.h"
 #include "tensorflow/lite/error_reporter.h"
 #include "tensorflow/lite/model_builder.h"
@@ -109,8 +110,13 @@ struct AlignedBuffer {
 
 class LiteRtXnnpackSession : public Session {
  public:
-  LiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library, int threads, BuiltinShapeCheck builtin_check)
-      : lib_(std::move(library)), api_(lib_->api()), threads_(threads), builtin_check_(std::move(builtin_check)) {}
+  LiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library, int threads, bool fail_on_fallback,
+                       BuiltinShapeCheck builtin_check)
+      : lib_(std::move(library)),
+        api_(lib_->api()),
+        threads_(threads),
+        fail_on_fallback_(fail_on_fallback),
+        builtin_check_(std::move(builtin_check)) {}
 
   ~LiteRtXnnpackSession() override {
     StderrFilter quiet(IsLiteRtNoise);  // LiteRT logs "DestroyAccelerator" at INFO
@@ -214,6 +220,24 @@ class LiteRtXnnpackSession : public Session {
       if (placement_.ops_by_device["cpu"].empty()) placement_.ops_by_device.erase("cpu");
       if (xnn.empty()) placement_.ops_by_device.erase("xnnpack");
       for (const auto& [device, n] : placement_.nodes_by_device) placement_.devices_used.push_back(device);
+      // Counted from the model's own operators, so these are the model's nodes too.
+      placement_.model_nodes = total;
+      placement_.original_nodes_by_device = placement_.nodes_by_device;
+      if (const auto cpu = placement_.ops_by_device.find("cpu"); cpu != placement_.ops_by_device.end()) {
+        placement_.cpu_op_types = cpu->second;
+      }
+      // A model XNNPACK takes whole is one partition (TFLite groups consecutive supported nodes);
+      // LiteRT's C API does not say how many islands a partly taken model breaks into.
+      if (full && total > 0) placement_.partitions_by_device["xnnpack"] = 1;
+    }
+    if (!full) {
+      const std::optional<std::string> left = CpuFallbackText(placement_, "xnnpack");
+      const std::string what = left ? *left : "some nodes stayed on the CPU (which, LiteRT did not tell)";
+      if (fail_on_fallback_) {
+        return Status::Error("fallback=fail: " + what +
+                             "; LiteRT would have run them on its builtin kernels with fallback=allow");
+      }
+      notes_.push_back("fallback=allow: " + what + " (LiteRT's builtin kernels)");
     }
     notes_.push_back("LiteRT " + std::string(kLiteRtWheelVersion) + " (ai-edge-litert wheel) from " +
                      lib_->path() + ", XNNPACK with " + std::to_string(threads_) + " threads");
@@ -267,7 +291,9 @@ class LiteRtXnnpackSession : public Session {
   Placement GetPlacement() const override { return placement_; }
   std::vector<std::string> notes() const override { return notes_; }
   std::map<std::string, std::string> effective_options() const override {
-    return {{"threads", std::to_string(threads_)}};
+    std::map<std::string, std::string> options = {{"threads", std::to_string(threads_)}};
+    if (fail_on_fallback_) options["fallback"] = "fail";
+    return options;
   }
 
  private:
@@ -405,6 +431,7 @@ class LiteRtXnnpackSession : public Session {
   std::shared_ptr<LiteRtLibrary> lib_;
   const LiteRtApi& api_;
   int threads_;
+  bool fail_on_fallback_;
   BuiltinShapeCheck builtin_check_;
   void* env_ = nullptr;
   void* model_ = nullptr;
@@ -443,12 +470,14 @@ std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary) {
 
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
                                                          const Artifact& artifact, int threads,
+                                                         bool fail_on_fallback,
                                                          BuiltinShapeCheck builtin_check) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(artifact.path, ec)) {
     return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
   }
-  auto session = std::make_unique<LiteRtXnnpackSession>(std::move(library), threads, std::move(builtin_check));
+  auto session = std::make_unique<LiteRtXnnpackSession>(std::move(library), threads, fail_on_fallback,
+                                                        std::move(builtin_check));
   if (Status s = session->Init(artifact.path); !s.ok()) return s;
   return std::unique_ptr<Session>(std::move(session));
 }

@@ -18,8 +18,11 @@ namespace edgebench {
 // for a shape it cannot run itself, so that it never sends users to a target that fails too.
 using BuiltinShapeCheck = std::function<Status(const std::map<std::string, std::vector<int64_t>>&)>;
 
+// With fail_on_fallback (the target option fallback=fail), a model XNNPACK does not take whole
+// is an error naming the op types left to builtin kernels; otherwise a note says so.
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
                                                          const Artifact& artifact, int threads,
+                                                         bool fail_on_fallback = false,
                                                          BuiltinShapeCheck builtin_check = {});
 
 // Counts "[Builtin]" rows by node type in the "Run Order" table of a LiteRT profile summary:

@@ -8,7 +8,9 @@
 
 #include <onnxruntime_cxx_api.h>
 
+#include "backends/ort/onnx_graph.h"
 #include "backends/ort/ort_log.h"
+#include "core/placement.h"
 #include "core/log.h"
 #include "core/stderr_filter.h"
 
@@ -201,13 +203,20 @@ class OrtBackend : public Backend {
     auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()),
                                1, 1024);
     auto opt = options.Choice("opt", "all", {"disable", "basic", "extended", "all"});
-    for (const Status& s : {threads.status(), opt.status(), options.CheckAllUsed()}) {
+    // fallback=fail: the model must run wholly on the requested device (ORT's
+    // session.disable_cpu_ep_fallback); ort:cpu always does.
+    auto fallback = options.Choice("fallback", "allow", {"allow", "fail"});
+    for (const Status& s :
+         {threads.status(), opt.status(), fallback.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
     }
+    const bool fail_on_fallback = fallback.value() == "fail";
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
     }
+    // The model's own nodes, which ORT does not count once it has fused them.
+    const Result<std::map<std::string, int>> model_op_types = ReadOnnxOpTypes(artifact.path);
 
     std::lock_guard<std::mutex> lock(mutex_);
     StderrFilter quiet(IsOnnxSchemaNoise);
@@ -216,55 +225,74 @@ class OrtBackend : public Backend {
         env_ = std::make_unique<Ort::Env>(ORT_LOGGING_LEVEL_WARNING, "edgebench",
                                           &OrtLogCapture::OnMessage, &log_);
       }
-      Ort::SessionOptions so;
-      so.SetIntraOpNumThreads(threads.value());
-      so.SetGraphOptimizationLevel(opt.value() == "disable"    ? ORT_DISABLE_ALL
-                                   : opt.value() == "basic"    ? ORT_ENABLE_BASIC
-                                   : opt.value() == "extended" ? ORT_ENABLE_EXTENDED
-                                                               : ORT_ENABLE_ALL);
-      // Verbose during creation only, to read ORT's node placement.
-      so.SetLogSeverityLevel(ORT_LOGGING_LEVEL_VERBOSE);
-      if (target.device == "xnnpack") {
-        // XNNPACK has its own thread pool; ORT's spinning pool would contend with it.
-        so.AddConfigEntry("session.intra_op.allow_spinning", "0");
-        so.AppendExecutionProvider("XNNPACK",
-                                   {{"intra_op_num_threads", std::to_string(threads.value())}});
-      } else if (target.device == "dnnl") {
-        OrtDnnlProviderOptions* dnnl = nullptr;
-        Ort::ThrowOnError(Ort::GetApi().CreateDnnlProviderOptions(&dnnl));
-        std::unique_ptr<OrtDnnlProviderOptions, void (*)(OrtDnnlProviderOptions*)> owned(
-            dnnl, Ort::GetApi().ReleaseDnnlProviderOptions);
-        so.AppendExecutionProvider_Dnnl(*dnnl);
+      // Where the provider places the model's own nodes: a session with graph optimizations off,
+      // so that the nodes it leaves on the CPU are the model's (with them on, ORT fuses the CPU's
+      // nodes after placement). Created and released before the measured session.
+      std::optional<OrtLogCapture::Captured> probe;
+      if (target.device != "cpu" && model_op_types.ok()) {
+        try {
+          Ort::SessionOptions probe_options = MakeOptions(*device, 1, ORT_DISABLE_ALL, false);
+          probe = CreateSession(artifact, probe_options).second;
+        } catch (const Ort::Exception& e) {
+          // The measured session says why if it fails too; otherwise only the counts are lost.
+          Log(LogLevel::kDebug,
+              std::string("onnxruntime: the placement probe failed: ") + e.what());
+        }
       }
-      env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_VERBOSE);
-      log_.Begin();
-      std::optional<Ort::Session> session;
+      Placement original = OriginalPlacement(target.device, model_op_types, probe);
+      const std::optional<std::string> left_on_cpu = CpuFallbackText(original, target.device);
+
+      Ort::SessionOptions so = MakeOptions(*device, threads.value(), OptLevel(opt.value()),
+                                           fail_on_fallback && target.device != "cpu");
+      std::pair<std::optional<Ort::Session>, OrtLogCapture::Captured> created;
       try {
-        session.emplace(*env_, artifact.path.c_str(), so);
-      } catch (...) {
-        log_.End();
-        env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_WARNING);
+        created = CreateSession(artifact, so);
+      } catch (const Ort::Exception& e) {
+        const std::string said = e.what();
+        if (fail_on_fallback && said.find("fallback") != std::string::npos) {
+          return FallbackError(
+              left_on_cpu.value_or("nodes would stay on the CPU (ONNX Runtime did not say which)"),
+              said);
+        }
         throw;
       }
-      OrtLogCapture::Captured captured = log_.End();
-      env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_WARNING);
+      OrtLogCapture::Captured& captured = created.second;
 
-      Placement placement;
+      Placement placement = original;
       placement.known = !captured.nodes_by_provider.empty();
       for (const auto& [provider, nodes] : captured.nodes_by_provider) {
         const std::string name = OrtProviderToDevice(provider);
         placement.nodes_by_device[name] += nodes;
         placement.devices_used.push_back(name);
       }
+      for (const auto& [provider, op_types] : captured.op_types_by_provider) {
+        placement.ops_by_device[OrtProviderToDevice(provider)] = op_types;
+      }
+      // Fused subgraphs in the measured session: each is one partition of its provider. A
+      // provider that runs the model's nodes one by one (ORT's XNNPACK) has no such count.
+      for (const auto& [provider, fused] : captured.fused_nodes_by_provider) {
+        placement.partitions_by_device[OrtProviderToDevice(provider)] = fused;
+      }
+      std::vector<std::string> notes = std::move(captured.notes);
+      const auto cpu_nodes = placement.nodes_by_device.find("cpu");
+      if (target.device != "cpu" && cpu_nodes != placement.nodes_by_device.end() &&
+          cpu_nodes->second > 0) {
+        // ORT refuses such a session with fallback=fail; this holds if it ever did not.
+        const std::string text =
+            CpuFallbackText(placement, target.device).value_or("nodes stayed on the CPU");
+        if (fail_on_fallback) return FallbackError(text, "");
+        notes.push_back("fallback=allow: " + text + " (ONNX Runtime's CPU provider)");
+      }
       if (quiet.dropped() > 0) {
         Log(LogLevel::kDebug, "onnxruntime: hid " + std::to_string(quiet.dropped()) +
                                   " 'Schema error: ... already registered' lines");
       }
-      return std::unique_ptr<Session>(new OrtSession(std::move(*session), device->provider,
-                                                     std::move(placement),
-                                                     std::move(captured.notes),
-                                                     {{"threads", std::to_string(threads.value())},
-                                                      {"opt", opt.value()}}));
+      std::map<std::string, std::string> effective = {
+          {"threads", std::to_string(threads.value())}, {"opt", opt.value()}};
+      if (fail_on_fallback) effective["fallback"] = "fail";
+      return std::unique_ptr<Session>(new OrtSession(std::move(*created.first), device->provider,
+                                                     std::move(placement), std::move(notes),
+                                                     std::move(effective)));
     } catch (const Ort::Exception& e) {
       return Status::Error("ONNX Runtime (" + std::string(device->provider) +
                            ") could not create a session for '" + artifact.path + "': " + e.what());
@@ -272,6 +300,124 @@ class OrtBackend : public Backend {
   }
 
  private:
+  static GraphOptimizationLevel OptLevel(const std::string& opt) {
+    return opt == "disable"    ? ORT_DISABLE_ALL
+           : opt == "basic"    ? ORT_ENABLE_BASIC
+           : opt == "extended" ? ORT_ENABLE_EXTENDED
+                               : ORT_ENABLE_ALL;
+  }
+
+  static Ort::SessionOptions MakeOptions(const OrtDevice& device, int threads,
+                                         GraphOptimizationLevel level, bool disable_cpu_fallback) {
+    Ort::SessionOptions so;
+    so.SetIntraOpNumThreads(threads);
+    so.SetGraphOptimizationLevel(level);
+    // Verbose during creation only, to read ORT's node placement.
+    so.SetLogSeverityLevel(ORT_LOGGING_LEVEL_VERBOSE);
+    if (disable_cpu_fallback) so.AddConfigEntry("session.disable_cpu_ep_fallback", "1");
+    if (std::string(device.name) == "xnnpack") {
+      // XNNPACK has its own thread pool; ORT's spinning pool would contend with it.
+      so.AddConfigEntry("session.intra_op.allow_spinning", "0");
+      so.AppendExecutionProvider("XNNPACK", {{"intra_op_num_threads", std::to_string(threads)}});
+    } else if (std::string(device.name) == "dnnl") {
+      OrtDnnlProviderOptions* dnnl = nullptr;
+      Ort::ThrowOnError(Ort::GetApi().CreateDnnlProviderOptions(&dnnl));
+      std::unique_ptr<OrtDnnlProviderOptions, void (*)(OrtDnnlProviderOptions*)> owned(
+          dnnl, Ort::GetApi().ReleaseDnnlProviderOptions);
+      so.AppendExecutionProvider_Dnnl(*dnnl);
+    }
+    return so;
+  }
+
+  // Creates a session with ORT's log verbose and captured; called under mutex_.
+  std::pair<std::optional<Ort::Session>, OrtLogCapture::Captured> CreateSession(
+      const Artifact& artifact, const Ort::SessionOptions& so) {
+    env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_VERBOSE);
+    log_.Begin();
+    std::optional<Ort::Session> session;
+    try {
+      session.emplace(*env_, artifact.path.c_str(), so);
+    } catch (...) {
+      log_.End();
+      env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_WARNING);
+      throw;
+    }
+    OrtLogCapture::Captured captured = log_.End();
+    env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_WARNING);
+    return {std::move(session), std::move(captured)};
+  }
+
+  // The model's own nodes by device, from its graph and a session with optimizations off
+  // (`probe`, absent for ort:cpu). Unknown (absent fields) where they cannot tell.
+  static Placement OriginalPlacement(const std::string& device,
+                                     const Result<std::map<std::string, int>>& model_op_types,
+                                     const std::optional<OrtLogCapture::Captured>& probe) {
+    Placement placement;
+    if (!model_op_types.ok()) return placement;
+    const std::map<std::string, int>& model = model_op_types.value();
+    int total = 0;
+    for (const auto& [op, nodes] : model) total += nodes;
+    placement.model_nodes = total;
+    if (device == "cpu") {
+      placement.original_nodes_by_device["cpu"] = total;
+      return placement;
+    }
+    if (!probe || probe->nodes_by_provider.empty()) return placement;
+    std::string provider;
+    for (const OrtDevice& d : kDevices) {
+      if (device == d.name) provider = d.provider;
+    }
+    if (probe->nodes_by_provider.size() == 1) {
+      // "All nodes placed on [X]": one provider took every node.
+      const std::string only = OrtProviderToDevice(probe->nodes_by_provider.begin()->first);
+      placement.original_nodes_by_device[only] = total;
+      return placement;
+    }
+    const auto listed = [&](const std::string& p) {
+      const auto it = probe->op_types_by_provider.find(p);
+      return it == probe->op_types_by_provider.end() ? std::map<std::string, int>{} : it->second;
+    };
+    const std::map<std::string, int> on_provider = listed(provider);
+    const std::map<std::string, int> on_cpu = listed("CPUExecutionProvider");
+    const bool fused = probe->fused_nodes_by_provider.count(provider) > 0;
+    // Counts of the model's op types, never more than the model has.
+    const auto clamp = [&model](const std::map<std::string, int>& counts) {
+      std::map<std::string, int> kept;
+      for (const auto& [op, nodes] : counts) {
+        const auto it = model.find(op);
+        if (it != model.end()) kept[op] = std::min(nodes, it->second);
+      }
+      return kept;
+    };
+    std::map<std::string, int> cpu_ops;
+    if (!fused) {
+      // The provider ran single nodes of the model's op types; all the rest stayed on the CPU
+      // (ORT's layout transformation adds Transposes there, which are not the model's).
+      const std::map<std::string, int> taken = clamp(on_provider);
+      for (const auto& [op, nodes] : model) {
+        const int left = nodes - (taken.count(op) ? taken.at(op) : 0);
+        if (left > 0) cpu_ops[op] = left;
+      }
+    } else {
+      // The provider fused subgraphs, whose nodes ORT does not list: it took what the CPU's list
+      // does not hold.
+      cpu_ops = clamp(on_cpu);
+    }
+    int cpu = 0;
+    for (const auto& [op, nodes] : cpu_ops) cpu += nodes;
+    if (total - cpu > 0) placement.original_nodes_by_device[device] = total - cpu;
+    if (cpu > 0) placement.original_nodes_by_device["cpu"] = cpu;
+    placement.cpu_op_types = cpu_ops;
+    placement.known = true;
+    return placement;
+  }
+
+  static Status FallbackError(const std::string& left_on_cpu, const std::string& ort_said) {
+    return Status::Error("fallback=fail: " + left_on_cpu +
+                         "; ONNX Runtime would have run them there with fallback=allow" +
+                         (ort_said.empty() ? "" : " (ONNX Runtime said: " + ort_said + ")"));
+  }
+
   std::mutex mutex_;
   OrtLogCapture log_;
   std::unique_ptr<Ort::Env> env_;

@@ -17,6 +17,12 @@ namespace edgebench {
 // "Node(s) placed on [XnnpackExecutionProvider]. Number of nodes: 12" -> {provider, 12}.
 std::optional<std::pair<std::string, int>> ParseOrtPlacementLine(const std::string& message);
 
+// "   Softmax (softmax_31)", a line ORT logs under a "Node(s) placed on" line for each node it
+// placed there -> {op type, node name}. A fused node's op type is its fused name
+// ("DNNL_7901984721631076720_0").
+std::optional<std::pair<std::string, std::string>> ParseOrtPlacedNodeLine(
+    const std::string& message);
+
 // "XnnpackExecutionProvider" -> "xnnpack"; unknown providers keep their name.
 std::string OrtProviderToDevice(const std::string& provider);
 
@@ -24,6 +30,12 @@ class OrtLogCapture {
  public:
   struct Captured {
     std::map<std::string, int> nodes_by_provider;
+    // provider -> op type -> nodes, from the node lines ORT logs when more than one provider
+    // has nodes ("All nodes placed on" lists none).
+    std::map<std::string, std::map<std::string, int>> op_types_by_provider;
+    // provider -> nodes that are subgraphs it fused (ORT names them after the provider:
+    // "DnnlExecutionProvider_DNNL_7901984721631076720_0_0"), among the listed ones.
+    std::map<std::string, int> fused_nodes_by_provider;
     std::vector<std::string> notes;
   };
 
@@ -38,6 +50,7 @@ class OrtLogCapture {
  private:
   std::mutex mutex_;
   bool capturing_ = false;
+  std::string listing_provider_;  // the provider whose node lines are being logged, if any
   Captured captured_;
 };
 
