@@ -7,6 +7,8 @@
 
 #include "../test_util.h"
 #include "core/sample_codec.h"
+#include "diagnose/coverage.h"
+#include "diagnose/model_ops.h"
 #include "load/image_input.h"
 #include "load/input_source.h"
 #include "load/npy_file.h"
@@ -87,6 +89,22 @@ TEST(ParsersFuzz, NpyHeaders) {
   std::string npy = std::string("\x93NUMPY\x01\x00", 8) + std::string(1, static_cast<char>(header.size())) +
                     std::string(1, '\0') + header + std::string(24, '\0');
   FuzzText({npy}, [](const std::string& t) { ExpectErrorSaysWhy(ParseNpyHeader(t, "fuzz.npy")); });
+}
+
+// The ONNX reader of coverage and placement (protobuf wire format, no library): a mutated model
+// is a model or an error, never a read past the end or a runaway length.
+TEST(ParsersFuzz, OnnxModels) {
+  std::ifstream in(testing::TestModel("vit_micro.onnx"), std::ios::binary);
+  const std::string model((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(model.size(), 1000u);
+  FuzzText({model}, [](const std::string& t) { ExpectErrorSaysWhy(ParseOnnxOps(t, "fuzz.onnx")); });
+}
+
+TEST(ParsersFuzz, CoverageTables) {
+  std::ifstream in(std::string(EDGEBENCH_SOURCE_DIR) + "/data/coverage/xnnpack.onnx.tsv");
+  const std::string table((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(table.empty());
+  FuzzText({table}, [](const std::string& t) { ExpectErrorSaysWhy(ParseSupportTable(t, "fuzz.tsv")); });
 }
 
 TEST(ParsersFuzz, RecordsAndSamples) {
