@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -122,11 +123,18 @@ Result<OnnxTensorSize> ReadTensorSize(std::string_view message) {
   WireReader::Field field;
   OnnxTensorSize tensor;
   int64_t elements = 1;
+  bool overflow = false;  // dims whose product is past int64: a corrupt file, not a tensor
+  auto multiply = [&](uint64_t dim) {
+    if (dim > static_cast<uint64_t>(INT64_MAX) ||
+        __builtin_mul_overflow(elements, static_cast<int64_t>(dim), &elements)) {
+      overflow = true;
+    }
+  };
   uint64_t data_type = 0;
   while (!reader.done()) {
     if (!reader.Next(field)) return Status::Error(reader.error());
     if (field.number == 1 && field.wire_type == 0) {
-      elements *= static_cast<int64_t>(field.varint);
+      multiply(field.varint);
     } else if (field.number == 1 && field.wire_type == 2) {  // packed dims
       // A packed repeated varint: the values one after another, without keys.
       std::string_view rest = field.bytes;
@@ -140,7 +148,7 @@ Result<OnnxTensorSize> ReadTensorSize(std::string_view message) {
           shift += 7;
           if ((byte & 0x80) == 0) break;
         }
-        elements *= static_cast<int64_t>(value);
+        multiply(value);
       }
     } else if (field.number == 2 && field.wire_type == 0) {
       data_type = field.varint;
@@ -148,9 +156,16 @@ Result<OnnxTensorSize> ReadTensorSize(std::string_view message) {
       tensor.name = std::string(field.bytes);
     }
   }
+  if (overflow) {
+    return Status::Error("an initializer" + (tensor.name.empty() ? std::string() : " ('" + tensor.name + "')") +
+                         " declares more elements than a tensor can have: the file is corrupt");
+  }
   const int64_t element_bytes = OnnxElementBytes(data_type);
   tensor.known = element_bytes > 0;
-  tensor.bytes = elements * element_bytes;
+  if (tensor.known && __builtin_mul_overflow(elements, element_bytes, &tensor.bytes)) {
+    return Status::Error("an initializer" + (tensor.name.empty() ? std::string() : " ('" + tensor.name + "')") +
+                         " declares more bytes than a file can hold: the file is corrupt");
+  }
   return tensor;
 }
 

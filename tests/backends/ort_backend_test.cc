@@ -109,7 +109,10 @@ TEST(OrtBackend, PlacementCountsTheModelsOwnNodes) {
                       "Erf x2, Concat x1, Identity x1) (ONNX Runtime's CPU provider)"),
             notes.end());
 
-  // oneDNN fuses subgraphs: 8 partitions that took 60 of the model's nodes.
+  // oneDNN fuses subgraphs: 8 partitions that took 60 of the model's nodes. Not under the
+  // sanitizers: ONNX Runtime 1.23.2's oneDNN provider (Debian's build) frees a 48-byte object
+  // as a 1-byte one while it builds this session, and AddressSanitizer stops the process there.
+  if (testing::kSanitizerBuild) return;
   auto dnnl = Load(*backend, "vit_micro.onnx", "ort:dnnl");
   ASSERT_TRUE(dnnl);
   const Placement pd = dnnl->GetPlacement();
@@ -131,12 +134,15 @@ TEST(OrtBackend, FallbackFailRefusesAPartlyPlacedModelNamingTheOpTypes) {
       << xnn.error();
   EXPECT_NE(xnn.error().find("fallback to CPU EP has been explicitly disabled"), std::string::npos)
       << xnn.error();
-  auto dnnl = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:dnnl?fallback=fail").take());
-  ASSERT_FALSE(dnnl.ok());
-  EXPECT_NE(dnnl.error().find("fallback=fail: 8 of 68 nodes stayed on the CPU (op types: Gather x7, "
-                              "Identity x1)"),
-            std::string::npos)
-      << dnnl.error();
+  // oneDNN: not under the sanitizers (see PlacementCountsTheModelsOwnNodes).
+  if (!testing::kSanitizerBuild) {
+    auto dnnl = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:dnnl?fallback=fail").take());
+    ASSERT_FALSE(dnnl.ok());
+    EXPECT_NE(dnnl.error().find("fallback=fail: 8 of 68 nodes stayed on the CPU (op types: Gather x7, "
+                                "Identity x1)"),
+              std::string::npos)
+        << dnnl.error();
+  }
   // The CPU provider is the CPU: nothing to fall back from.
   auto cpu = Load(*backend, "vit_micro.onnx", "ort:cpu?fallback=fail");
   ASSERT_TRUE(cpu);
