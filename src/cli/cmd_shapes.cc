@@ -12,13 +12,10 @@
 #include "cli/command_support.h"
 #include "cli/commands.h"
 #include "cli/monitor_options.h"
-#include "cli/record_output.h"
 #include "core/strings.h"
 #include "load/scenario.h"
 #include "report/shape_matrix.h"
-#include "runner/interrupt.h"
 #include "runner/plan.h"
-#include "runner/run_plan.h"
 
 namespace edgebench {
 namespace {
@@ -162,32 +159,24 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
     }
   }
 
-  auto printer = MakePrinter(o.format, std::cout);
-  if (!printer.ok()) return fail(printer.error());
-  auto output = RecordOutput::Open(printer.take(), o.out_dir);
-  if (!output.ok()) return fail(output.error());
-  InstallInterruptHandlers();
-  RunPlanOptions options;
-  options.executable = context.executable;
-  options.worker_args = WorkerLogArgs();
-  options.cooldown = monitor.value().cooldown;
-  options.sysfs_root = request.monitor.sysfs_root;
-  std::vector<Record> records;
-  output.value().Begin();
-  const RunPlanTotals totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
-    records.push_back(r);
-    return output.value().Emit(r, "shapes");
-  });
-  output.value().End();
+  PlanRunRequest run;
+  run.command = "shapes";
+  run.format = o.format;
+  run.out_dir = o.out_dir;
+  run.cooldown = monitor.value().cooldown;
+  run.sysfs_root = request.monitor.sysfs_root;
+  auto outcome = RunPlanWithOutput(plan, context, run, /*keep_records=*/true);
+  if (!outcome.ok()) return fail(outcome.error());
+  const std::vector<Record>& records = outcome.value().records;
   if (o.format == "table" || o.format == "markdown") {
     std::cout << "\n" << (o.format == "markdown" ? "### " : "") << "shape sweep: "
               << spec.value().name << "\n\n"
               << FormatShapeMatrix(records, {dim_order, o.format == "markdown"});
   }
-  if (totals.interrupted_by == 0 && DimsNameNothing(records)) {
+  if (outcome.value().totals.interrupted_by == 0 && DimsNameNothing(records)) {
     return fail("no target has the dimensions swept: " + records.front().error);
   }
-  return PlanExitCode(totals, "shapes");
+  return PlanExitCode(outcome.value().totals, "shapes");
 }
 
 }  // namespace

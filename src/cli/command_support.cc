@@ -37,16 +37,12 @@ void AddTraceOption(CLI::App* cmd, std::string& path) {
           "FILE"));
 }
 
-int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
-                     const PlanRunRequest& request) {
-  auto fail = [&](const std::string& message) {
-    std::cerr << "edgebench " << request.command << ": " << message << "\n";
-    return 2;
-  };
+Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, CommandContext& context,
+                                         const PlanRunRequest& request, bool keep_records) {
   auto printer = MakePrinter(request.format, std::cout);
-  if (!printer.ok()) return fail(printer.error());
+  if (!printer.ok()) return Status::Error(printer.error());
   auto output = RecordOutput::Open(printer.take(), request.out_dir);
-  if (!output.ok()) return fail(output.error());
+  if (!output.ok()) return Status::Error(output.error());
   InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
@@ -56,23 +52,34 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
   options.cooldown = request.cooldown;
   options.sysfs_root = request.sysfs_root;
   output.value().Begin();
-  std::vector<Record> traced;  // with --trace only
-  const RunPlanTotals totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
-    if (!request.trace_path.empty()) traced.push_back(r);
+  PlanRunOutcome outcome;
+  const bool keep = keep_records || !request.trace_path.empty();
+  outcome.totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
+    if (keep) outcome.records.push_back(r);
     return output.value().Emit(r, request.command);
   });
   output.value().End();
-  int code = PlanExitCode(totals, request.command, request.fail_on_invalid);
   if (!request.trace_path.empty()) {
-    if (Status written = WriteTrace(traced, request.trace_path); !written.ok()) {
+    if (Status written = WriteTrace(outcome.records, request.trace_path); !written.ok()) {
       std::cerr << "edgebench " << request.command << ": " << written.message() << " (the records are not affected)\n";
-      if (code == 0) code = 1;
+      outcome.trace_failed = true;
     } else {
-      std::cerr << "edgebench " << request.command << ": trace of " << traced.size() << " cases written to "
+      std::cerr << "edgebench " << request.command << ": trace of " << outcome.records.size() << " cases written to "
                 << request.trace_path << " (open it in ui.perfetto.dev)\n";
     }
   }
-  return code;
+  return outcome;
+}
+
+int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
+                     const PlanRunRequest& request) {
+  auto outcome = RunPlanWithOutput(plan, context, request);
+  if (!outcome.ok()) {
+    std::cerr << "edgebench " << request.command << ": " << outcome.error() << "\n";
+    return 2;
+  }
+  const int code = PlanExitCode(outcome.value().totals, request.command, request.fail_on_invalid);
+  return code == 0 && outcome.value().trace_failed ? 1 : code;
 }
 
 int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid) {

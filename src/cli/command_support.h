@@ -34,8 +34,22 @@ struct PlanRunRequest {
 // --trace FILE.json (run, llm, suite): checked before anything runs (its directory must exist).
 void AddTraceOption(CLI::App* cmd, std::string& path);
 
-// Runs `plan` with each record printed in `format` on stdout and stored in `out_dir`; returns
-// the command's exit status (PlanExitCode), or 2, said on stderr, for a bad format or store.
+// What running a plan left: its totals, its records when asked for (a command that shows more
+// after them, as shapes' matrix), and whether the trace could not be written.
+struct PlanRunOutcome {
+  RunPlanTotals totals;
+  std::vector<Record> records;
+  bool trace_failed = false;
+};
+
+// Runs `plan` with each record printed in `format` on stdout, stored in `out_dir` and, with a
+// trace path, written to the trace; decides no exit status. An error (a bad format or store)
+// is said before anything runs.
+Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, CommandContext& context,
+                                         const PlanRunRequest& request, bool keep_records = false);
+
+// RunPlanWithOutput, then the command's exit status (PlanExitCode; 1 also when the trace could
+// not be written), or 2, said on stderr, for a bad format or store.
 int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
                      const PlanRunRequest& request);
 
