@@ -1,13 +1,12 @@
 #include "report/monitor_json.h"
 
+#include "report/json_numbers.h"
+
 namespace edgebench {
 
 using nlohmann::json;
 
 namespace {
-
-json Optional(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-json Optional(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
 
 template <typename T>
 std::optional<T> OptionalFrom(const json& j, const char* key) {
@@ -18,22 +17,22 @@ std::optional<T> OptionalFrom(const json& j, const char* key) {
 json EnergyToJson(const EnergyResult& e) {
   json channels = json::array();
   for (const ChannelEnergy& c : e.channels) {
-    channels.push_back({{"channel", c.channel}, {"energy_mj", Optional(c.energy_mj)},
-                        {"mean_power_mw", Optional(c.mean_power_mw)}, {"peak_power_mw", Optional(c.peak_power_mw)},
+    channels.push_back({{"channel", c.channel}, {"energy_mj", OptionalNumber(c.energy_mj)},
+                        {"mean_power_mw", OptionalNumber(c.mean_power_mw)}, {"peak_power_mw", OptionalNumber(c.peak_power_mw)},
                         {"wraps", c.wraps}, {"reason", c.reason}});
   }
-  return {{"total_channels", e.total_channels}, {"energy_mj", Optional(e.energy_mj)},
-          {"mean_power_mw", Optional(e.mean_power_mw)}, {"peak_power_mw", Optional(e.peak_power_mw)},
-          {"per_query_mj", Optional(e.per_query_mj)}, {"per_token_mj", Optional(e.per_token_mj)},
+  return {{"total_channels", e.total_channels}, {"energy_mj", OptionalNumber(e.energy_mj)},
+          {"mean_power_mw", OptionalNumber(e.mean_power_mw)}, {"peak_power_mw", OptionalNumber(e.peak_power_mw)},
+          {"per_query_mj", OptionalNumber(e.per_query_mj)}, {"per_token_mj", OptionalNumber(e.per_token_mj)},
           {"reason", e.reason}, {"channels", channels}};
 }
 
 json MemoryToJson(const MemoryResult& m) {
-  return {{"peak_rss_bytes", Optional(m.peak_rss_bytes)}, {"rss_start_bytes", Optional(m.rss_start_bytes)},
-          {"rss_end_bytes", Optional(m.rss_end_bytes)},
-          {"growth_bytes_per_query", Optional(m.growth_bytes_per_query)}, {"fit_r2", m.fit_r2},
+  return {{"peak_rss_bytes", OptionalInt(m.peak_rss_bytes)}, {"rss_start_bytes", OptionalInt(m.rss_start_bytes)},
+          {"rss_end_bytes", OptionalInt(m.rss_end_bytes)},
+          {"growth_bytes_per_query", OptionalNumber(m.growth_bytes_per_query)}, {"fit_r2", m.fit_r2},
           {"fit_points", m.fit_points}, {"fit_queries", m.fit_queries},
-          {"projected_mb_per_10k_queries", Optional(m.projected_mb_per_10k_queries)}, {"leak", m.leak},
+          {"projected_mb_per_10k_queries", OptionalNumber(m.projected_mb_per_10k_queries)}, {"leak", m.leak},
           {"explanation", m.explanation}};
 }
 
@@ -46,20 +45,20 @@ json DerivedToJson(const MonitorDerived& d) {
   json windows = json::array();
   for (const MonitorWindow& w : d.windows) {
     windows.push_back({{"start_ns", w.start_ns}, {"end_ns", w.end_ns},
-                       {"busy_frequency_khz", Optional(w.busy_frequency_khz)},
-                       {"max_temperature_mc", Optional(w.max_temperature_mc)},
-                       {"mean_power_mw", Optional(w.mean_power_mw)}, {"rss_end_bytes", Optional(w.rss_end_bytes)},
-                       {"process_cpu_percent", Optional(w.process_cpu_percent)},
+                       {"busy_frequency_khz", OptionalNumber(w.busy_frequency_khz)},
+                       {"max_temperature_mc", OptionalNumber(w.max_temperature_mc)},
+                       {"mean_power_mw", OptionalNumber(w.mean_power_mw)}, {"rss_end_bytes", OptionalNumber(w.rss_end_bytes)},
+                       {"process_cpu_percent", OptionalNumber(w.process_cpu_percent)},
                        {"throttle_events", w.throttle_events}});
   }
   return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)},
-          {"baseline_frequency_khz", Optional(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
+          {"baseline_frequency_khz", OptionalNumber(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
           {"throttling", events}, {"windows", windows}};
 }
 
 json CooldownToJson(const CooldownResult& c) {
-  return {{"spec", c.spec}, {"mode", c.mode}, {"idle_mc", Optional(c.idle_mc)}, {"start_mc", Optional(c.start_mc)},
-          {"end_mc", Optional(c.end_mc)}, {"waited_ms", c.waited_ms}, {"reached", c.reached}, {"detail", c.detail}};
+  return {{"spec", c.spec}, {"mode", c.mode}, {"idle_mc", OptionalNumber(c.idle_mc)}, {"start_mc", OptionalNumber(c.start_mc)},
+          {"end_mc", OptionalNumber(c.end_mc)}, {"waited_ms", c.waited_ms}, {"reached", c.reached}, {"detail", c.detail}};
 }
 
 CooldownResult CooldownFromJson(const json& j) {
@@ -146,7 +145,7 @@ json MonitorRecordToJson(const MonitorRecord& m) {
   json series = json::object();
   for (size_t c = 0; c < s.channels.size() && c < s.values.size(); ++c) {
     json values = json::array();
-    for (const auto& v : s.values[c]) values.push_back(Optional(v));
+    for (const auto& v : s.values[c]) values.push_back(OptionalNumber(v));
     series[s.channels[c].id] = std::move(values);
   }
   json j = {{"settings", MonitorSettingsToJson(m.settings)}, {"disabled_reason", m.disabled_reason},

@@ -209,6 +209,7 @@ nlohmann::json RecordToJson(const Record& record);
 // The settings' JSON forms, shared by records and case descriptions. FromJson throws
 // nlohmann::json::exception naming a missing field.
 nlohmann::json RunSettingsToJson(const RunSettings& settings);
+nlohmann::json SummaryToJson(const LatencySummary& summary);
 RunSettings RunSettingsFromJson(const nlohmann::json& json);
 nlohmann::json LlmSettingsToJson(const LlmSettings& settings);
 LlmSettings LlmSettingsFromJson(const nlohmann::json& json);

@@ -1,0 +1,23 @@
+// The record's `load` section (docs/records.md, "load"): derived from the samples and the
+// scenario (SummarizeLoad), judged by the load scenarios' rules (CheckLoad), and its JSON. Kept
+// apart from record.cc, which calls these from FinishRecord, RecordToJson and RecordFromJson.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "load/scenario_spec.h"
+#include "report/record.h"
+
+namespace edgebench {
+
+LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec);
+
+// Adds the load scenarios' invalid reasons to r.invalid_reasons; r.load must be set.
+void CheckLoad(Record& r, const ScenarioSpec& spec);
+
+nlohmann::json LoadToJson(const LoadRecord& l, const Record& r);
+
+// The parts of the load section that the samples do not give (FinishRecord derives the rest).
+void StoredLoadFromJson(const nlohmann::json& j, Record& r);
+
+}  // namespace edgebench
