@@ -87,21 +87,28 @@ TEST(LoadCli, SharedSessionsOnLiteRtAreAClearErrorRecord) {
 }
 
 TEST(LoadCli, ServerRecordsServiceTimeAndTheAchievedRate) {
-  auto r = RunCommand(Executable() + " run x -t null:sleep?us=200 --scenario server:500 --concurrency 2" + kShort);
+  // A second of 500 QPS on two sessions of 0.2 ms: ample headroom, but a loaded CI machine (or a
+  // sanitizer build) can still stall the issuer long enough to miss the rate by 2%. The verdict
+  // must then say so, and must not otherwise: the rule is checked against the record's own numbers.
+  auto r = RunCommand(Executable() + " run x -t null:sleep?us=200 --scenario server:500 --concurrency 2"
+                      " --warmup 2 --min-queries 300 --min-duration 1000 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const auto records = Records(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   const auto& server = records[0]["load"]["server"];
-  EXPECT_GT(server["offered_qps"].get<double>(), 250);
-  EXPECT_GT(server["achieved_qps"].get<double>(), 250);
+  const double offered = server["offered_qps"].get<double>();
+  const double achieved = server["achieved_qps"].get<double>();
+  EXPECT_GT(offered, 250);
+  EXPECT_GT(achieved, 250);
   EXPECT_GE(server["service"]["min_ns"].get<int64_t>(), 200'000);
   EXPECT_EQ(server["not_issued"], 0);
   EXPECT_TRUE(records[0]["samples"]["measured"].contains("service_ns"));
-  if (kSanitizerBuild) {  // every record of a sanitizer build is INVALID for that alone
-    EXPECT_EQ(records[0]["verdict"]["reasons"], nlohmann::json::array({"sanitizer build of edgebench"}));
-  } else {
-    EXPECT_EQ(records[0]["verdict"]["valid"], true) << records[0]["verdict"];
-  }
+  nlohmann::json expected = nlohmann::json::array();
+  if (kSanitizerBuild) expected.push_back("sanitizer build of edgebench");  // INVALID for that alone
+  const bool kept_up = achieved >= 0.98 * offered;
+  const std::string reasons = records[0]["verdict"]["reasons"].dump();
+  EXPECT_EQ(reasons.find("the sessions did not keep up") == std::string::npos, kept_up) << reasons;
+  if (kept_up) EXPECT_EQ(records[0]["verdict"]["reasons"], expected) << records[0]["verdict"];
 }
 
 TEST(LoadCli, AnOverloadedServerIsInvalidWithTheReason) {
