@@ -17,6 +17,7 @@
 
 #include "backends/llm_session.h"
 #include "backends/target.h"
+#include "core/operator_profile.h"
 #include "core/placement.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -86,6 +87,14 @@ class Session {
   virtual std::vector<std::string> notes() const { return {}; }
   // Every target option with the value in force, defaults included, for the record.
   virtual std::map<std::string, std::string> effective_options() const { return {}; }
+
+  // Operator profiles (--profile; the session was loaded with Target::profile_operators).
+  // BeginOperatorProfile() is called when the measured phase starts, after warmup: runs before
+  // it are not in the profile. TakeOperatorProfile() is called once, after the last run.
+  virtual void BeginOperatorProfile() {}
+  virtual Result<OperatorProfile> TakeOperatorProfile() {
+    return Status::Error("this backend reads no per-operator times from its runtime");
+  }
 };
 
 class Backend {

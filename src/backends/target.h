@@ -14,6 +14,9 @@ struct Target {
   std::string backend;  // "ort"
   std::string device;   // "cpu"; defaults to "cpu" when omitted
   std::map<std::string, std::string> options;
+  // --profile: the session records per-operator times (Session::TakeOperatorProfile). Set by
+  // the harness, not written in the target's text.
+  bool profile_operators = false;
 
   // The canonical spelling: backend:device?k=v&k=v with options sorted.
   std::string Canonical() const;

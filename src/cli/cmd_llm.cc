@@ -37,6 +37,7 @@ struct LlmOptions {
   bool fail_on_invalid = false;
   MonitorFlags monitor;
   std::string trace_path;
+  bool profile = false;
 };
 
 Result<std::vector<int64_t>> ParseCounts(const std::string& flag, const std::string& text) {
@@ -118,6 +119,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
   request.monitor = monitor.value().settings;
+  request.profile = o.profile;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
@@ -178,6 +180,7 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, o->monitor);
   AddTraceOption(cmd, o->trace_path);
+  AddProfileOption(cmd, o->profile);
   cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });
 }
 

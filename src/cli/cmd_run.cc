@@ -40,6 +40,7 @@ struct RunOptions {
   bool fail_on_invalid = false;
   MonitorFlags monitor;
   std::string trace_path;
+  bool profile = false;
 };
 
 int Run(const RunOptions& o, CommandContext& context) {
@@ -118,6 +119,7 @@ int Run(const RunOptions& o, CommandContext& context) {
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
   request.monitor = monitor.value().settings;
+  request.profile = o.profile;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
@@ -226,6 +228,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--fail-on-invalid", options->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, options->monitor);
   AddTraceOption(cmd, options->trace_path);
+  AddProfileOption(cmd, options->profile);
   cmd->callback([options, &context] { context.exit_code = Run(*options, context); });
 }
 

@@ -21,6 +21,13 @@ std::vector<std::string> WorkerLogArgs() {
   return {};
 }
 
+void AddProfileOption(CLI::App* cmd, bool& profile) {
+  cmd->add_flag("--profile", profile,
+                "record per-operator times from the runtime's own profiler over the measured runs (its cost is in "
+                "the latencies, so a profiled case is a case of its own); top operators in the table, all in "
+                "the record, operators on the --trace timeline (docs/trace.md)");
+}
+
 void AddTraceOption(CLI::App* cmd, std::string& path) {
   cmd->add_option("--trace", path,
                   "write a Chrome/Perfetto trace of the cases (queries, phases, device series) to FILE.json; "

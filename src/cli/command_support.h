@@ -33,6 +33,8 @@ struct PlanRunRequest {
 
 // --trace FILE.json (run, llm, suite): checked before anything runs (its directory must exist).
 void AddTraceOption(CLI::App* cmd, std::string& path);
+// --profile: per-operator times from the runtime's profiler, after warmup (docs/trace.md).
+void AddProfileOption(CLI::App* cmd, bool& profile);
 
 // What running a plan left: its totals, its records when asked for (a command that shows more
 // after them, as shapes' matrix), and whether the trace could not be written.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/profile_json.h"
+
 namespace edgebench {
 
 const char kSettleColumnHelp[] =
@@ -459,6 +461,16 @@ std::vector<Column> SoakColumns() {
 // The device monitor's columns (docs/monitoring.md), before the verdict in every measuring set:
 // the worker's peak resident memory (tensor scenarios), energy per query (per token for language models) where a
 // sensor measures the device's total, and what the monitor found (throttling, a leak).
+// --profile: the operator types that took most of the measured runs' operator time.
+std::vector<Column> WithProfileColumn(std::vector<Column> columns) {
+  Column top{"top operators (share of op time)", [](const Record& r) -> std::string {
+               if (r.operator_profile) return TopOperatorsText(*r.operator_profile, 3);
+               return r.operator_profile_unavailable.empty() ? kNoValue : "unavailable (see notes)";
+             }};
+  columns.insert(columns.end() - 1, top);
+  return columns;
+}
+
 std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_token) {
   auto derived = [](const Record& r) -> const MonitorDerived* {
     return Measured(r) && r.monitor && r.monitor->disabled_reason.empty() ? &r.monitor->derived : nullptr;
@@ -497,12 +509,12 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
 // its ':'). Immutable once built.
 const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
   static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
-      {"single-stream", WithMonitorColumns(SingleStreamColumns(), false)},
-      {"multi-stream", WithMonitorColumns(MultiStreamColumns(), false)},
-      {"server", WithMonitorColumns(ServerColumns(), false)},
-      {"offline", WithMonitorColumns(OfflineColumns(), false)},
-      {"soak", WithMonitorColumns(SoakColumns(), false)},
-      {"llm", WithMonitorColumns(LlmColumns(), true)},
+      {"single-stream", WithProfileColumn(WithMonitorColumns(SingleStreamColumns(), false))},
+      {"multi-stream", WithProfileColumn(WithMonitorColumns(MultiStreamColumns(), false))},
+      {"server", WithProfileColumn(WithMonitorColumns(ServerColumns(), false))},
+      {"offline", WithProfileColumn(WithMonitorColumns(OfflineColumns(), false))},
+      {"soak", WithProfileColumn(WithMonitorColumns(SoakColumns(), false))},
+      {"llm", WithProfileColumn(WithMonitorColumns(LlmColumns(), true))},
       {"agree", AgreementColumns()},
   };
   return *sets;

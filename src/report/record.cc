@@ -14,6 +14,7 @@
 #include "load/scenario_spec.h"
 #include "report/json_numbers.h"
 #include "report/monitor_json.h"
+#include "report/profile_json.h"
 #include "report/record_load.h"
 #include "report/record_monitor.h"
 
@@ -432,6 +433,11 @@ json RecordToJson(const Record& r) {
     j["llm"] = LlmToJson(*r.llm);
   }
   if (r.monitor) j["monitor"] = MonitorRecordToJson(*r.monitor);
+  if (r.operator_profile || !r.operator_profile_unavailable.empty()) {
+    int64_t measured = 0;
+    for (int64_t ns : r.measured_ns) measured += ns;
+    j["profile"] = OperatorProfileToJson(r.operator_profile, r.operator_profile_unavailable, measured);
+  }
   return j;
 }
 
@@ -571,6 +577,7 @@ Result<Record> RecordFromJson(const json& j) {
         return Status::Error("record " + r.id + ": monitor: " + e.what());
       }
     }
+    if (j.contains("profile")) OperatorProfileFromJson(j.at("profile"), r.operator_profile, r.operator_profile_unavailable);
     // The summary, settling and verdict are derived: recompute them from the raw samples. A
     // stored verdict that disagrees (an older version's rules, or an edited record) is replaced
     // by the recomputed one, with a warning, so no record claims a verdict its samples deny.

@@ -27,6 +27,7 @@
 #include "core/environment.h"
 #include "diagnose/agreement.h"
 #include "core/llm_types.h"
+#include "core/operator_profile.h"
 #include "core/placement.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -156,6 +157,10 @@ struct Record {
 
   // What ran.
   Placement placement;
+  // --profile: per-operator times over the measured runs, or why there are none (the backend's
+  // reason); neither when the case was not profiled.
+  std::optional<OperatorProfile> operator_profile;
+  std::string operator_profile_unavailable;
 
   // Latency decomposition (ns): loading (the runtime's session creation: parsing, optimising,
   // partitioning), making the input samples, binding shapes and allocating (prepare). The first

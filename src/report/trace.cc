@@ -32,6 +32,7 @@ constexpr int kPhaseTid = 0;    // stages and phases
 constexpr int kDeviceTid = 1;   // throttling events
 constexpr int kWarmupTid = 2;   // warm-up queries
 constexpr int kStreamTid0 = 3;  // measured queries of stream 0, then 1, ...
+constexpr int kOperatorTid0 = 1000;  // --profile: operators, one track per runtime thread
 
 // Where the warm-up phase starts on the measured phase's axis (ns, negative): the monitor's
 // mark when there is one, else just before the measured phase (the warm-up's own span).
@@ -82,6 +83,7 @@ class CaseTrace {
     events_.push_back(Metadata("thread_name", pid_, kPhaseTid, "phases"));
     Queries();
     LanguageModel();
+    Operators();
     Monitor();
   }
 
@@ -148,6 +150,29 @@ class CaseTrace {
                          {"tid", kPhaseTid}, {"args", {{"why", why}}}});
     }
     if (r_.measured_wall_ns > 0) Span("measured phase", "phase", kPhaseTid, 0, r_.measured_wall_ns);
+  }
+
+  // --profile: the first measured operator executions the record kept, on the runtime's threads.
+  void Operators() {
+    if (!r_.operator_profile || r_.operator_profile->spans.empty()) return;
+    std::map<int64_t, int> tracks;
+    for (const OperatorSpan& s : r_.operator_profile->spans) {
+      auto it = tracks.find(s.thread);
+      if (it == tracks.end()) {
+        it = tracks.emplace(s.thread, kOperatorTid0 + static_cast<int>(tracks.size())).first;
+        events_.push_back(Metadata("thread_name", pid_, it->second,
+                                   "operators (runtime thread " + std::to_string(s.thread) + ")"));
+      }
+      Span(s.op_type, "operator", it->second, s.start_ns - r_.measured_start_ns, s.duration_ns,
+           {{"node", s.node}, {"device", s.device}});
+    }
+    if (r_.operator_profile->spans_dropped > 0) {
+      events_.push_back({{"name", "operators not shown"}, {"ph", "i"}, {"s", "p"}, {"ts", Ts(0)}, {"pid", pid_},
+                         {"tid", kPhaseTid},
+                         {"args", {{"why", std::to_string(r_.operator_profile->spans_dropped) +
+                                               " operator executions past the record's first " +
+                                               std::to_string(kMaxOperatorSpans) + " left out"}}}});
+    }
   }
 
   void LanguageModel() {

@@ -20,7 +20,8 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"scenario", spec.scenario},
           {"llm", LlmSettingsToJson(spec.llm)},
           {"case_key", spec.case_key},
-          {"monitor", MonitorSettingsToJson(spec.monitor)}};
+          {"monitor", MonitorSettingsToJson(spec.monitor)},
+          {"profile", spec.profile}};
 }
 
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
@@ -39,6 +40,7 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.llm = LlmSettingsFromJson(j.at("llm"));
     spec.case_key = j.value("case_key", "");
     if (j.contains("monitor")) spec.monitor = MonitorSettingsFromJson(j.at("monitor"));
+    spec.profile = j.value("profile", false);
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());
@@ -74,6 +76,9 @@ std::string CaseKey(const CaseSpec& spec) {
     }
     identity["settings"] = json_settings;
   }
+  // A profiled case measures the runtime with its profiler on: not the same measurement. Absent
+  // when off, so unprofiled cases keep the keys they had.
+  if (spec.profile) identity["profile"] = true;
   return Sha256Hex(identity.dump()).substr(0, 16);
 }
 

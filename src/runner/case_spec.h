@@ -31,6 +31,9 @@ struct CaseSpec {
   // The device monitor beside the case; not part of the case key (it observes, it does not
   // decide what is measured).
   MonitorSettings monitor;
+  // --profile: per-operator times from the runtime's profiler over the measured runs. Part of
+  // the case key: the profiler's own cost is in the latencies.
+  bool profile = false;
 };
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);

@@ -122,6 +122,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
         }
         for (CaseSpec& spec : specs) {
           spec.monitor = request.monitor;
+          spec.profile = request.profile;
           spec.case_key = CaseKey(spec);
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
           cases.push_back({spec, planned.artifact ? "" : planned.skip_reason, find_peak});

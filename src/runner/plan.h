@@ -61,6 +61,7 @@ struct PlanRequest {
   std::vector<int64_t> prompt_lengths = {128};
   std::vector<int64_t> gen_lengths = {64};
   MonitorSettings monitor;  // every case's device monitor
+  bool profile = false;     // --profile: every case's operator profile
 };
 
 struct PlannedCase {

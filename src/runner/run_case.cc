@@ -23,6 +23,44 @@ std::string EffectiveTarget(const Target& requested, const std::map<std::string,
   return effective.Canonical();
 }
 
+// --profile: tells every session when the measured phase starts, so that the warmup's runs stay
+// out of their operator profiles.
+class ProfileMarker : public RunObserver {
+ public:
+  ProfileMarker(RunObserver* inner, const std::vector<std::unique_ptr<Session>>& sessions)
+      : inner_(inner), sessions_(sessions) {}
+  void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
+    if (phase == "measure") {
+      for (const auto& s : sessions_) s->BeginOperatorProfile();
+    }
+    if (inner_) inner_->OnPhaseStart(phase, expected_ms);
+  }
+  void OnPhaseEnd(const std::string& phase) override {
+    if (inner_) inner_->OnPhaseEnd(phase);
+  }
+
+ private:
+  RunObserver* inner_;
+  const std::vector<std::unique_ptr<Session>>& sessions_;
+};
+
+// The sessions' operator profiles, merged into the record; or the first session's reason.
+void TakeOperatorProfiles(Record& r, const std::vector<std::unique_ptr<Session>>& sessions) {
+  OperatorProfile merged;
+  for (const auto& s : sessions) {
+    auto profile = s->TakeOperatorProfile();
+    if (!profile.ok()) {
+      r.operator_profile_unavailable = profile.error();
+      r.notes.push_back("--profile: " + profile.error());
+      return;
+    }
+    MergeOperatorProfile(merged, profile.value());
+  }
+  r.operator_profile = std::move(merged);
+  r.notes.push_back("--profile: the runtime's profiler ran during the measured queries, so their latencies and "
+                    "memory include its cost; compare profiled cases with profiled cases");
+}
+
 Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, const ResolvedTarget& resolved,
                         const StageCallback& stage, RunObserver* observer) {
   r.llm = LlmRecord{};
@@ -54,6 +92,12 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   const ProcessMemory memory = ReadProcessMemory();
   r.llm->rss_bytes = memory.rss_bytes;
   r.llm->rss_peak_bytes = memory.peak_bytes;
+  if (spec.profile) {
+    r.operator_profile_unavailable =
+        "llama.cpp's API gives no per-operator times: llama_perf_context reports prompt and generation totals "
+        "only, and ggml's per-node evaluation callback would synchronize every node, timing something else";
+    r.notes.push_back("--profile: " + r.operator_profile_unavailable);
+  }
   if (!result.error.ok()) return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, result.error.message());
   FinishRecord(r);
   return r;
@@ -70,9 +114,11 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   }
   stage("load");
   std::vector<std::unique_ptr<Session>> sessions;
+  Target target = resolved.target;
+  target.profile_operators = spec.profile;
   const int64_t load_start = NowNs();
   for (int i = 0; i < scenario.sessions_needed(); ++i) {
-    auto session = resolved.backend->Load(Artifact{spec.artifact}, resolved.target);
+    auto session = resolved.backend->Load(Artifact{spec.artifact}, target);
     if (!session.ok()) {
       r.load_ns = NowNs() - load_start;
       return FailedRecord(r, CaseStatus::kFailed, "load", session.error());
@@ -151,9 +197,11 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   ScenarioContext context;
   for (auto& s : sessions) context.sessions.push_back(s.get());
   context.input_pool = &pool;
-  context.observer = observer;
+  ProfileMarker marker(observer, sessions);
+  context.observer = spec.profile ? &marker : observer;
   context.now = NowNs;
   ScenarioResult result = scenario.Run(context);
+  if (spec.profile && result.error.ok()) TakeOperatorProfiles(r, sessions);
   r.warmup_ns = std::move(result.warmup.latency_ns);
   r.warmup_issue_ns = std::move(result.warmup.issue_ns);
   r.measured_ns = std::move(result.measured.latency_ns);

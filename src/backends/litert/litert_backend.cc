@@ -2,6 +2,7 @@
 
 #include "backends/litert/litert_types.h"
 #include "backends/litert/litert_xnnpack_session.h"
+#include "backends/litert/tflite_op_profiler.h"
 
 #include <dlfcn.h>
 
@@ -92,8 +93,10 @@ class LiteRtSession : public Session {
  public:
   LiteRtSession(std::unique_ptr<CollectingReporter> reporter,
                 std::unique_ptr<tflite::FlatBufferModel> model,
-                std::unique_ptr<tflite::Interpreter> interpreter, int threads, bool fail_on_fallback)
-      : reporter_(std::move(reporter)),
+                std::unique_ptr<tflite::Interpreter> interpreter, int threads, bool fail_on_fallback,
+                std::unique_ptr<TfLiteOperatorProfiler> profiler)
+      : profiler_(std::move(profiler)),
+        reporter_(std::move(reporter)),
         model_(std::move(model)),
         interpreter_(std::move(interpreter)),
         threads_(threads),
@@ -182,6 +185,7 @@ class LiteRtSession : public Session {
       return Status::Error("TensorFlow Lite failed to run: " +
                            (reporter_->text().empty() ? "Invoke returned an error" : reporter_->text()));
     }
+    if (profiler_) profiler_->CountRun();
     const auto& out = interpreter_->outputs();
     outputs.resize(out.size());
     for (size_t i = 0; i < out.size(); ++i) {
@@ -194,6 +198,16 @@ class LiteRtSession : public Session {
       if (t->bytes) std::memcpy(o.data.data(), t->data.raw, t->bytes);
     }
     return Status::Ok();
+  }
+
+  void BeginOperatorProfile() override {
+    if (profiler_) profiler_->Begin();
+  }
+
+  Result<OperatorProfile> TakeOperatorProfile() override {
+    if (!profiler_) return Status::Error("the session was loaded without --profile");
+    // Builtin kernels only: Debian's TensorFlow Lite is built without delegates.
+    return profiler_->Take("delegate");
   }
 
   Placement GetPlacement() const override {
@@ -258,6 +272,8 @@ class LiteRtSession : public Session {
     return text;
   }
 
+  // --profile; declared first so that it outlives the interpreter that calls it.
+  std::unique_ptr<TfLiteOperatorProfiler> profiler_;
   std::unique_ptr<CollectingReporter> reporter_;     // the model reports through it
   std::unique_ptr<tflite::FlatBufferModel> model_;  // must outlive the interpreter
   std::unique_ptr<tflite::Interpreter> interpreter_;
@@ -330,15 +346,15 @@ class LiteRtBackend : public Backend {
         return builtin.value()->Prepare(shapes);
       };
       return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value(), fail_on_fallback,
-                                      builtin_check);
+                                      builtin_check, target.profile_operators);
     }
-    return LoadBuiltin(artifact, threads.value(), fail_on_fallback);
+    return LoadBuiltin(artifact, threads.value(), fail_on_fallback, target.profile_operators);
   }
 
  private:
   // litert:cpu: TensorFlow Lite's interpreter with its builtin kernels.
   static Result<std::unique_ptr<Session>> LoadBuiltin(const Artifact& artifact, int threads,
-                                                      bool fail_on_fallback = false) {
+                                                      bool fail_on_fallback = false, bool profile = false) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
@@ -369,9 +385,14 @@ class LiteRtBackend : public Backend {
       return Status::Error("TensorFlow Lite cannot prepare '" + artifact.path + "': " +
                            Explain(reporter.text()));
     }
+    std::unique_ptr<TfLiteOperatorProfiler> profiler;
+    if (profile) {
+      profiler = std::make_unique<TfLiteOperatorProfiler>();
+      interpreter->SetProfiler(profiler.get());
+    }
     return std::unique_ptr<Session>(new LiteRtSession(std::move(owned_reporter), std::move(model),
                                                       std::move(interpreter), threads,
-                                                      fail_on_fallback));
+                                                      fail_on_fallback, std::move(profiler)));
   }
 
   // LiteRT's library, opened once on first use.

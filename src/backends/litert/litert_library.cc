@@ -69,6 +69,7 @@ Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& pa
   resolve(a.StartProfiler, "LiteRtStartProfiler");
   resolve(a.StopProfiler, "LiteRtStopProfiler");
   resolve(a.GetProfileSummary, "LiteRtGetProfileSummary");
+  resolve(a.ResetProfiler, "LiteRtResetProfiler");
   if (!missing.empty()) {
     return Status::Error("'" + path + "' is not the LiteRT C API edgebench drives (ai-edge-litert " +
                          kLiteRtWheelVersion + "): missing " + missing);

@@ -53,6 +53,7 @@ struct LiteRtApi {
   int (*CompiledModelGetProfiler)(H, H*);
   int (*StartProfiler)(H);
   int (*StopProfiler)(H);
+  int (*ResetProfiler)(H);
   int (*GetProfileSummary)(H, H, const char**);
 };
 

@@ -23,7 +23,12 @@ using BuiltinShapeCheck = std::function<Status(const std::map<std::string, std::
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
                                                          const Artifact& artifact, int threads,
                                                          bool fail_on_fallback = false,
-                                                         BuiltinShapeCheck builtin_check = {});
+                                                         BuiltinShapeCheck builtin_check = {},
+                                                         bool profile = false);
+
+// The per-node rows of a LiteRT profile summary's "Run Order" table over `runs` runs: XNNPACK's
+// operators inside its delegate and the builtin kernels, each with its average time.
+Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs);
 
 // Counts "[Builtin]" rows by node type in the "Run Order" table of a LiteRT profile summary:
 // the nodes XNNPACK did not take.

@@ -1,8 +1,13 @@
 #include "backends/ort/ort_backend.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -10,6 +15,8 @@
 
 #include "backends/ort/onnx_graph.h"
 #include "backends/ort/ort_log.h"
+#include "backends/ort/ort_profile.h"
+#include "core/clock.h"
 #include "core/placement.h"
 #include "core/log.h"
 #include "core/stderr_filter.h"
@@ -76,8 +83,10 @@ TensorSpec SpecFromTypeInfo(const std::string& name, const Ort::TypeInfo& info) 
 class OrtSession : public Session {
  public:
   OrtSession(Ort::Session session, std::string provider, Placement placement,
-             std::vector<std::string> notes, std::map<std::string, std::string> options)
+             std::vector<std::string> notes, std::map<std::string, std::string> options,
+             bool profiling)
       : session_(std::move(session)),
+        profiling_(profiling),
         options_(std::move(options)),
         provider_(std::move(provider)),
         placement_(std::move(placement)),
@@ -96,6 +105,24 @@ class OrtSession : public Session {
     for (const auto& out : signature_.outputs) output_names_.push_back(out.name.c_str());
     // Run-time logging stays at warnings: the session's verbose level is for creation only.
     run_options_.SetRunLogSeverityLevel(ORT_LOGGING_LEVEL_WARNING);
+    if (profiling_) {
+      // The profile's zero is on the system clock; the harness's on the steady clock.
+      const int64_t system_now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count();
+      profile_start_ns_ = static_cast<int64_t>(session_.GetProfilingStartTimeNs()) - (system_now - NowNs());
+    }
+  }
+
+  ~OrtSession() override {
+    // A profile nobody took (the case failed): ORT would write it at destruction; remove it.
+    if (profiling_ && !profile_taken_) {
+      try {
+        Ort::AllocatorWithDefaultOptions allocator;
+        std::filesystem::remove(session_.EndProfilingAllocated(allocator).get());
+      } catch (const Ort::Exception&) {
+      }
+    }
   }
 
   const Signature& signature() const override { return signature_; }
@@ -118,6 +145,7 @@ class OrtSession : public Session {
       return Status::Error("expected " + std::to_string(input_names_.size()) + " inputs, got " +
                            std::to_string(inputs.size()));
     }
+    runs_.fetch_add(1, std::memory_order_relaxed);
     try {
       std::vector<Ort::Value> values;
       values.reserve(inputs.size());
@@ -153,8 +181,43 @@ class OrtSession : public Session {
   std::vector<std::string> notes() const override { return notes_; }
   std::map<std::string, std::string> effective_options() const override { return options_; }
 
+  void BeginOperatorProfile() override { runs_before_profile_ = runs_.load(); }
+
+  Result<OperatorProfile> TakeOperatorProfile() override {
+    if (!profiling_) return Status::Error("the session was loaded without --profile");
+    if (profile_taken_) return Status::Error("the operator profile was already taken");
+    profile_taken_ = true;
+    std::string path;
+    try {
+      Ort::AllocatorWithDefaultOptions allocator;
+      path = session_.EndProfilingAllocated(allocator).get();
+    } catch (const Ort::Exception& e) {
+      return Status::Error(std::string("ONNX Runtime could not end its profile: ") + e.what());
+    }
+    std::ifstream in(path);
+    if (!in) return Status::Error("cannot read ONNX Runtime's profile '" + path + "'");
+    auto profile = ReadOrtProfile(in, runs_before_profile_ < 0 ? 0 : runs_before_profile_, profile_start_ns_);
+    in.close();
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    if (profile.ok()) {
+      const int64_t measured = runs_.load() - std::max<int64_t>(runs_before_profile_, 0);
+      if (profile.value().runs < measured) {
+        profile.value().notes.push_back(
+            "ONNX Runtime's profiler recorded " + std::to_string(profile.value().runs) + " of the " +
+            std::to_string(measured) + " measured runs (it stops at its limit of a million events)");
+      }
+    }
+    return profile;
+  }
+
  private:
   Ort::Session session_;
+  bool profiling_ = false;
+  bool profile_taken_ = false;
+  int64_t profile_start_ns_ = 0;
+  std::atomic<int64_t> runs_{0};
+  int64_t runs_before_profile_ = -1;
   std::map<std::string, std::string> options_;
   std::string provider_;
   Placement placement_;
@@ -244,6 +307,14 @@ class OrtBackend : public Backend {
 
       Ort::SessionOptions so = MakeOptions(*device, threads.value(), OptLevel(opt.value()),
                                            fail_on_fallback && target.device != "cpu");
+      if (target.profile_operators) {
+        // ORT names the file <prefix>_<date and time>.json; the session removes it once read.
+        const std::string prefix = (std::filesystem::temp_directory_path() /
+                                    ("edgebench-ort-profile-" + std::to_string(getpid()) + "-" +
+                                     std::to_string(profile_files_++)))
+                                       .string();
+        so.EnableProfiling(prefix.c_str());
+      }
       std::pair<std::optional<Ort::Session>, OrtLogCapture::Captured> created;
       try {
         created = CreateSession(artifact, so);
@@ -292,7 +363,7 @@ class OrtBackend : public Backend {
       if (fail_on_fallback) effective["fallback"] = "fail";
       return std::unique_ptr<Session>(new OrtSession(std::move(*created.first), device->provider,
                                                      std::move(placement), std::move(notes),
-                                                     std::move(effective)));
+                                                     std::move(effective), target.profile_operators));
     } catch (const Ort::Exception& e) {
       return Status::Error("ONNX Runtime (" + std::string(device->provider) +
                            ") could not create a session for '" + artifact.path + "': " + e.what());
@@ -420,6 +491,7 @@ class OrtBackend : public Backend {
 
   std::mutex mutex_;
   OrtLogCapture log_;
+  int profile_files_ = 0;  // under mutex_
   std::unique_ptr<Ort::Env> env_;
 };
 
