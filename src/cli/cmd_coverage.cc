@@ -9,9 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_support.h"
 #include "cli/commands.h"
 #include "diagnose/coverage.h"
+#include "diagnose/coverage_check.h"
 #include "diagnose/model_ops.h"
+#include "runner/model_spec.h"
+#include "runner/plan.h"
+#include "runner/run_plan.h"
 
 namespace edgebench {
 namespace {
@@ -21,7 +26,98 @@ struct CoverageOptions {
   std::vector<std::string> accelerators;
   std::string tables_dir = DefaultSupportTablesDir();
   std::string format = "table";
+  std::string against;  // --against TARGETS: compare with what these targets placed
 };
+
+std::string OpList(const std::map<std::string, int64_t>& ops) {
+  std::string list;
+  for (const auto& [op, nodes] : ops) list += (list.empty() ? "" : ", ") + op + " x" + std::to_string(nodes);
+  return list;
+}
+
+// Runs the model once on each target, each in its own worker, and compares the placement the
+// runtime reports with the table for the target's device. Targets whose device has no table for
+// the model's format are said, not compared.
+Result<std::vector<CoverageCheck>> CheckAgainstTargets(const CoverageOptions& options, const ModelOps& model,
+                                                       const std::vector<SupportTable>& tables,
+                                                       CommandContext& context, std::vector<std::string>& said) {
+  auto targets = ParseTargetList(options.against);
+  if (!targets.ok()) return targets.status();
+  auto spec = ParseModelArgument(options.model);
+  if (!spec.ok()) return spec.status();
+  PlanRequest request;
+  request.models = {PlanModel{spec.take(), {}, {}}};
+  request.targets = targets.value();
+  request.settings.warmup_queries = 0;
+  request.settings.min_queries = 1;
+  request.settings.min_duration_ms = 0;
+  request.monitor.enabled = false;
+  auto plan = PlanCases(request, context.registry);
+  if (!plan.ok()) return plan.status();
+  RunPlanOptions run;
+  run.executable = context.executable;
+  run.worker_args = WorkerLogArgs();
+  run.progress = false;
+  std::vector<Record> records;
+  RunPlan(plan.value(), context.registry, run, [&](const Record& r) {
+    records.push_back(r);
+    return true;
+  });
+  std::vector<CoverageCheck> checks;
+  for (const Record& r : records) {
+    const SupportTable* table = nullptr;
+    for (const SupportTable& t : tables) {
+      if (t.accelerator == r.device && t.format == model.format) table = &t;
+    }
+    const std::string target = r.requested_target;
+    if (r.status != CaseStatus::kOk) {
+      said.push_back(target + ": did not run (" + CaseStatusName(r.status) + ": " + r.error + ")");
+    } else if (!table) {
+      said.push_back(target + ": no table for '" + r.device + "' and " + ModelFormatName(model.format) +
+                     " models to compare with");
+    } else {
+      checks.push_back(CheckCoverage(target, r.device, model, *table, r.placement));
+    }
+  }
+  return checks;
+}
+
+void PrintChecks(const std::vector<CoverageCheck>& checks, const std::vector<std::string>& said) {
+  if (checks.empty() && said.empty()) return;
+  std::cout << "\nmeasured: the table's prediction against what the runtime placed (--against)\n";
+  for (const CoverageCheck& c : checks) {
+    std::cout << "  " << c.target << " (table " << c.accelerator << "): predicted " << c.predicted_nodes << "/"
+              << c.total_nodes << " nodes, ran ";
+    if (c.ran_nodes < 0) {
+      std::cout << "unknown (" << c.unknown_reason << ")\n";
+      continue;
+    }
+    std::cout << c.ran_nodes << "/" << c.total_nodes << " nodes"
+              << (c.listed_but_left_on_cpu.empty() && c.unlisted_but_taken.empty() ? ": the table agrees" : "") << "\n";
+    if (!c.listed_but_left_on_cpu.empty()) {
+      std::cout << "    listed by the table, left on the CPU: " << OpList(c.listed_but_left_on_cpu) << "\n";
+    }
+    if (!c.unlisted_but_taken.empty()) {
+      std::cout << "    not listed by the table, run by the device: " << OpList(c.unlisted_but_taken) << "\n";
+    }
+  }
+  for (const std::string& line : said) std::cout << "  " << line << "\n";
+}
+
+nlohmann::json ChecksToJson(const std::vector<CoverageCheck>& checks, const std::vector<std::string>& said) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const CoverageCheck& c : checks) {
+    out.push_back({{"target", c.target},
+                   {"accelerator", c.accelerator},
+                   {"predicted_nodes", c.predicted_nodes},
+                   {"total_nodes", c.total_nodes},
+                   {"ran_nodes", c.ran_nodes < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.ran_nodes)},
+                   {"unknown_reason", c.unknown_reason},
+                   {"listed_but_left_on_cpu", c.listed_but_left_on_cpu},
+                   {"unlisted_but_taken", c.unlisted_but_taken}});
+  }
+  return {{"checks", out}, {"not_compared", said}};
+}
 
 std::string Percent(int64_t part, int64_t whole) {
   if (whole <= 0) return "-";
@@ -114,7 +210,7 @@ void PrintTable(const ModelOps& model, const std::string& path, const std::vecto
   }
 }
 
-int RunCoverage(const CoverageOptions& options) {
+int RunCoverage(const CoverageOptions& options, CommandContext& context) {
   auto model = ReadModelOps(options.model);
   if (!model.ok()) {
     std::cerr << "edgebench coverage: " << model.error() << "\n";
@@ -152,10 +248,23 @@ int RunCoverage(const CoverageOptions& options) {
     // Asked for by name but with no list for this format: say so; by default, leave it out.
     if (!found && !options.accelerators.empty()) missing.push_back(accelerator);
   }
+  std::vector<CoverageCheck> checks;
+  std::vector<std::string> said;
+  if (!options.against.empty()) {
+    auto checked = CheckAgainstTargets(options, model.value(), tables.value(), context, said);
+    if (!checked.ok()) {
+      std::cerr << "edgebench coverage: --against: " << checked.error() << "\n";
+      return 2;
+    }
+    checks = checked.take();
+  }
   if (options.format == "json") {
-    std::cout << ToJson(model.value(), options.model, results, missing).dump(2) << "\n";
+    nlohmann::json out = ToJson(model.value(), options.model, results, missing);
+    if (!options.against.empty()) out["against"] = ChecksToJson(checks, said);
+    std::cout << out.dump(2) << "\n";
   } else {
     PrintTable(model.value(), options.model, results, missing);
+    PrintChecks(checks, said);
   }
   return 0;
 }
@@ -175,7 +284,11 @@ void AddCoverageCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--format", options->format, "table or json")
       ->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
-  cmd->callback([&context, options] { context.exit_code = RunCoverage(*options); });
+  cmd->add_option("--against", options->against,
+                  "targets to compare the prediction with: each runs the model once in its own worker and "
+                  "its placement is checked against the table for its device (e.g. ort:xnnpack,litert:xnnpack)")
+      ->check(NonEmpty());
+  cmd->callback([&context, options] { context.exit_code = RunCoverage(*options, context); });
 }
 
 }  // namespace edgebench

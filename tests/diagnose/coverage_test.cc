@@ -1,4 +1,5 @@
 #include "diagnose/coverage.h"
+#include "diagnose/coverage_check.h"
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,55 @@ TEST(Coverage, EveryShippedTableCitesItsSource) {
   ASSERT_TRUE(all.ok()) << all.error();
   EXPECT_EQ(DefaultSupportTablesDir(), dir);
 }
+
+TEST(CoverageCheck, DisagreementsAreCountedByOpTypeBothWays) {
+  auto table = ParseSupportTable(kTable, "example.onnx.tsv");
+  ASSERT_TRUE(table.ok()) << table.error();
+  const ModelOps model = HandMade(11);  // listed: Conv, MatMul x2, Softmax, Gelu
+  Placement ran;
+  ran.known = true;
+  // The device took one MatMul and an Add the table does not list; the rest stayed on the CPU.
+  ran.original_nodes_by_device = {{"example", 4}, {"cpu", 4}};
+  ran.cpu_op_types = {{"MatMul", 1}, {"Add", 2}, {"com.microsoft:Gelu", 0}, {"Gelu", 1}};
+  const CoverageCheck check = CheckCoverage("ort:example", "example", model, table.value(), ran);
+  EXPECT_EQ(check.predicted_nodes, 5);
+  EXPECT_EQ(check.ran_nodes, 4);
+  EXPECT_EQ(check.listed_but_left_on_cpu, (std::map<std::string, int64_t>{{"MatMul", 1}, {"Gelu", 1}}));
+  EXPECT_EQ(check.unlisted_but_taken, (std::map<std::string, int64_t>{{"Add", 1}}));
+
+  Placement unknown;  // a runtime that does not tell
+  EXPECT_EQ(CheckCoverage("t", "example", model, table.value(), unknown).ran_nodes, -1);
+}
+
+#if EDGEBENCH_WITH_ORT
+TEST(CoverageCli, AgainstComparesThePredictionWithWhatOrtPlaced) {
+  auto r = testing::RunCommand(testing::Executable() + " coverage " + testing::TestModel("vit_micro.onnx") +
+                               " --accel xnnpack --against ort:xnnpack,ort:cpu --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto out = nlohmann::json::parse(r.output);
+  ASSERT_EQ(out["against"]["checks"].size(), 1u) << out["against"];
+  const auto& check = out["against"]["checks"][0];
+  EXPECT_EQ(check["target"], "ort:xnnpack");
+  EXPECT_EQ(check["predicted_nodes"], 16);
+  ASSERT_TRUE(check["ran_nodes"].is_number()) << check;
+  // What the table lists and the provider left on the CPU, plus what it took, makes up the gap.
+  int64_t left = 0, taken = 0;
+  for (const auto& [op, n] : check["listed_but_left_on_cpu"].items()) left += n.get<int64_t>();
+  for (const auto& [op, n] : check["unlisted_but_taken"].items()) taken += n.get<int64_t>();
+  EXPECT_EQ(check["ran_nodes"].get<int64_t>(), 16 - left + taken) << check;
+  EXPECT_NE(out["against"]["not_compared"].dump().find("ort:cpu: no table for 'cpu'"), std::string::npos);
+
+  // A target that fails is said, with its reason; the prediction stands.
+  auto failed = testing::RunCommand(testing::Executable() + " coverage " + testing::TestModel("vit_micro.onnx") +
+                                    " --accel xnnpack --against 'ort:xnnpack?fallback=fail' 2>&1");
+  EXPECT_EQ(failed.exit_code, 0) << failed.output;
+  EXPECT_NE(failed.output.find("ort:xnnpack?fallback=fail: did not run (failed: "), std::string::npos) << failed.output;
+  auto bad = testing::RunCommand(testing::Executable() + " coverage " + testing::TestModel("vit_micro.onnx") +
+                                 " --against warp:drive 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("unknown backend 'warp'"), std::string::npos) << bad.output;
+}
+#endif
 
 TEST(CoverageCli, PrintsPerAcceleratorCoverageForTheVit) {
   auto r = testing::RunCommand(testing::Executable() + " coverage " + testing::TestModel("vit_micro.onnx") +
