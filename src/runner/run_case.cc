@@ -274,13 +274,14 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   }
   r.environment = ReadEnvironment();
   const auto target = ParseTarget(spec.target);
-  for (const BackendInfo& info : registry.List()) {
-    if (!info.built) continue;
+  // The case's own runtime only: asking every backend would open every plugin, and a worker
+  // opens only its case's runtime (docs/backends.md).
+  if (const Backend* backend = target.ok() ? registry.Find(target.value().backend) : nullptr) {
+    const BackendInfo info = backend->Info();
     r.environment.runtimes[info.name] = info.runtime + " " + info.version;
     // A device that runs on a runtime of its own (litert:xnnpack on LiteRT's library).
     for (const DeviceInfo& d : info.devices) {
-      if (!d.runtime.empty() && target.ok() && target.value().backend == info.name &&
-          target.value().device == d.name) {
+      if (!d.runtime.empty() && target.value().device == d.name) {
         r.environment.runtimes[info.name + ":" + d.name] = d.runtime;
       }
     }

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 
@@ -46,6 +48,18 @@ class ProtocolObserver : public RunObserver {
  private:
   int fd_;
 };
+
+// With $EDGEBENCH_DEBUG_WORKER_MAPS set, a worker copies its /proc/self/maps there once its
+// case has run: what a test reads to check that a worker maps only its case's runtime.
+void CopyMapsIfAsked() {
+  const char* path = std::getenv(kDebugWorkerMapsVariable);
+  if (path == nullptr || *path == '\0') return;
+  // Streams, not std::filesystem::copy_file: /proc files report a size of 0.
+  std::ifstream maps("/proc/self/maps");
+  std::ofstream out(path, std::ios::trunc);
+  out << maps.rdbuf();
+  if (!out) std::cerr << "edgebench worker: cannot write /proc/self/maps to '" << path << "'\n";
+}
 
 Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
             const std::string& stage, const std::string& error, int signal) {
@@ -87,6 +101,7 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     ProtocolObserver observer(protocol_fd);
     result = RecordToJson(RunCase(spec.value(), registry, announce, &observer));
   }
+  CopyMapsIfAsked();
   WriteLine(protocol_fd, nlohmann::json{{"result", result}}.dump());
   // Tear the runtimes down while the orchestrator still listens: a runtime that crashes on
   // release is a finding worth a note (ONNX Runtime's oneDNN provider does, seen here).

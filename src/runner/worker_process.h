@@ -51,6 +51,10 @@ OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsReq
                                  int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
                                  int64_t memory_limit_mb = 0);
 
+// Set to a file path, a worker writes its /proc/self/maps there after its case (a debugging aid,
+// and how the tests check that a worker maps only its case's runtime).
+inline constexpr const char kDebugWorkerMapsVariable[] = "EDGEBENCH_DEBUG_WORKER_MAPS";
+
 // The child's side: reads the request from stdin, runs it, writes the protocol to `protocol_fd`.
 int WorkerMain(Registry& registry, int protocol_fd);
 
