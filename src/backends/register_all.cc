@@ -34,6 +34,10 @@ void RegisterBuiltBackends(Registry& registry) {
 #else
   registry.AddNotBuilt({"llamacpp", "llama.cpp", "", false, kLlamaCppNotBuiltReason, {".gguf"}, {}, {}});
 #endif
+#if !EDGEBENCH_WITH_EXECUTORCH
+  registry.AddNotBuilt(
+      {"executorch", "ExecuTorch", "", false, kExecuTorchNotBuiltReason, {".pte"}, {}});
+#endif
 }
 
 }  // namespace edgebench
