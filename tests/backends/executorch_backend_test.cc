@@ -149,6 +149,10 @@ TEST(ExecuTorchBackend, ThreadsOptionRunsAndIsRecorded) {
   ASSERT_NE(session, nullptr);
   EXPECT_EQ(session->effective_options().at("threads"), "2");
   EXPECT_LT(MaxAbsDiff(RunOnce(*session, input)[0], expected), 1e-4);
+  auto one = LoadOrDie("mobilenet-tiny-test.xnnpack.pte", "executorch:xnnpack?threads=1");
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ(one->effective_options().at("threads"), "1");
+  EXPECT_LT(MaxAbsDiff(RunOnce(*one, input)[0], expected), 1e-4);
 }
 
 TEST(ExecuTorchBackend, UnknownOptionIsRefused) {

@@ -26,7 +26,7 @@
 namespace executorch::extension::threadpool {
 class ThreadPool {
  public:
-  size_t get_thread_count();
+  size_t get_thread_count() const;
   bool _unsafe_reset_threadpool(uint32_t num_threads);
 };
 ThreadPool* get_threadpool();
@@ -184,13 +184,14 @@ class ExecuTorchSession : public Session {
     session->target_ = target;
     session->threads_ = threads.value();
     session->fallback_ = fallback.value();
-    if (threads.value() > 0) {
-      auto* pool = ::executorch::extension::threadpool::get_threadpool();
-      if (pool == nullptr || !pool->_unsafe_reset_threadpool(static_cast<uint32_t>(threads.value()))) {
-        return Status::Error("cannot set ExecuTorch's thread pool to " +
-                             std::to_string(threads.value()) + " threads");
-      }
+    auto* pool = ::executorch::extension::threadpool::get_threadpool();
+    if (threads.value() > 0 &&
+        (pool == nullptr || !pool->_unsafe_reset_threadpool(static_cast<uint32_t>(threads.value())))) {
+      return Status::Error("cannot set ExecuTorch's thread pool to " +
+                           std::to_string(threads.value()) + " threads");
     }
+    // The pool is the process's: the record states the size in force, default or asked for.
+    if (pool != nullptr) session->threads_ = static_cast<int>(pool->get_thread_count());
     if (Status s = session->Open(artifact.path); !s.ok()) return s;
     return std::unique_ptr<Session>(std::move(session));
   }
