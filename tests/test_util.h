@@ -19,6 +19,8 @@
 namespace edgebench::testing {
 
 inline std::string Executable() { return EDGEBENCH_EXECUTABLE; }
+// Where the build put the backend plugins (the test binary is not next to them).
+inline std::string BackendPluginDir() { return EDGEBENCH_BACKEND_PLUGIN_DIR; }
 inline std::string TestModel(const std::string& name) {
   return std::string(EDGEBENCH_TEST_MODELS) + "/" + name;
 }

@@ -61,6 +61,9 @@ struct BackendInfo {
   std::string reason;      // why it is not built / not usable
   std::vector<std::string> artifact_extensions;  // ".onnx", ".tflite", ...
   std::vector<DeviceInfo> devices;
+  // false: built as a plugin that could not be opened here (reason says why: missing file,
+  // the dynamic loader's error, another plugin ABI version).
+  bool loaded = true;
 };
 
 // A model file in one format.

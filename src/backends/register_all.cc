@@ -1,43 +1,49 @@
-// The one place where backends are registered. A backend whose package was missing at
-// configure time is registered as not built, with the reason CMake found.
+// The one place where backends are registered. The runtimes' backends are plugins
+// (cmake/backend_plugin.cmake), opened only when a case needs them; a backend whose package was
+// missing at configure time is registered as not built, with the reason CMake found.
 #include "backends/build_config.h"
 #include "backends/null/null_backend.h"
+#include "backends/plugin_loader.h"
 #include "backends/registry.h"
 
-#if EDGEBENCH_WITH_ORT
-#include "backends/ort/ort_backend.h"
-#endif
-#if EDGEBENCH_WITH_LITERT
-#include "backends/litert/litert_backend.h"
-#endif
-#if EDGEBENCH_WITH_LLAMACPP
-#include "backends/llamacpp/llamacpp_backend.h"
-#endif
-
 namespace edgebench {
+namespace {
+
+void AddPluginOrNotBuilt(Registry& registry, const std::string& plugin_dir, bool built,
+                         BackendInfo declared, const char* not_built_reason) {
+  if (built) {
+    const std::string path = BackendPluginPath(plugin_dir, declared.name);
+    registry.AddPlugin(std::move(declared), path);
+  } else {
+    declared.reason = not_built_reason;
+    registry.AddNotBuilt(std::move(declared));
+  }
+}
+
+BackendInfo Declared(std::string name, std::string runtime, std::vector<std::string> extensions) {
+  BackendInfo info;
+  info.name = std::move(name);
+  info.runtime = std::move(runtime);
+  info.artifact_extensions = std::move(extensions);
+  return info;
+}
+
+}  // namespace
+
+void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
+  registry.Add(std::make_unique<NullBackend>());
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_ORT, Declared("ort", "ONNX Runtime", {".onnx"}),
+                      kOrtNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_LITERT,
+                      Declared("litert", "TensorFlow Lite", {".tflite"}), kLiteRtNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_LLAMACPP,
+                      Declared("llamacpp", "llama.cpp", {".gguf"}), kLlamaCppNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_EXECUTORCH,
+                      Declared("executorch", "ExecuTorch", {".pte"}), kExecuTorchNotBuiltReason);
+}
 
 void RegisterBuiltBackends(Registry& registry) {
-  registry.Add(std::make_unique<NullBackend>());
-#if EDGEBENCH_WITH_ORT
-  registry.Add(MakeOrtBackend());
-#else
-  registry.AddNotBuilt({"ort", "ONNX Runtime", "", false, kOrtNotBuiltReason, {".onnx"}, {}, {}});
-#endif
-#if EDGEBENCH_WITH_LITERT
-  registry.Add(MakeLiteRtBackend());
-#else
-  registry.AddNotBuilt(
-      {"litert", "TensorFlow Lite", "", false, kLiteRtNotBuiltReason, {".tflite"}, {}, {}});
-#endif
-#if EDGEBENCH_WITH_LLAMACPP
-  registry.Add(MakeLlamaCppBackend());
-#else
-  registry.AddNotBuilt({"llamacpp", "llama.cpp", "", false, kLlamaCppNotBuiltReason, {".gguf"}, {}, {}});
-#endif
-#if !EDGEBENCH_WITH_EXECUTORCH
-  registry.AddNotBuilt(
-      {"executorch", "ExecuTorch", "", false, kExecuTorchNotBuiltReason, {".pte"}, {}});
-#endif
+  RegisterBuiltBackends(registry, DefaultBackendPluginDir());
 }
 
 }  // namespace edgebench

@@ -81,9 +81,10 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
               << std::setw(34) << "runtime" << "details\n";
     for (const BackendInfo& info : context.registry.List()) {
       const std::string runtime = info.runtime + (info.version.empty() ? "" : " " + info.version);
-      if (!info.built) {
-        std::cout << std::setw(22) << (info.name + ":*") << std::setw(13) << "not built"
-                  << std::setw(34) << runtime << info.reason << "\n";
+      if (!info.built || !info.loaded) {
+        std::cout << std::setw(22) << (info.name + ":*") << std::setw(13)
+                  << (info.built ? "unavailable" : "not built") << std::setw(34) << runtime
+                  << info.reason << "\n";
         continue;
       }
       for (const DeviceInfo& d : info.devices) {

@@ -108,7 +108,9 @@ TEST(LoadCli, ServerRecordsServiceTimeAndTheAchievedRate) {
   const bool kept_up = achieved >= 0.98 * offered;
   const std::string reasons = records[0]["verdict"]["reasons"].dump();
   EXPECT_EQ(reasons.find("the sessions did not keep up") == std::string::npos, kept_up) << reasons;
-  if (kept_up) EXPECT_EQ(records[0]["verdict"]["reasons"], expected) << records[0]["verdict"];
+  if (kept_up) {
+    EXPECT_EQ(records[0]["verdict"]["reasons"], expected) << records[0]["verdict"];
+  }
 }
 
 TEST(LoadCli, AnOverloadedServerIsInvalidWithTheReason) {

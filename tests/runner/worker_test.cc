@@ -22,7 +22,7 @@ CaseSpec NullCase(const std::string& target) {
 
 class WorkerTest : public ::testing::Test {
  protected:
-  void SetUp() override { RegisterBuiltBackends(registry_); }
+  void SetUp() override { RegisterBuiltBackends(registry_, testing::BackendPluginDir()); }
   Registry registry_;
 };
 
