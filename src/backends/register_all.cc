@@ -38,6 +38,8 @@ void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
                       Declared("litert", "TensorFlow Lite", {".tflite"}), kLiteRtNotBuiltReason);
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_LLAMACPP,
                       Declared("llamacpp", "llama.cpp", {".gguf"}), kLlamaCppNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_EXECUTORCH,
+                      Declared("executorch", "ExecuTorch", {".pte"}), kExecuTorchNotBuiltReason);
 }
 
 void RegisterBuiltBackends(Registry& registry) {
