@@ -103,7 +103,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   PlanRequest request;
   PlanModel model;
   model.model.name = std::filesystem::path(o.model).stem().string();
-  model.model.artifacts = {ArtifactSpec{o.model, Layout::kAny}};
+  model.model.artifacts = {ArtifactSpec{o.model, Layout::kAny, ""}};
   request.models = {model};
   request.targets = targets.take();
   request.scenarios = {"llm"};

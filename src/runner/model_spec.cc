@@ -12,15 +12,21 @@ Result<ArtifactSpec> ParseArtifact(const std::string& text) {
   const auto q = text.find('?');
   artifact.path = text.substr(0, q);
   if (artifact.path.empty()) return Status::Error("empty artifact path in '" + text + "'");
-  if (q != std::string::npos) {
-    const std::string option = text.substr(q + 1);
-    if (option.rfind("layout=", 0) != 0) {
+  size_t pos = q;
+  while (pos != std::string::npos) {
+    const size_t amp = text.find('&', pos + 1);
+    const std::string option = text.substr(pos + 1, amp == std::string::npos ? std::string::npos : amp - pos - 1);
+    pos = amp;
+    if (option.rfind("layout=", 0) == 0) {
+      auto layout = ParseLayout(option.substr(7), artifact.path);
+      if (!layout.ok()) return layout.status();
+      artifact.layout = layout.value();
+    } else if (option.rfind("target=", 0) == 0 && option.find(':') != std::string::npos) {
+      artifact.target = option.substr(7);
+    } else {
       return Status::Error("bad artifact option '" + option + "' in '" + text +
-                           "': the only option is layout=nchw|nhwc");
+                           "': the options are layout=nchw|nhwc and target=BACKEND:DEVICE");
     }
-    auto layout = ParseLayout(option.substr(7), artifact.path);
-    if (!layout.ok()) return layout.status();
-    artifact.layout = layout.value();
   }
   return artifact;
 }
@@ -78,6 +84,7 @@ Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::stri
       auto layout = ParseLayout(a.value("layout", "any"), artifact.path);
       if (!layout.ok()) return layout.status();
       artifact.layout = layout.value();
+      artifact.target = a.value("target", "");
       spec.artifacts.push_back(artifact);
     }
     if (spec.artifacts.empty()) return Status::Error("no artifacts");
@@ -93,13 +100,27 @@ Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::stri
   }
 }
 
-Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend) {
+Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend,
+                                    const std::string& device) {
   if (backend.artifact_extensions.empty()) return model.artifacts.front();
+  std::vector<const ArtifactSpec*> readable;
   for (const ArtifactSpec& a : model.artifacts) {
     const std::string ext = Extension(a.path);
     for (const std::string& wanted : backend.artifact_extensions) {
-      if (ext == wanted) return a;
+      if (ext == wanted) readable.push_back(&a);
     }
+  }
+  const std::string target = backend.name + ":" + device;
+  for (const ArtifactSpec* a : readable) {
+    if (!device.empty() && a->target == target) return *a;
+  }
+  std::string others;
+  for (const ArtifactSpec* a : readable) {
+    if (a->target.empty()) return *a;
+    others += (others.empty() ? "" : ", ") + std::filesystem::path(a->path).filename().string() + " for " + a->target;
+  }
+  if (!readable.empty()) {
+    return Status::Error("model '" + model.name + "' has no artifact for " + target + ": it has " + others);
   }
   std::string reads, has;
   for (const auto& e : backend.artifact_extensions) reads += (reads.empty() ? "" : " or ") + e;

@@ -24,6 +24,9 @@ namespace edgebench {
 struct ArtifactSpec {
   std::string path;
   Layout layout = Layout::kAny;  // of the 4-D inputs and outputs; kAny: no conversion
+  // The one target this artifact is for ("executorch:xnnpack": a .pte lowered to XNNPACK), when
+  // one format has an artifact per device; empty: any target of the backend that reads it.
+  std::string target;
 };
 
 struct ModelSpec {
@@ -35,13 +38,16 @@ struct ModelSpec {
 // Parses the command-line forms above; a .json argument is read as a manifest.
 Result<ModelSpec> ParseModelArgument(const std::string& text);
 
-// Manifest: {"name": "...", "artifacts": [{"path": "a.onnx", "layout": "nchw"}, ...],
+// Manifest: {"name": "...", "artifacts": [{"path": "a.onnx", "layout": "nchw"},
+//                                         {"path": "a.cpu.pte", "target": "executorch:cpu"}, ...],
 //            "tolerances": {"max_abs": 1e-3, "min_cosine": 0.999, "min_sqnr_db": 30}}
 // Relative artifact paths are relative to the manifest's directory.
 Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::string& base_dir);
 
-// The artifact a backend reads: the first whose extension the backend lists (any artifact
-// when it lists none). The error says what the backend reads and what the model has.
-Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend);
+// The artifact a target reads: among those whose extension its backend lists (any artifact when
+// it lists none), the first made for this target ("backend:device"), else the first made for no
+// one target. The error says what the backend reads and what the model has.
+Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend,
+                                    const std::string& device = "");
 
 }  // namespace edgebench

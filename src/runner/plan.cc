@@ -18,7 +18,7 @@ std::vector<PlannedTarget> PlanTargets(const ModelSpec& model, const std::vector
   for (const Target& target : targets) {
     PlannedTarget planned{target, std::nullopt, ""};
     if (const Backend* backend = registry.Find(target.backend)) {
-      auto artifact = SelectArtifact(model, backend->Info());
+      auto artifact = SelectArtifact(model, backend->Info(), target.device);
       if (artifact.ok()) {
         planned.artifact = artifact.take();
       } else {

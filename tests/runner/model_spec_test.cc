@@ -67,5 +67,31 @@ TEST(ModelSpec, EachBackendGetsTheArtifactItReadsOrAReason) {
   EXPECT_NE(none.error().find("a.onnx, a.tflite"), std::string::npos) << none.error();
 }
 
+TEST(ModelSpec, AnArtifactMadeForOneTargetGoesToThatTarget) {
+  // One format, one artifact per device: ExecuTorch's kernels-only and XNNPACK-lowered .pte.
+  auto m = ParseModelArgument("vit=v.onnx,v.cpu.pte?target=executorch:cpu,"
+                              "v.xnn.pte?layout=nchw&target=executorch:xnnpack").take();
+  EXPECT_EQ(m.artifacts[2].layout, Layout::kNchw);
+  BackendInfo et;
+  et.name = "executorch";
+  et.artifact_extensions = {".pte"};
+  EXPECT_EQ(SelectArtifact(m, et, "cpu").value().path, "v.cpu.pte");
+  EXPECT_EQ(SelectArtifact(m, et, "xnnpack").value().path, "v.xnn.pte");
+  auto none = SelectArtifact(m, et, "vulkan");
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("no artifact for executorch:vulkan: it has v.cpu.pte for executorch:cpu"),
+            std::string::npos) << none.error();
+  // An artifact for no one target serves every target of its backend.
+  auto plain = ParseModelArgument("vit=v.pte").take();
+  EXPECT_EQ(SelectArtifact(plain, et, "vulkan").value().path, "v.pte");
+  EXPECT_FALSE(ParseModelArgument("vit=v.pte?target=cpu").ok());
+  // The manifest's "target" field, as the export script writes it.
+  auto manifest = ParseModelManifest(nlohmann::json::parse(R"({"name": "vit", "artifacts": [
+      {"path": "v.xnnpack.pte", "target": "executorch:xnnpack"},
+      {"path": "v.cpu.pte", "target": "executorch:cpu"}]})"), "/m");
+  ASSERT_TRUE(manifest.ok()) << manifest.error();
+  EXPECT_EQ(SelectArtifact(manifest.value(), et, "cpu").value().path, "/m/v.cpu.pte");
+}
+
 }  // namespace
 }  // namespace edgebench
