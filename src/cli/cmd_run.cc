@@ -197,18 +197,9 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
             "--find-peak");
   cmd->add_option("--warmup", options->settings.warmup_queries, "warmup queries, kept apart (per stream)")
       ->capture_default_str();
-  cmd->add_option("--min-queries", options->settings.min_queries, "measured queries at least")
-      ->capture_default_str();
-  cmd->add_option("--min-duration", options->settings.min_duration_ms,
-                  "measured phase lasts at least this many ms")
-      ->capture_default_str();
-  cmd->add_option("--max-duration", options->settings.max_duration_ms,
-                  "measured phase stops after this many ms")
-      ->capture_default_str();
+  AddMeasuredPhaseOptions(cmd, options->settings);
   cmd->add_option("--max-queries", options->settings.max_queries,
                   "measured phase stops after this many queries (keeps sub-microsecond runs bounded)")
-      ->capture_default_str();
-  cmd->add_option("--seed", options->settings.seed, "seed of the generated inputs")
       ->capture_default_str();
   cmd->add_option("--max-cv", options->settings.max_cv,
                   "coefficient of variation above which a result is INVALID")

@@ -210,16 +210,7 @@ void AddShapesCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--warmup", options->settings.warmup_queries,
                   "warmup queries; the first is the matrix's first-run latency")
       ->capture_default_str();
-  cmd->add_option("--min-queries", options->settings.min_queries, "measured queries at least")
-      ->capture_default_str();
-  cmd->add_option("--min-duration", options->settings.min_duration_ms,
-                  "measured phase lasts at least this many ms")
-      ->capture_default_str();
-  cmd->add_option("--max-duration", options->settings.max_duration_ms,
-                  "measured phase stops after this many ms")
-      ->capture_default_str();
-  cmd->add_option("--seed", options->settings.seed, "seed of the generated inputs")
-      ->capture_default_str();
+  AddMeasuredPhaseOptions(cmd, options->settings);
   cmd->add_option("--timeout", options->settings.case_timeout_ms,
                   "kill a shape's worker after this many ms: a timeout cell "
                   "(0: 2 x max-duration + 120 s)")

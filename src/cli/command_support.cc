@@ -21,6 +21,15 @@ std::vector<std::string> WorkerLogArgs() {
   return {};
 }
 
+void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings) {
+  cmd->add_option("--min-queries", settings.min_queries, "measured queries at least")->capture_default_str();
+  cmd->add_option("--min-duration", settings.min_duration_ms, "measured phase lasts at least this many ms")
+      ->capture_default_str();
+  cmd->add_option("--max-duration", settings.max_duration_ms, "measured phase stops after this many ms")
+      ->capture_default_str();
+  cmd->add_option("--seed", settings.seed, "seed of the generated inputs")->capture_default_str();
+}
+
 void AddProfileOption(CLI::App* cmd, bool& profile) {
   cmd->add_flag("--profile", profile,
                 "record per-operator times from the runtime's own profiler over the measured runs (its cost is in "

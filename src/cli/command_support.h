@@ -31,6 +31,10 @@ struct PlanRunRequest {
   std::string trace_path;                // --trace: a Chrome/Perfetto trace of every record
 };
 
+// --min-queries, --min-duration, --max-duration and --seed: how long a tensor case measures and
+// what its generated inputs are (run, shapes).
+void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings);
+
 // --trace FILE.json (run, llm, suite): checked before anything runs (its directory must exist).
 void AddTraceOption(CLI::App* cmd, std::string& path);
 // --profile: per-operator times from the runtime's profiler, after warmup (docs/trace.md).
