@@ -145,7 +145,7 @@ class OrtSession : public Session {
       return Status::Error("expected " + std::to_string(input_names_.size()) + " inputs, got " +
                            std::to_string(inputs.size()));
     }
-    runs_.fetch_add(1, std::memory_order_relaxed);
+    if (profiling_) runs_.fetch_add(1, std::memory_order_relaxed);  // --profile only: which runs were warmup
     try {
       std::vector<Ort::Value> values;
       values.reserve(inputs.size());
