@@ -101,7 +101,7 @@ TEST(TfLiteProfiler, NothingBeforeTheMeasuredPhaseIsTimed) {
   profiler.EndEvent(outer);
   EXPECT_EQ(profiler.BeginEvent("init", tflite::Profiler::EventType::DEFAULT, 0, 0), 0u);
   profiler.CountRun();
-  const OperatorProfile p = profiler.Take("delegate");
+  const OperatorProfile p = profiler.Take();
   EXPECT_EQ(p.runs, 1);
   ASSERT_EQ(p.operators.size(), 2u);
   EXPECT_EQ(p.operators[0].node, "node 3");

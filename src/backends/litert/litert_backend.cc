@@ -206,8 +206,7 @@ class LiteRtSession : public Session {
 
   Result<OperatorProfile> TakeOperatorProfile() override {
     if (!profiler_) return Status::Error("the session was loaded without --profile");
-    // Builtin kernels only: Debian's TensorFlow Lite is built without delegates.
-    return profiler_->Take("delegate");
+    return profiler_->Take();
   }
 
   Placement GetPlacement() const override {

@@ -48,18 +48,15 @@ void TfLiteOperatorProfiler::EndEvent(uint32_t handle) {
   free_.push_back(handle);
 }
 
-OperatorProfile TfLiteOperatorProfiler::Take(const std::string& delegate_device) const {
+OperatorProfile TfLiteOperatorProfiler::Take() const {
   OperatorProfile profile;
   profile.source = "TensorFlow Lite's profiler interface (tflite::Profiler), timed on edgebench's clock";
   profile.runs = runs_;
   for (const auto& [key, n] : nodes_) {
     profile.operators.push_back(
-        {NodeName(key.first, key.second), n.op_type, n.delegated ? delegate_device : "cpu", n.calls, n.total_ns});
+        {NodeName(key.first, key.second), n.op_type, n.delegated ? "delegate" : "cpu", n.calls, n.total_ns});
   }
   profile.spans = spans_;
-  for (OperatorSpan& s : profile.spans) {
-    if (s.device == "delegate") s.device = delegate_device;
-  }
   profile.spans_dropped = spans_dropped_;
   return profile;
 }

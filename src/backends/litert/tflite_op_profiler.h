@@ -28,8 +28,9 @@ class TfLiteOperatorProfiler : public tflite::Profiler {
   uint32_t BeginEvent(const char* tag, EventType event_type, int64_t node, int64_t subgraph) override;
   void EndEvent(uint32_t handle) override;
 
-  // The profile so far; `delegate_device` names the device of delegated nodes.
-  OperatorProfile Take(const std::string& delegate_device) const;
+  // The profile so far. A node a delegate took is on device "delegate" (Debian's TensorFlow Lite
+  // is built without delegates, so none is named).
+  OperatorProfile Take() const;
 
  private:
   struct Open {
