@@ -40,6 +40,9 @@ void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
                       Declared("llamacpp", "llama.cpp", {".gguf"}), kLlamaCppNotBuiltReason);
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_EXECUTORCH,
                       Declared("executorch", "ExecuTorch", {".pte"}), kExecuTorchNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_OPENVINO,
+                      Declared("openvino", "OpenVINO", {".onnx", ".tflite", ".xml"}),
+                      kOpenVinoNotBuiltReason);
 }
 
 void RegisterBuiltBackends(Registry& registry) {
