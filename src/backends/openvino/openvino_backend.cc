@@ -379,7 +379,10 @@ class OpenVinoSession : public Session {
         };
         const std::string layer = text("layerType");
         // Inputs, outputs and constants are the graph's edges, not work the device does.
-        if (layer.empty() || layer == "Input" || layer == "Output" || layer == "Constant") continue;
+        if (layer.empty() || layer == "Input" || layer == "Output" || layer == "Const" ||
+            layer == "Constant") {
+          continue;
+        }
         ++executed;
         ++placement_.ops_by_device[device][layer];
         std::string kernel = text("primitiveType");

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -30,10 +31,11 @@ class OpenVinoProfileAccumulator {
   // `device`: edgebench's device name for the nodes ("cpu").
   explicit OpenVinoProfileAccumulator(std::string device) : device_(std::move(device)) {}
 
-  // One run's nodes; nodes that did not execute are counted apart, not timed.
+  // One run's nodes.
   void AddRun(const std::vector<OpenVinoNodeTime>& nodes);
 
-  // The runs so far: one OperatorTime per (node, type), plus notes with the time by kernel.
+  // The runs so far: one OperatorTime per (node, type) that executed in some run, each called
+  // once per run; plus notes with the time by kernel.
   OperatorProfile Profile() const;
 
  private:
@@ -42,7 +44,7 @@ class OpenVinoProfileAccumulator {
   std::vector<OperatorTime> operators_;
   std::map<std::pair<std::string, std::string>, size_t> index_;  // (node, type) -> operators_
   std::map<std::string, int64_t> ns_by_kernel_;
-  std::map<std::string, int64_t> skipped_nodes_;  // status -> nodes (per run, summed)
+  std::vector<bool> ever_executed_;  // per operators_: EXECUTED in at least one run
 };
 
 }  // namespace edgebench

@@ -1,0 +1,88 @@
+// OpenVINO through the executable (its plugin in its own worker): the same weights agree with
+// ONNX Runtime and TensorFlow Lite; latency and throughput hints run with placement from
+// OpenVINO's executed graph; --profile and --sessions shared work on it.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "../test_util.h"
+
+namespace edgebench {
+namespace {
+
+using nlohmann::json;
+using testing::Executable;
+using testing::RunCommand;
+
+std::string Kept(const std::string& name) {
+  return std::string(EDGEBENCH_SOURCE_DIR) + "/tests/models/torch/" + name;
+}
+
+const std::string kQuick = " --dim '*=1' --warmup 2 --min-queries 8 --min-duration 0 --format jsonl 2>/dev/null";
+
+std::vector<json> Lines(const std::string& output) {
+  std::vector<json> records;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '{') records.push_back(json::parse(line));
+  }
+  return records;
+}
+
+TEST(OpenVinoCli, AgreesWithOnnxRuntimeAndTfliteOnTheSameWeights) {
+  for (const auto& [model, reference] :
+       {std::pair{"vit=" + Kept("vit-tiny-test.onnx"), "ort:cpu"},
+        std::pair{"mobilenet=" + Kept("mobilenet-tiny-test.tflite"), "litert:cpu"}}) {
+    auto r = RunCommand(Executable() + " agree '" + model + "' --dim '*=1' -t " + reference +
+                        ",'openvino:cpu?precision=f32' --format json 2>/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const json report = json::parse(r.output);
+    ASSERT_EQ(report["targets"].size(), 2u) << r.output;
+    const json& openvino = report["targets"][1];
+    EXPECT_TRUE(openvino["outputs"][0]["within_tolerance"].get<bool>()) << openvino.dump(2);
+    EXPECT_GT(openvino["outputs"][0]["cosine"].get<double>(), 0.9999) << openvino.dump(2);
+  }
+}
+
+TEST(OpenVinoCli, LatencyAndThroughputHintsRunWithPlacement) {
+  auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
+                      " -t 'openvino:cpu?hint=latency,openvino:cpu?hint=throughput'" + kQuick);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<json> records = Lines(r.output);
+  ASSERT_EQ(records.size(), 2u) << r.output;
+  for (const json& record : records) {
+    EXPECT_EQ(record["status"], "ok") << record.dump().substr(0, 600);
+    EXPECT_GT(record["placement"]["nodes_by_device"]["cpu"].get<int>(), 0) << record["placement"].dump();
+  }
+  EXPECT_NE(records[1]["config"]["effective_target"].get<std::string>().find("hint=throughput"),
+            std::string::npos)
+      << records[1]["config"].dump();
+}
+
+TEST(OpenVinoCli, ProfileCoversEveryMeasuredRun) {
+  auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
+                      " -t 'openvino:cpu?threads=1' --profile" + kQuick);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json record = json::parse(r.output);
+  ASSERT_TRUE(record.contains("profile")) << record.dump().substr(0, 400);
+  const json& profile = record["profile"];
+  ASSERT_FALSE(profile.contains("unavailable")) << profile.dump();
+  const int64_t measured = record["samples"]["measured"]["count"];
+  EXPECT_EQ(profile["runs"], measured);
+  ASSERT_FALSE(profile["nodes"].empty());
+  for (const json& node : profile["nodes"]) EXPECT_EQ(node["calls"], measured) << node.dump();
+}
+
+TEST(OpenVinoCli, SharedSessionRunsSeveralStreams) {
+  auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
+                      " -t 'openvino:cpu?hint=throughput' --scenario multi-stream:2 --sessions shared" +
+                      kQuick);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<json> records = Lines(r.output);
+  ASSERT_EQ(records.size(), 1u) << r.output;
+  EXPECT_EQ(records[0]["status"], "ok") << records[0].dump().substr(0, 600);
+}
+
+}  // namespace
+}  // namespace edgebench
