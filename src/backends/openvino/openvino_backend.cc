@@ -354,6 +354,13 @@ class OpenVinoSession : public Session {
       compile_notes_.push_back("precision=" + settings_.precision + " was asked; " + device_->ov_name +
                        " compiled the model with " + effective_["precision"]);
     }
+    // OpenVINO's CPU plugin lowers an f32 model to bf16 or f16 by default where the CPU has the
+    // instructions: what a user gets, but not f32's outputs, so the record says it.
+    if (settings_.precision.empty() && (effective_["precision"] == "bf16" || effective_["precision"] == "f16")) {
+      compile_notes_.push_back(device_->ov_name + " runs this model in " + effective_["precision"] +
+                               ", OpenVINO's default inference precision on this processor, not the "
+                               "model's own; add precision=f32 to compare like for like");
+    }
     try {
       const auto devices = compiled_.get_property(ov::execution_devices);
       execution_device_ = devices.empty() ? device_->ov_name : devices.front();
