@@ -40,6 +40,8 @@ void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
                       Declared("llamacpp", "llama.cpp", {".gguf"}), kLlamaCppNotBuiltReason);
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_EXECUTORCH,
                       Declared("executorch", "ExecuTorch", {".pte"}), kExecuTorchNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_MEDIAPIPE,
+                      Declared("mediapipe", "MediaPipe Tasks", {".tflite"}), kMediaPipeNotBuiltReason);
 }
 
 void RegisterBuiltBackends(Registry& registry) {
