@@ -43,6 +43,8 @@ void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_OPENVINO,
                       Declared("openvino", "OpenVINO", {".onnx", ".tflite", ".xml"}),
                       kOpenVinoNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_MEDIAPIPE,
+                      Declared("mediapipe", "MediaPipe Tasks", {".tflite"}), kMediaPipeNotBuiltReason);
 }
 
 void RegisterBuiltBackends(Registry& registry) {
