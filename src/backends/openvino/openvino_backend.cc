@@ -357,7 +357,7 @@ class OpenVinoSession : public Session {
     // OpenVINO's CPU plugin lowers an f32 model to bf16 or f16 by default where the CPU has the
     // instructions: what a user gets, but not f32's outputs, so the record says it.
     if (settings_.precision.empty() && (effective_["precision"] == "bf16" || effective_["precision"] == "f16")) {
-      compile_notes_.push_back(device_->ov_name + " runs this model in " + effective_["precision"] +
+      compile_notes_.push_back(std::string(device_->ov_name) + " runs this model in " + effective_["precision"] +
                                ", OpenVINO's default inference precision on this processor, not the "
                                "model's own; add precision=f32 to compare like for like");
     }
