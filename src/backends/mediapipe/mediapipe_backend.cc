@@ -396,7 +396,7 @@ class MediaPipeSession : public Session {
         return Status::Error(failed.message() +
                              ". A MediaPipe Task needs a model with Tasks metadata (normalization, "
                              "image properties); for the npm BlazeFace models, write it with "
-                             "scripts/models/add-mediapipe-metadata " + path_ + " OUTPUT.tflite and "
+                             "scripts/devroot scripts/models/add-mediapipe-metadata " + path_ + " OUTPUT.tflite and "
                              "run OUTPUT.tflite");
       }
       return failed;
