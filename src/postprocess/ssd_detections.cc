@@ -97,6 +97,7 @@ Result<SsdDetectionsOptions> ParseSsdDetectionsOptions(const nlohmann::json& jso
       {"min_score_thresh", [&] { return Read(json, "min_score_thresh", d.min_score_thresh); }},
       {"min_suppression_threshold", [&] { return Read(json, "min_suppression_threshold", o.nms.min_suppression_threshold); }},
       {"max_num_detections", [&] { return Read(json, "max_num_detections", o.nms.max_detections); }},
+      {"algorithm", [] { return Status::Ok(); }},  // read below: WEIGHTED or DEFAULT
   };
   for (const auto& [key, value] : json.items()) {
     (void)value;
