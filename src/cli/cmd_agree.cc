@@ -9,6 +9,9 @@
 #include "core/log.h"
 #include "core/tensor_json.h"
 #include "diagnose/agreement.h"
+#include "diagnose/detection_agreement.h"
+#include "diagnose/output_mapping.h"
+#include "postprocess/detection.h"
 #include "load/image_input.h"
 #include "report/record.h"
 #include "report/store.h"
@@ -52,6 +55,53 @@ nlohmann::json JsonNumber(double v) {
 std::string JoinComma(const std::vector<std::string>& targets) {
   std::string text;
   for (const std::string& t : targets) text += (text.empty() ? "" : ", ") + t;
+  return text;
+}
+
+// A target's detections: its own detection outputs, else its raw outputs decoded by the
+// postprocess, else none (raw outputs and no postprocess declared).
+Result<std::optional<std::vector<Tensor>>> DetectionsOf(const std::vector<Tensor>& outputs,
+                                                       const std::optional<SsdDetectionsOptions>& postprocess) {
+  if (HasDetections(outputs)) {
+    std::vector<Tensor> detections, others;
+    SplitDetectionOutputs(outputs, detections, others);
+    return std::optional<std::vector<Tensor>>(std::move(detections));
+  }
+  if (!postprocess) return std::optional<std::vector<Tensor>>();
+  auto decoded = SsdDetectionsFromOutputs(outputs, *postprocess);
+  if (!decoded.ok()) return decoded.status();
+  return std::optional<std::vector<Tensor>>(decoded.take());
+}
+
+// Boxes and scores as the JSON report lists them, so a reader can see what was found.
+nlohmann::json DetectionList(const std::vector<Tensor>& detections) {
+  nlohmann::json list = nlohmann::json::array();
+  const Tensor* boxes = nullptr;
+  const Tensor* scores = nullptr;
+  for (const Tensor& t : detections) {
+    if (t.name == kDetectionBoxes) boxes = &t;
+    if (t.name == kDetectionScores) scores = &t;
+  }
+  if (!boxes || !scores) return list;
+  auto b = TensorValues(*boxes);
+  auto s = TensorValues(*scores);
+  if (!b.ok() || !s.ok() || b.value().size() != 4 * s.value().size()) return list;
+  for (size_t i = 0; i < s.value().size(); ++i) {
+    const double* box = b.value().data() + 4 * i;
+    list.push_back({{"box", {JsonNumber(box[0]), JsonNumber(box[1]), JsonNumber(box[2]), JsonNumber(box[3])}},
+                    {"score", JsonNumber(s.value()[i])}});
+  }
+  return list;
+}
+
+std::string DetectionSummary(const DetectionAgreement& d) {
+  std::string text = "matched " + std::to_string(d.matched) + ", unmatched " + std::to_string(d.unmatched_reference) +
+                     "+" + std::to_string(d.unmatched_other);
+  if (d.matched > 0) {
+    text += ", corner max " + Num("%.3g", d.max_corner_error_px) + " px mean " + Num("%.3g", d.mean_corner_error_px) +
+            ", score max " + Num("%.3g", d.max_score_diff);
+    if (d.max_keypoint_error) text += ", keypoint max " + Num("%.3g", *d.max_keypoint_error);
+  }
   return text;
 }
 
@@ -166,6 +216,8 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   std::vector<std::string> skipped_targets;    // no artifact for them: shown, not a failure alone
   std::vector<std::string> uncompared_reasons;  // "target: why", for "nothing was compared"
   std::vector<Tensor> reference_outputs;
+  // The reference's detections, decoded once when a comparison first needs them.
+  std::optional<Result<std::optional<std::vector<Tensor>>>> reference_detections;
   if (o.format == "table") {
     std::cout << std::left << std::setw(30) << "target" << std::setw(22) << "output" << std::setw(15) << "shape"
               << std::setw(11) << "max abs" << std::setw(11) << "mean abs" << std::setw(11) << "cosine"
@@ -209,12 +261,29 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       report["targets"].push_back(entry);
       continue;
     }
+    // The manifest's output mapping first, so that twins' outputs carry the same names.
+    auto mapped = ApplyOutputMapping(p.artifact->outputs, std::move(result.outputs), p.artifact->path);
+    result.outputs.clear();
+    if (!mapped.ok()) {
+      row_note("failed", mapped.error());
+      store_record(p, "failed", "compare", mapped.error(), &result, {}, i == 0);
+      exit_code = 1;
+      report["targets"].push_back(entry);
+      if (i == 0) {
+        std::cerr << "edgebench agree: the reference target failed; nothing to compare against\n";
+        reference_failed = true;
+        break;
+      }
+      uncompared_reasons.push_back(p.target.text + ": " + mapped.error());
+      continue;
+    }
+    const std::vector<Tensor> outputs = mapped.take();
     entry["status"] = "ok";
     if (i == 0) {
       // Every other target gets exactly these (an image: the same spec, decoded the same way).
       inputs = result.inputs;
-      reference_outputs = result.outputs;
-      for (const Tensor& t : result.outputs) {
+      reference_outputs = outputs;
+      for (const Tensor& t : outputs) {
         entry["outputs"].push_back({{"name", t.name}, {"shape", t.shape}});
         if (o.format == "table") {
           std::cout << std::setw(30) << p.target.text << std::setw(22) << t.name.substr(0, 21)
@@ -225,50 +294,125 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       store_record(p, "ok", "", "", &result, {}, true);
       continue;
     }
-    auto pairs = PairOutputs(reference_outputs, result.outputs);
-    if (!pairs.ok()) {
-      row_note("failed", pairs.error());
-      store_record(p, "failed", "compare", pairs.error(), &result, {}, false);
-      exit_code = 1;
-      uncompared_reasons.push_back(p.target.text + ": " + pairs.error());
-      report["targets"].push_back(entry);
-      continue;
-    }
+    // Detection outputs are compared as sets (their counts may differ), the rest elementwise.
+    // A raw detector beside one that gives detections is decoded by the model's postprocess;
+    // two raw twins that both have a postprocess are compared both ways.
+    std::vector<Tensor> reference_detection_outputs, reference_raw, other_detection_outputs, other_raw;
+    SplitDetectionOutputs(reference_outputs, reference_detection_outputs, reference_raw);
+    SplitDetectionOutputs(outputs, other_detection_outputs, other_raw);
+    const auto& reference_postprocess = ArtifactPostprocess(model.value(), *plan[0].artifact);
+    const auto& other_postprocess = ArtifactPostprocess(model.value(), *p.artifact);
+    const bool any_detections = HasDetections(reference_outputs) || HasDetections(outputs);
+    const bool compare_detections = any_detections || (reference_postprocess && other_postprocess);
+    const bool compare_raw = !reference_raw.empty() && !other_raw.empty() &&
+                             !HasDetections(reference_outputs) && !HasDetections(outputs);
     std::vector<OutputAgreement> compared;
     std::string compare_error;
-    for (const auto& [ri, oi] : pairs.value()) {
-      auto agreement = CompareOutput(reference_outputs[ri], result.outputs[oi]);
-      if (!agreement.ok()) {
-        row_note("failed", agreement.error());
-        compare_error = agreement.error();
-        exit_code = 1;
-        continue;
+    auto compare_failed = [&](const std::string& message) {
+      row_note("failed", message);
+      compare_error = message;
+      exit_code = 1;
+    };
+    if (compare_raw) {
+      auto pairs = PairOutputs(reference_raw, other_raw);
+      if (!pairs.ok()) {
+        compare_failed(pairs.error());
+      } else {
+        for (const auto& [ri, oi] : pairs.value()) {
+          auto agreement = CompareOutput(reference_raw[ri], other_raw[oi]);
+          if (!agreement.ok()) {
+            compare_failed(agreement.error());
+            continue;
+          }
+          OutputAgreement& a = agreement.value();
+          CheckTolerances(a, tolerances);
+          compared.push_back(a);
+          const bool pass = a.violations.empty();
+          if (!pass) exit_code = 1;
+          nlohmann::json out = {{"name", a.output}, {"other_name", other_raw[oi].name}, {"shape", a.shape},
+                                {"max_abs_error", JsonNumber(a.max_abs_error)},
+                                {"mean_abs_error", JsonNumber(a.mean_abs_error)},
+                                {"cosine", JsonNumber(a.cosine)}, {"sqnr_db", JsonNumber(a.sqnr_db)},
+                                {"reference_nonfinite", a.reference_nonfinite},
+                                {"other_nonfinite", a.other_nonfinite},
+                                {"top1_agrees", a.top1_agrees ? nlohmann::json(*a.top1_agrees) : nlohmann::json(nullptr)},
+                                {"top5_overlap", a.top5_overlap ? nlohmann::json(*a.top5_overlap) : nlohmann::json(nullptr)},
+                                {"within_tolerance", pass}, {"violations", a.violations}};
+          entry["outputs"].push_back(out);
+          if (o.format == "table") {
+            std::string result_text = pass ? "PASS" : "FAIL";
+            for (const auto& v : a.violations) result_text += "; " + v;
+            std::cout << std::setw(30) << p.target.text << std::setw(22) << a.output.substr(0, 21)
+                      << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << Num("%.3g", a.max_abs_error)
+                      << std::setw(11) << Num("%.3g", a.mean_abs_error) << std::setw(11) << Num("%.6f", a.cosine)
+                      << std::setw(10) << Num("%.1f", a.sqnr_db)
+                      << std::setw(6) << (a.top1_agrees ? (*a.top1_agrees ? "yes" : "no") : "-")
+                      << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << result_text << "\n";
+          }
+        }
       }
-      OutputAgreement& a = agreement.value();
-      CheckTolerances(a, tolerances);
-      compared.push_back(a);
-      const bool pass = a.violations.empty();
-      if (!pass) exit_code = 1;
-      nlohmann::json out = {{"name", a.output}, {"other_name", result.outputs[oi].name}, {"shape", a.shape},
-                            {"max_abs_error", JsonNumber(a.max_abs_error)},
-                            {"mean_abs_error", JsonNumber(a.mean_abs_error)},
-                            {"cosine", JsonNumber(a.cosine)}, {"sqnr_db", JsonNumber(a.sqnr_db)},
-                            {"reference_nonfinite", a.reference_nonfinite},
-                            {"other_nonfinite", a.other_nonfinite},
-                            {"top1_agrees", a.top1_agrees ? nlohmann::json(*a.top1_agrees) : nlohmann::json(nullptr)},
-                            {"top5_overlap", a.top5_overlap ? nlohmann::json(*a.top5_overlap) : nlohmann::json(nullptr)},
-                            {"within_tolerance", pass}, {"violations", a.violations}};
-      entry["outputs"].push_back(out);
-      if (o.format == "table") {
-        std::string result_text = pass ? "PASS" : "FAIL";
-        for (const auto& v : a.violations) result_text += "; " + v;
-        std::cout << std::setw(30) << p.target.text << std::setw(22) << a.output.substr(0, 21)
-                  << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << Num("%.3g", a.max_abs_error)
-                  << std::setw(11) << Num("%.3g", a.mean_abs_error) << std::setw(11) << Num("%.6f", a.cosine)
-                  << std::setw(10) << Num("%.1f", a.sqnr_db)
-                  << std::setw(6) << (a.top1_agrees ? (*a.top1_agrees ? "yes" : "no") : "-")
-                  << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << result_text << "\n";
+    }
+    bool detections_compared = false;
+    // Records have no fields for detection metrics yet: a disagreement is recorded as a failed
+    // comparison with the violations as its error, so the record is not read as agreement.
+    std::string detection_disagreement;
+    if (compare_detections) {
+      if (!reference_detections) reference_detections = DetectionsOf(reference_outputs, reference_postprocess);
+      auto other_detections = DetectionsOf(outputs, other_postprocess);
+      const auto no_detections = [](const std::string& who) {
+        return who + " gives raw outputs and the model declares no postprocess to decode them; add "
+               "\"postprocess\": {\"kind\": \"ssd_detections\", \"preset\": ...} to its manifest";
+      };
+      if (!reference_detections->ok()) {
+        compare_failed("decoding the reference's detections: " + reference_detections->error());
+      } else if (!other_detections.ok()) {
+        compare_failed("decoding the detections: " + other_detections.error());
+      } else if (!reference_detections->value()) {
+        compare_failed(no_detections("the reference " + plan[0].target.text));
+      } else if (!other_detections.value()) {
+        compare_failed(no_detections(p.target.text));
+      } else {
+        const DetectionTolerances& dt = model.value().detection_tolerances;
+        auto agreement = CompareDetections(*reference_detections->value(), *other_detections.value(), dt.min_iou);
+        if (!agreement.ok()) {
+          compare_failed(agreement.error());
+        } else {
+          DetectionAgreement& d = agreement.value();
+          CheckDetectionTolerances(d, dt);
+          detections_compared = true;
+          const bool pass = d.violations.empty();
+          if (!pass) {
+            exit_code = 1;
+            std::string why;
+            for (const auto& v : d.violations) why += (why.empty() ? "" : "; ") + v;
+            detection_disagreement = "detections disagree: " + why;
+          }
+          entry["outputs"].push_back(
+              {{"name", "detections"}, {"kind", "detections"},
+               {"reference_count", d.reference_count}, {"other_count", d.other_count},
+               {"matched", d.matched}, {"unmatched_reference", d.unmatched_reference},
+               {"unmatched_other", d.unmatched_other}, {"min_matched_iou", JsonNumber(d.min_matched_iou)},
+               {"max_corner_error_px", JsonNumber(d.max_corner_error_px)},
+               {"mean_corner_error_px", JsonNumber(d.mean_corner_error_px)},
+               {"max_score_diff", JsonNumber(d.max_score_diff)},
+               {"max_keypoint_error", d.max_keypoint_error ? JsonNumber(*d.max_keypoint_error) : nlohmann::json(nullptr)},
+               {"decoded_reference", !HasDetections(reference_outputs)},
+               {"decoded_other", !HasDetections(outputs)},
+               {"reference_detections", DetectionList(*reference_detections->value())},
+               {"other_detections", DetectionList(*other_detections.value())},
+               {"within_tolerance", pass}, {"violations", d.violations}});
+          if (o.format == "table") {
+            std::string result_text = pass ? "PASS" : "FAIL";
+            for (const auto& v : d.violations) result_text += "; " + v;
+            std::cout << std::setw(30) << p.target.text << std::setw(22) << "detections"
+                      << std::setw(15) << ("N " + std::to_string(d.reference_count) + "/" + std::to_string(d.other_count))
+                      << std::setw(71) << DetectionSummary(d) + " " << result_text << "\n";
+          }
+        }
       }
+    }
+    if (!compare_raw && !detections_compared && compare_error.empty()) {
+      compare_failed("nothing to compare: the reference's outputs and these have nothing in common");
     }
     if (compare_error.empty()) {
       ++compared_targets;
@@ -276,7 +420,8 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       uncompared_reasons.push_back(p.target.text + ": " + compare_error);
     }
     report["targets"].push_back(entry);
-    store_record(p, compare_error.empty() ? "ok" : "failed", compare_error.empty() ? "" : "compare", compare_error,
+    const std::string record_error = compare_error.empty() ? detection_disagreement : compare_error;
+    store_record(p, record_error.empty() ? "ok" : "failed", record_error.empty() ? "" : "compare", record_error,
                  &result, std::move(compared), false);
   }
   // Nothing compared is not agreement: a run whose other targets were all skipped or failed

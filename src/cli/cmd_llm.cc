@@ -103,7 +103,9 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   PlanRequest request;
   PlanModel model;
   model.model.name = std::filesystem::path(o.model).stem().string();
-  model.model.artifacts = {ArtifactSpec{o.model, Layout::kAny, ""}};
+  ArtifactSpec artifact;
+  artifact.path = o.model;
+  model.model.artifacts = {artifact};
   request.models = {model};
   request.targets = targets.take();
   request.scenarios = {"llm"};

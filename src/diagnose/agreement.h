@@ -38,7 +38,8 @@ Result<std::vector<double>> TensorValues(const Tensor& tensor);
 // Compares one output with its reference; shapes must hold the same number of elements.
 Result<OutputAgreement> CompareOutput(const Tensor& reference, const Tensor& other);
 
-// Pairs outputs by position when shapes agree, else by unique shape; error when impossible.
+// Pairs outputs by name when each reference output's name is one of the other's, else by
+// position when shapes agree, else by unique shape; error when impossible.
 Result<std::vector<std::pair<size_t, size_t>>> PairOutputs(const std::vector<Tensor>& reference,
                                                            const std::vector<Tensor>& other);
 

@@ -132,26 +132,22 @@ Status CheckImageInput(const std::string& path, const ImagePreprocess& p) {
   return Status::Ok();
 }
 
-Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
-  if (Status s = CheckImageInput(path, p); !s.ok()) return s;
+namespace {
+
+// Decodes `path` to RGB and calls store(x, y, c, value) for every pixel of an out_w x out_h
+// bilinear resampling (at pixel centres) of it, value in 0..255 unrounded.
+template <typename Store>
+Status ResampleImage(const std::string& path, int want_w, int want_h, int& out_w, int& out_h, Store store) {
   int w = 0, h = 0, channels = 0;
   std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &w, &h, &channels, 3),
                                                          stbi_image_free);
   if (!pixels) {
     return Status::Error("cannot read image '" + path + "': " + stbi_failure_reason());
   }
-  const int out_w = p.width ? p.width : w;
-  const int out_h = p.height ? p.height : h;
-  Tensor t;
-  t.name = "image";
-  t.dtype = DType::kFloat32;
-  t.shape = p.layout == Layout::kNchw ? std::vector<int64_t>{1, 3, out_h, out_w}
-                                      : std::vector<int64_t>{1, out_h, out_w, 3};
-  t.data.resize(static_cast<size_t>(out_w) * out_h * 3 * sizeof(float));
-  float* out = t.as<float>();
+  out_w = want_w ? want_w : w;
+  out_h = want_h ? want_h : h;
   const unsigned char* src = pixels.get();
   for (int y = 0; y < out_h; ++y) {
-    // Bilinear sampling at pixel centres.
     const double sy = std::clamp((y + 0.5) * h / out_h - 0.5, 0.0, h - 1.0);
     const int y0 = static_cast<int>(sy), y1 = std::min(y0 + 1, h - 1);
     const double fy = sy - y0;
@@ -163,16 +159,64 @@ Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p
         auto at = [&](int yy, int xx) {
           return static_cast<double>(src[(static_cast<size_t>(yy) * w + xx) * 3 + c]);
         };
-        const double v = (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
-                         fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1));
-        const double value = (v * p.scale - p.mean[c]) / p.stddev[c];
-        const size_t index = p.layout == Layout::kNchw
-                                 ? (static_cast<size_t>(c) * out_h + y) * out_w + x
-                                 : (static_cast<size_t>(y) * out_w + x) * 3 + c;
-        out[index] = static_cast<float>(value);
+        store(x, y, c, (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
+                           fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1)));
       }
     }
   }
+  return Status::Ok();
+}
+
+// The size the image becomes: the resize's when given, else the image's own.
+void OutputSize(const std::string& path, const ImagePreprocess& p, int& w, int& h) {
+  int channels = 0;
+  w = p.width;
+  h = p.height;
+  if (!w || !h) {
+    int iw = 0, ih = 0;
+    ::stbi_info(path.c_str(), &iw, &ih, &channels);
+    if (!w) w = iw;
+    if (!h) h = ih;
+  }
+}
+
+}  // namespace
+
+Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
+  if (Status s = CheckImageInput(path, p); !s.ok()) return s;
+  int out_w = 0, out_h = 0;
+  OutputSize(path, p, out_w, out_h);
+  Tensor t;
+  t.name = "image";
+  t.dtype = DType::kFloat32;
+  t.shape = p.layout == Layout::kNchw ? std::vector<int64_t>{1, 3, out_h, out_w}
+                                      : std::vector<int64_t>{1, out_h, out_w, 3};
+  t.data.resize(static_cast<size_t>(out_w) * out_h * 3 * sizeof(float));
+  float* out = t.as<float>();
+  Status s = ResampleImage(path, p.width, p.height, out_w, out_h, [&](int x, int y, int c, double v) {
+    const double value = (v * p.scale - p.mean[c]) / p.stddev[c];
+    const size_t index = p.layout == Layout::kNchw ? (static_cast<size_t>(c) * out_h + y) * out_w + x
+                                                   : (static_cast<size_t>(y) * out_w + x) * 3 + c;
+    out[index] = static_cast<float>(value);
+  });
+  if (!s.ok()) return s;
+  return t;
+}
+
+Result<Tensor> LoadImagePixels(const std::string& path, const ImagePreprocess& p) {
+  if (Status s = CheckImageInput(path, p); !s.ok()) return s;
+  int out_w = 0, out_h = 0;
+  OutputSize(path, p, out_w, out_h);
+  Tensor t;
+  t.name = "image";
+  t.dtype = DType::kUInt8;
+  t.shape = {1, out_h, out_w, 3};
+  t.data.resize(static_cast<size_t>(out_w) * out_h * 3);
+  uint8_t* out = t.as<uint8_t>();
+  Status s = ResampleImage(path, p.width, p.height, out_w, out_h, [&](int x, int y, int c, double v) {
+    out[(static_cast<size_t>(y) * out_w + x) * 3 + c] = static_cast<uint8_t>(std::clamp(std::lround(v), 0L, 255L));
+  });
+  if (!s.ok()) return s;
   return t;
 }
 

@@ -33,4 +33,9 @@ Status CheckImageInput(const std::string& path, const ImagePreprocess& preproces
 // RGB image to tensor; bilinear resize. Checks CheckImageInput first. The error names the file.
 Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& preprocess);
 
+// The same resampled pixels as uint8 RGB [1,H,W,3], without scale, mean, std or layout: for a
+// model that takes the image itself (a MediaPipe Task), beside float models given the same
+// image preprocessed. Values are rounded to the nearest integer.
+Result<Tensor> LoadImagePixels(const std::string& path, const ImagePreprocess& preprocess);
+
 }  // namespace edgebench

@@ -31,6 +31,35 @@ Result<ArtifactSpec> ParseArtifact(const std::string& text) {
   return artifact;
 }
 
+Result<std::vector<OutputMapping>> ParseOutputMapping(const nlohmann::json& json) {
+  if (!json.is_object()) {
+    return Status::Error("\"outputs\" must be an object: {\"NAME\": \"SOURCE\"} renames, "
+                         "{\"NAME\": {\"concat\": [\"A\", \"B\"], \"axis\": 1}} concatenates");
+  }
+  std::vector<OutputMapping> mapping;
+  for (const auto& [name, value] : json.items()) {
+    OutputMapping m;
+    m.name = name;
+    if (value.is_string()) {
+      m.sources = {value.get<std::string>()};
+    } else if (value.is_object() && value.contains("concat") && value["concat"].is_array()) {
+      for (const auto& key : value.items()) {
+        if (key.key() != "concat" && key.key() != "axis") {
+          return Status::Error("output '" + name + "': unknown key '" + key.key() + "' (the keys are concat and axis)");
+        }
+      }
+      m.sources = value["concat"].get<std::vector<std::string>>();
+      m.axis = value.value("axis", 0);
+      if (m.sources.empty()) return Status::Error("output '" + name + "': \"concat\" lists no outputs");
+    } else {
+      return Status::Error("output '" + name + "' must be an output's name (a rename) or {\"concat\": [...], "
+                           "\"axis\": N}; it is " + value.dump());
+    }
+    mapping.push_back(std::move(m));
+  }
+  return mapping;
+}
+
 std::string Extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -85,6 +114,16 @@ Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::stri
       if (!layout.ok()) return layout.status();
       artifact.layout = layout.value();
       artifact.target = a.value("target", "");
+      if (a.contains("outputs")) {
+        auto mapping = ParseOutputMapping(a["outputs"]);
+        if (!mapping.ok()) return Status::Error("artifact '" + artifact.path + "': " + mapping.error());
+        artifact.outputs = mapping.take();
+      }
+      if (a.contains("postprocess")) {
+        auto postprocess = ParseSsdDetectionsOptions(a["postprocess"]);
+        if (!postprocess.ok()) return Status::Error("artifact '" + artifact.path + "': " + postprocess.error());
+        artifact.postprocess = postprocess.take();
+      }
       spec.artifacts.push_back(artifact);
     }
     if (spec.artifacts.empty()) return Status::Error("no artifacts");
@@ -93,11 +132,29 @@ Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::stri
       if (t.contains("max_abs")) spec.tolerances.max_abs = t["max_abs"].get<double>();
       if (t.contains("min_cosine")) spec.tolerances.min_cosine = t["min_cosine"].get<double>();
       if (t.contains("min_sqnr_db")) spec.tolerances.min_sqnr_db = t["min_sqnr_db"].get<double>();
+      if (t.contains("detections")) {
+        const auto& d = t["detections"];
+        DetectionTolerances& dt = spec.detection_tolerances;
+        dt.min_iou = d.value("min_iou", dt.min_iou);
+        dt.max_corner_error_px = d.value("max_corner_error_px", dt.max_corner_error_px);
+        dt.max_score_diff = d.value("max_score_diff", dt.max_score_diff);
+        dt.max_keypoint_error = d.value("max_keypoint_error", dt.max_keypoint_error);
+        dt.max_unmatched = d.value("max_unmatched", dt.max_unmatched);
+      }
+    }
+    if (json.contains("postprocess")) {
+      auto postprocess = ParseSsdDetectionsOptions(json["postprocess"]);
+      if (!postprocess.ok()) return postprocess.status();
+      spec.postprocess = postprocess.take();
     }
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(e.what());
   }
+}
+
+const std::optional<SsdDetectionsOptions>& ArtifactPostprocess(const ModelSpec& model, const ArtifactSpec& artifact) {
+  return artifact.postprocess ? artifact.postprocess : model.postprocess;
 }
 
 Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend,

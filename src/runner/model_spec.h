@@ -16,7 +16,10 @@
 #include "backends/backend.h"
 #include "core/layout.h"
 #include "diagnose/agreement.h"
+#include "diagnose/detection_agreement.h"
+#include "diagnose/output_mapping.h"
 #include "core/status.h"
+#include "postprocess/ssd_detections.h"
 
 namespace edgebench {
 
@@ -27,21 +30,38 @@ struct ArtifactSpec {
   // The one target this artifact is for ("executorch:xnnpack": a .pte lowered to XNNPACK), when
   // one format has an artifact per device; empty: any target of the backend that reads it.
   std::string target;
+  // Its outputs as compared (`agree`): renamed or concatenated; empty: as the artifact names them.
+  std::vector<OutputMapping> outputs;
+  // Decodes raw detector outputs into detections (postprocess/ssd_detections.h); overrides the
+  // model's. Applied by `agree` when the other side gives detections, or beside the raw outputs.
+  std::optional<SsdDetectionsOptions> postprocess;
 };
 
 struct ModelSpec {
   std::string name;
   std::vector<ArtifactSpec> artifacts;
   Tolerances tolerances;
+  DetectionTolerances detection_tolerances;
+  std::optional<SsdDetectionsOptions> postprocess;  // for every artifact without its own
 };
+
+// The postprocess that applies to an artifact: its own, else the model's, else none.
+const std::optional<SsdDetectionsOptions>& ArtifactPostprocess(const ModelSpec& model, const ArtifactSpec& artifact);
 
 // Parses the command-line forms above; a .json argument is read as a manifest.
 Result<ModelSpec> ParseModelArgument(const std::string& text);
 
 // Manifest: {"name": "...", "artifacts": [{"path": "a.onnx", "layout": "nchw"},
 //                                         {"path": "a.cpu.pte", "target": "executorch:cpu"}, ...],
-//            "tolerances": {"max_abs": 1e-3, "min_cosine": 0.999, "min_sqnr_db": 30}}
-// Relative artifact paths are relative to the manifest's directory.
+//            "tolerances": {"max_abs": 1e-3, "min_cosine": 0.999, "min_sqnr_db": 30,
+//                           "detections": {"min_iou": 0.5, "max_corner_error_px": 2,
+//                                          "max_score_diff": 0.02, "max_keypoint_error": 0.01,
+//                                          "max_unmatched": 0}},
+//            "postprocess": {"kind": "ssd_detections", "preset": "blazeface_short_range"}}
+// An artifact may also have
+//   "outputs": {"scores": "Identity:0",                                  (a rename)
+//               "regressors": {"concat": ["Identity_2:0", "Identity_3:0"], "axis": 1}}
+// and its own "postprocess". Relative artifact paths are relative to the manifest's directory.
 Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::string& base_dir);
 
 // The artifact a target reads: among those whose extension its backend lists (any artifact when

@@ -41,6 +41,13 @@ OutputsResult Fail(OutputsResult r, const std::string& status, const std::string
   return r;
 }
 
+// One uint8 input [1,H,W,3]: the model takes an RGB picture as it is.
+bool TakesImagePixels(const std::vector<TensorSpec>& inputs) {
+  if (inputs.size() != 1 || inputs[0].dtype != DType::kUInt8 || inputs[0].shape.size() != 4) return false;
+  const auto& shape = inputs[0].shape;
+  return (!shape[0].fixed() || shape[0].size == 1) && shape[3].fixed() && shape[3].size == 3;
+}
+
 }  // namespace
 
 nlohmann::json OutputsRequestToJson(const OutputsRequest& r) {
@@ -137,17 +144,41 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
 
   stage("inputs");
   std::vector<Tensor> given = request.inputs;
+  std::vector<Tensor> inputs;
+  std::vector<std::vector<int64_t>> shapes;
   if (!request.image.empty()) {
     auto preprocess = ParseImagePreprocess(request.image_preprocess);
     if (!preprocess.ok()) return Fail(r, "failed", "inputs", preprocess.error());
     if (request.compare_layout != Layout::kAny) preprocess.value().layout = request.compare_layout;
-    auto image = LoadImageTensor(request.image, preprocess.value());
-    if (!image.ok()) return Fail(r, "failed", "inputs", image.error());
-    given = {image.take()};
+    const auto& specs = s.signature().inputs;
+    if (TakesImagePixels(specs)) {
+      // A model that takes the picture itself gets the same resampled pixels, unnormalized, at
+      // the --preprocess size (else at its declared size), in its own layout.
+      ImagePreprocess pixels = preprocess.value();
+      if (!pixels.width && specs[0].shape[2].fixed()) pixels.width = static_cast<int>(specs[0].shape[2].size);
+      if (!pixels.height && specs[0].shape[1].fixed()) pixels.height = static_cast<int>(specs[0].shape[1].size);
+      auto image = LoadImagePixels(request.image, pixels);
+      if (!image.ok()) return Fail(r, "failed", "inputs", image.error());
+      for (size_t k = 1; k < 3; ++k) {
+        if (specs[0].shape[k].fixed() && specs[0].shape[k].size != image.value().shape[k]) {
+          return Fail(r, "failed", "inputs",
+                      "input '" + specs[0].name + "' is uint8 " + ShapeToString(specs[0].shape) +
+                          " but --preprocess makes the image " + ShapeToString(image.value().shape) +
+                          "; give --preprocess resize=WxH at the model's size");
+        }
+      }
+      inputs = {image.take()};
+      inputs[0].name = specs[0].name;
+      shapes = {inputs[0].shape};
+    } else {
+      auto image = LoadImageTensor(request.image, preprocess.value());
+      if (!image.ok()) return Fail(r, "failed", "inputs", image.error());
+      given = {image.take()};
+    }
   }
-  std::vector<Tensor> inputs;
-  std::vector<std::vector<int64_t>> shapes;
-  if (given.empty()) {
+  if (!inputs.empty()) {
+    // The image's pixels, made above.
+  } else if (given.empty()) {
     auto resolved = ResolveInputShapes(s.signature(), request.dims);
     if (!resolved.ok()) return Fail(r, "failed", "inputs", resolved.error());
     if (Status used = CheckBindingsUsed(s.signature(), request.dims); !used.ok()) {

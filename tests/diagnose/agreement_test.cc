@@ -61,6 +61,24 @@ TEST(Agreement, PairsByPositionThenByUniqueShape) {
   EXPECT_FALSE(PairOutputs(ref, ambiguous).ok());
 }
 
+TEST(Agreement, PairsByNameWhenEveryReferenceNameIsThere) {
+  // Same shapes, other order: by position would pair a with b; the names pair them right.
+  Tensor a = Floats({1, 2}, {1, 2}), b = Floats({3, 4}, {1, 2});
+  a.name = "regressors";
+  b.name = "classificators";
+  Tensor extra = Floats({5}, {1});
+  extra.name = "extra";
+  auto pairs = PairOutputs({a, b}, {b, extra, a});
+  ASSERT_TRUE(pairs.ok()) << pairs.error();
+  EXPECT_EQ(pairs.value()[0], (std::pair<size_t, size_t>{0, 2}));
+  EXPECT_EQ(pairs.value()[1], (std::pair<size_t, size_t>{1, 0}));
+  // One name missing: position and shape as before.
+  b.name = "scores";
+  auto by_position = PairOutputs({a, Floats({3, 4}, {1, 2})}, {b, a});
+  ASSERT_TRUE(by_position.ok());
+  EXPECT_EQ(by_position.value()[0], (std::pair<size_t, size_t>{0, 0}));
+}
+
 TEST(Agreement, TolerancesNameWhatFailed) {
   auto a = CompareOutput(Floats({3, 4}), Floats({3, 5})).take();
   CheckTolerances(a, Tolerances{0.5, 0.999, 30.0});

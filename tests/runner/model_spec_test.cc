@@ -93,5 +93,40 @@ TEST(ModelSpec, AnArtifactMadeForOneTargetGoesToThatTarget) {
   EXPECT_EQ(SelectArtifact(manifest.value(), et, "cpu").value().path, "/m/v.cpu.pte");
 }
 
+TEST(ModelSpec, ManifestOutputMappingPostprocessAndDetectionTolerances) {
+  auto manifest = ParseModelManifest(nlohmann::json::parse(R"({"name": "blazeface", "artifacts": [
+      {"path": "a.tflite"},
+      {"path": "a.onnx", "outputs": {"regressors": {"concat": ["Identity_2:0", "Identity_3:0"], "axis": 1},
+                                     "scores": "Identity:0"},
+       "postprocess": {"kind": "ssd_detections", "preset": "blazeface_full_range"}}],
+    "postprocess": {"kind": "ssd_detections", "preset": "blazeface_short_range", "min_score_thresh": 0.6},
+    "tolerances": {"detections": {"max_corner_error_px": 3, "max_unmatched": 1}}})"),
+                                     "/m");
+  ASSERT_TRUE(manifest.ok()) << manifest.error();
+  const ModelSpec& m = manifest.value();
+  EXPECT_TRUE(m.artifacts[0].outputs.empty());
+  ASSERT_EQ(m.artifacts[1].outputs.size(), 2u);
+  const OutputMapping& regressors = m.artifacts[1].outputs[0];  // the keys in name order
+  EXPECT_EQ(regressors.name, "regressors");
+  EXPECT_EQ(regressors.sources, (std::vector<std::string>{"Identity_2:0", "Identity_3:0"}));
+  EXPECT_EQ(regressors.axis, 1);
+  EXPECT_EQ(m.artifacts[1].outputs[1].sources, (std::vector<std::string>{"Identity:0"}));
+  // The artifact's own postprocess wins over the model's.
+  EXPECT_DOUBLE_EQ(ArtifactPostprocess(m, m.artifacts[0])->decode.min_score_thresh, 0.6);
+  EXPECT_EQ(ArtifactPostprocess(m, m.artifacts[1])->anchors.input_width, 192);
+  EXPECT_DOUBLE_EQ(m.detection_tolerances.max_corner_error_px, 3);
+  EXPECT_EQ(m.detection_tolerances.max_unmatched, 1);
+  EXPECT_DOUBLE_EQ(m.detection_tolerances.min_iou, 0.5);
+
+  auto bad = ParseModelManifest(nlohmann::json::parse(R"({"name": "x", "artifacts": [
+      {"path": "a.onnx", "outputs": {"r": {"join": ["a", "b"]}}}]})"), "/m");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("artifact '/m/a.onnx': output 'r' must be"), std::string::npos) << bad.error();
+  auto bad_postprocess = ParseModelManifest(
+      nlohmann::json::parse(R"({"name": "x", "artifacts": [{"path": "a.onnx"}], "postprocess": {"kind": "nms"}})"), "/m");
+  ASSERT_FALSE(bad_postprocess.ok());
+  EXPECT_NE(bad_postprocess.error().find("postprocess kind 'nms'"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -1,0 +1,72 @@
+#include "postprocess/ssd_anchors.h"
+
+#include <cmath>
+#include <string>
+
+namespace edgebench {
+namespace {
+
+// Scales grow linearly from min to max over the layers; one layer takes their midpoint.
+double LayerScale(const SsdAnchorOptions& o, int layer) {
+  const int count = static_cast<int>(o.strides.size());
+  if (count == 1) return (o.min_scale + o.max_scale) / 2;
+  return o.min_scale + (o.max_scale - o.min_scale) * layer / (count - 1);
+}
+
+}  // namespace
+
+Result<std::vector<Anchor>> GenerateSsdAnchors(const SsdAnchorOptions& o) {
+  if (o.num_layers <= 0 || static_cast<int>(o.strides.size()) != o.num_layers) {
+    return Status::Error("SSD anchors: num_layers is " + std::to_string(o.num_layers) + " but " +
+                         std::to_string(o.strides.size()) + " strides are given; give one stride per layer");
+  }
+  if (o.input_width <= 0 || o.input_height <= 0) return Status::Error("SSD anchors: the input size must be positive");
+  for (int s : o.strides) {
+    if (s <= 0) return Status::Error("SSD anchors: strides must be positive");
+  }
+  std::vector<Anchor> anchors;
+  int layer = 0;
+  while (layer < o.num_layers) {
+    // Layers sharing a stride share one feature map: their anchors go into each cell together.
+    std::vector<double> widths, heights;
+    int last = layer;
+    for (; last < o.num_layers && o.strides[static_cast<size_t>(last)] == o.strides[static_cast<size_t>(layer)]; ++last) {
+      const double scale = LayerScale(o, last);
+      std::vector<std::pair<double, double>> ratio_scales;  // (aspect ratio, scale)
+      if (last == 0 && o.reduce_boxes_in_lowest_layer) {
+        ratio_scales = {{1.0, 0.1}, {2.0, scale}, {0.5, scale}};
+      } else {
+        for (double ratio : o.aspect_ratios) ratio_scales.emplace_back(ratio, scale);
+        if (o.interpolated_scale_aspect_ratio > 0) {
+          const double next = last == o.num_layers - 1 ? 1.0 : LayerScale(o, last + 1);
+          ratio_scales.emplace_back(o.interpolated_scale_aspect_ratio, std::sqrt(scale * next));
+        }
+      }
+      for (const auto& [ratio, s] : ratio_scales) {
+        widths.push_back(s * std::sqrt(ratio));
+        heights.push_back(s / std::sqrt(ratio));
+      }
+    }
+    const int stride = o.strides[static_cast<size_t>(layer)];
+    const int map_height = (o.input_height + stride - 1) / stride;
+    const int map_width = (o.input_width + stride - 1) / stride;
+    for (int y = 0; y < map_height; ++y) {
+      for (int x = 0; x < map_width; ++x) {
+        for (size_t k = 0; k < widths.size(); ++k) {
+          Anchor a;
+          a.x_center = (x + o.anchor_offset_x) / map_width;
+          a.y_center = (y + o.anchor_offset_y) / map_height;
+          if (!o.fixed_anchor_size) {
+            a.width = widths[k];
+            a.height = heights[k];
+          }
+          anchors.push_back(a);
+        }
+      }
+    }
+    layer = last;
+  }
+  return anchors;
+}
+
+}  // namespace edgebench
