@@ -2,6 +2,7 @@
 // worker; each output compared with the reference target's (default: the first).
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -218,8 +219,12 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   std::vector<Tensor> reference_outputs;
   // The reference's detections, decoded once when a comparison first needs them.
   std::optional<Result<std::optional<std::vector<Tensor>>>> reference_detections;
+  // The target column fits the longest target written (options included), and at least 30.
+  size_t target_width = 30;
+  for (const auto& p : plan) target_width = std::max(target_width, p.target.text.size() + 2);
+  const int target_column = static_cast<int>(target_width);
   if (o.format == "table") {
-    std::cout << std::left << std::setw(30) << "target" << std::setw(22) << "output" << std::setw(15) << "shape"
+    std::cout << std::left << std::setw(target_column) << "target" << std::setw(22) << "output" << std::setw(15) << "shape"
               << std::setw(11) << "max abs" << std::setw(11) << "mean abs" << std::setw(11) << "cosine"
               << std::setw(10) << "SQNR dB" << std::setw(6) << "top1" << std::setw(6) << "top5" << "result\n";
   }
@@ -230,7 +235,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       entry["status"] = status;
       entry["error"] = message;
       if (o.format == "table") {
-        std::cout << std::setw(30) << p.target.text << status << ": " << message << "\n";
+        std::cout << std::setw(target_column) << p.target.text << status << ": " << message << "\n";
       }
     };
     if (!p.artifact) {
@@ -286,7 +291,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
       for (const Tensor& t : outputs) {
         entry["outputs"].push_back({{"name", t.name}, {"shape", t.shape}});
         if (o.format == "table") {
-          std::cout << std::setw(30) << p.target.text << std::setw(22) << t.name.substr(0, 21)
+          std::cout << std::setw(target_column) << p.target.text << std::setw(22) << t.name.substr(0, 21)
                     << std::setw(15) << ShapeToString(t.shape) << "reference\n";
         }
       }
@@ -342,7 +347,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
           if (o.format == "table") {
             std::string result_text = pass ? "PASS" : "FAIL";
             for (const auto& v : a.violations) result_text += "; " + v;
-            std::cout << std::setw(30) << p.target.text << std::setw(22) << a.output.substr(0, 21)
+            std::cout << std::setw(target_column) << p.target.text << std::setw(22) << a.output.substr(0, 21)
                       << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << Num("%.3g", a.max_abs_error)
                       << std::setw(11) << Num("%.3g", a.mean_abs_error) << std::setw(11) << Num("%.6f", a.cosine)
                       << std::setw(10) << Num("%.1f", a.sqnr_db)
@@ -404,7 +409,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
           if (o.format == "table") {
             std::string result_text = pass ? "PASS" : "FAIL";
             for (const auto& v : d.violations) result_text += "; " + v;
-            std::cout << std::setw(30) << p.target.text << std::setw(22) << "detections"
+            std::cout << std::setw(target_column) << p.target.text << std::setw(22) << "detections"
                       << std::setw(15) << ("N " + std::to_string(d.reference_count) + "/" + std::to_string(d.other_count))
                       << std::setw(71) << DetectionSummary(d) + " " << result_text << "\n";
           }

@@ -213,5 +213,35 @@ TEST(MediaPipeCli, RunPrintsARowForEachMode) {
   EXPECT_EQ(record["status"], "ok") << r.output;
 }
 
+// The same weights through MediaPipe's FaceDetector Task and as a raw model decoded by edgebench
+// (the manifest's ssd_detections postprocess) on a photograph with one face: scikit-image's
+// astronaut from Debian's python3-skimage (the devroot has it). Both find the face, at the same
+// place: MediaPipe reports whole pixels, so corners differ by up to a pixel.
+TEST(MediaPipeCli, FaceDetectorAgreesWithTheDecodedRawModelOnAPhotograph) {
+  const std::string image = "/usr/lib/python3/dist-packages/skimage/data/astronaut.png";
+  ASSERT_TRUE(std::filesystem::exists(image)) << image << " is missing: it comes with python3-skimage";
+  const std::string dir = std::string(EDGEBENCH_TEST_MODELS) + "/mediapipe/agree";
+  std::filesystem::create_directories(dir);
+  const json manifest = {
+      {"name", "blazeface_short_range"},
+      {"artifacts", {{{"path", kOriginal}}, {{"path", PreparedModel()}, {"target", "mediapipe:cpu"}}}},
+      {"postprocess", {{"kind", "ssd_detections"}, {"preset", "blazeface_short_range"}}}};
+  std::ofstream(dir + "/blazeface.json") << manifest.dump(1);
+  auto r = RunCommand(Executable() + " agree '" + dir + "/blazeface.json' --target "
+                      "'litert:cpu,mediapipe:cpu?task=face_detector' --input " + image +
+                      " --preprocess resize=128x128,mean=0.5,std=0.5 --format json 2>/dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const json report = json::parse(r.output);
+  const json* detections = nullptr;
+  for (const json& o : report["targets"][1]["outputs"]) {
+    if (o["name"] == "detections") detections = &o;
+  }
+  ASSERT_NE(detections, nullptr) << report.dump(2);
+  EXPECT_EQ((*detections)["matched"], 1) << detections->dump(2);
+  EXPECT_TRUE((*detections)["within_tolerance"].get<bool>()) << detections->dump(2);
+  EXPECT_LE((*detections)["max_corner_error_px"].get<double>(), 1.5) << detections->dump(2);
+  EXPECT_LT((*detections)["max_score_diff"].get<double>(), 0.01) << detections->dump(2);
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -66,13 +66,14 @@ TEST(AgreeDetectionsCli, WithoutTheMappingTheTwinsCannotPair) {
   EXPECT_NE(r.output.find("cannot pair output 'regressors'"), std::string::npos) << r.output;
 }
 
-// scikit-image's astronaut (Eileen Collins, one face), from Debian's python3-skimage, when the
-// devroot has it (or EDGEBENCH_ASTRONAUT_PNG names a copy): the decoded detections find her face
+// scikit-image's astronaut (Eileen Collins, one face), from Debian's python3-skimage, which the
+// devroot has (EDGEBENCH_ASTRONAUT_PNG names another copy): the decoded detections find her face
 // where it is, on both runtimes.
 TEST(AgreeDetectionsCli, TheDecodedDetectionsFindTheAstronautsFace) {
   const char* copy = std::getenv("EDGEBENCH_ASTRONAUT_PNG");
   const std::string image = copy ? copy : "/usr/lib/python3/dist-packages/skimage/data/astronaut.png";
-  if (!std::filesystem::exists(image)) GTEST_SKIP() << image << " is missing: it comes with python3-skimage";
+  ASSERT_TRUE(std::filesystem::exists(image))
+      << image << " is missing: it comes with python3-skimage (scripts/devroot.packages)";
   int code = -1;
   auto report = AgreeJson("'" + TwinsManifest() + "' --target litert:cpu,ort:cpu --input " + image +
                               " --preprocess resize=128x128,mean=0.5,std=0.5",
