@@ -1,5 +1,6 @@
 #include "runner/run_case.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/clock.h"
@@ -103,6 +104,16 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   return r;
 }
 
+// Sessions are asked for their notes again after the run: what a runtime says while running (a
+// recompile at Prepare, frames MediaPipe dropped) belongs in the record too. Each note once.
+void AddNotesFromTheRun(Record& r, const std::vector<std::unique_ptr<Session>>& sessions) {
+  for (const auto& session : sessions) {
+    for (std::string& note : session->notes()) {
+      if (std::find(r.notes.begin(), r.notes.end(), note) == r.notes.end()) r.notes.push_back(std::move(note));
+    }
+  }
+}
+
 Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const ResolvedTarget& resolved,
                       const StageCallback& stage, RunObserver* observer) {
   if (scenario.needs_concurrent_runs() && !resolved.device.capabilities.thread_safe_run) {
@@ -201,6 +212,7 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   context.observer = spec.profile ? &marker : observer;
   context.now = NowNs;
   ScenarioResult result = scenario.Run(context);
+  AddNotesFromTheRun(r, sessions);
   if (spec.profile && result.error.ok()) TakeOperatorProfiles(r, sessions);
   r.warmup_ns = std::move(result.warmup.latency_ns);
   r.warmup_issue_ns = std::move(result.warmup.issue_ns);

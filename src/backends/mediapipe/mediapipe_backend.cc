@@ -1,9 +1,11 @@
 #include "backends/mediapipe/mediapipe_backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -287,7 +289,21 @@ class MediaPipeSession : public Session {
     return {{1, height_, width_, 3}};
   }
 
-  std::vector<std::string> notes() const override { return notes_; }
+  std::vector<std::string> notes() const override {
+    std::vector<std::string> all = notes_;
+    // Read again after the run (the harness does): how many frames MediaPipe's flow limiter
+    // dropped is part of what live_stream measured.
+    const int64_t submitted = frames_submitted_.load();
+    if (live_stream_ && submitted > 0) {
+      const int64_t dropped = frames_dropped_.load();
+      char share[32];
+      std::snprintf(share, sizeof share, "%.1f%%", 100.0 * static_cast<double>(dropped) / static_cast<double>(submitted));
+      all.push_back("mediapipe: live_stream: MediaPipe dropped " + std::to_string(dropped) + " of the " +
+                    std::to_string(submitted) + " frames submitted to this session, warmup included (" + share +
+                    ")" + (retry_drops_ ? "; each was resubmitted, inside its run's latency" : ""));
+    }
+    return all;
+  }
 
   std::map<std::string, std::string> effective_options() const override {
     std::map<std::string, std::string> options = {
@@ -477,6 +493,8 @@ class MediaPipeSession : public Session {
     for (int attempt = 1;; ++attempt) {
       bool dropped = false;
       Status status = SubmitAndWait(image, deadline, outputs, dropped);
+      frames_submitted_.fetch_add(1);
+      if (dropped) frames_dropped_.fetch_add(1);
       if (!dropped || !retry_drops_) return status;
       if (std::chrono::steady_clock::now() >= deadline) {
         return Status::Error("mediapipe: MediaPipe dropped the frame " + std::to_string(attempt) +
@@ -656,6 +674,8 @@ class MediaPipeSession : public Session {
   std::mutex image_mutex_;
   Signature signature_;
   std::vector<std::string> notes_;
+  std::atomic<int64_t> frames_submitted_{0};  // live_stream, warmup included
+  std::atomic<int64_t> frames_dropped_{0};
 };
 
 class MediaPipeBackend : public Backend {
