@@ -5,6 +5,7 @@
 // A binary of its own: it links the backend's objects, and so libmediapipe, directly.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -211,6 +212,21 @@ TEST(MediaPipeCli, RunPrintsARowForEachMode) {
                  " -s multi-stream:4 --sessions shared --warmup 2 --min-queries 20 --min-duration 0 --format jsonl 2>&1");
   const json record = json::parse(r.output.substr(r.output.find('{')));
   EXPECT_EQ(record["status"], "ok") << r.output;
+  // What MediaPipe's flow limiter dropped is read after the run: every run was submitted at least
+  // once, warmup included.
+  bool counted = false;
+  for (const json& note : record["notes"]) {
+    const std::string text = note.get<std::string>();
+    int64_t dropped = -1, submitted = -1;
+    if (std::sscanf(text.c_str(), "mediapipe: live_stream: MediaPipe dropped %ld of the %ld frames", &dropped,
+                    &submitted) == 2) {
+      counted = true;
+      EXPECT_GE(submitted, 22) << text;
+      EXPECT_GE(dropped, 0) << text;
+      EXPECT_LE(dropped, submitted) << text;
+    }
+  }
+  EXPECT_TRUE(counted) << record["notes"].dump(2);
 }
 
 // The same weights through MediaPipe's FaceDetector Task and as a raw model decoded by edgebench
