@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,16 @@ inline std::vector<int64_t> OneTo(int64_t n) {
 inline nlohmann::json JsonRecords(const std::string& output) {
   auto records = nlohmann::json::parse(output, nullptr, false);
   return records.is_discarded() || !records.is_array() ? nlohmann::json::array() : records;
+}
+
+// The records of a `--format jsonl` output: every line that is a JSON object, in order.
+inline std::vector<nlohmann::json> JsonLineRecords(const std::string& output) {
+  std::vector<nlohmann::json> records;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '{') records.push_back(nlohmann::json::parse(line));
+  }
+  return records;
 }
 
 inline Record MakeRecord(std::vector<int64_t> measured, std::vector<int64_t> warmup = {}) {

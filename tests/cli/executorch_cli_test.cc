@@ -17,22 +17,13 @@ using testing::RunCommand;
 
 std::string Kept(const std::string& name) { return std::string(EDGEBENCH_SOURCE_DIR) + "/tests/models/torch/" + name; }
 
-std::vector<json> Lines(const std::string& output) {
-  std::vector<json> records;
-  std::istringstream in(output);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] == '{') records.push_back(json::parse(line));
-  }
-  return records;
-}
-
 TEST(ExecuTorchCli, EveryRuntimeRunsTheSameWeightsInOneCommand) {
   auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.json") +
                       " --dim '*=1' -t ort:cpu,ort:xnnpack,executorch:cpu,executorch:xnnpack,litert:xnnpack"
                       " --warmup 2 --min-queries 10 --min-duration 0 --format jsonl 2>&1");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   std::map<std::string, json> by_target;
-  for (const json& record : Lines(r.output)) by_target[record["config"]["requested_target"]] = record;
+  for (const json& record : testing::JsonLineRecords(r.output)) by_target[record["config"]["requested_target"]] = record;
   ASSERT_EQ(by_target.size(), 5u) << r.output;
   for (const auto& [target, record] : by_target) {
     EXPECT_EQ(record["status"], "ok") << target << ": " << record["failure"];

@@ -21,15 +21,6 @@ std::string Kept(const std::string& name) {
 
 const std::string kQuick = " --dim '*=1' --warmup 2 --min-queries 8 --min-duration 0 --format jsonl 2>/dev/null";
 
-std::vector<json> Lines(const std::string& output) {
-  std::vector<json> records;
-  std::istringstream in(output);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] == '{') records.push_back(json::parse(line));
-  }
-  return records;
-}
-
 TEST(OpenVinoCli, AgreesWithOnnxRuntimeAndTfliteOnTheSameWeights) {
   for (const auto& [model, reference] :
        {std::pair{"vit=" + Kept("vit-tiny-test.onnx"), "ort:cpu"},
@@ -49,7 +40,7 @@ TEST(OpenVinoCli, LatencyAndThroughputHintsRunWithPlacement) {
   auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
                       " -t 'openvino:cpu?hint=latency,openvino:cpu?hint=throughput'" + kQuick);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const std::vector<json> records = Lines(r.output);
+  const std::vector<json> records = testing::JsonLineRecords(r.output);
   ASSERT_EQ(records.size(), 2u) << r.output;
   for (const json& record : records) {
     EXPECT_EQ(record["status"], "ok") << record.dump().substr(0, 600);
@@ -79,7 +70,7 @@ TEST(OpenVinoCli, SharedSessionRunsSeveralStreams) {
                       " -t 'openvino:cpu?hint=throughput' --scenario multi-stream:2 --sessions shared" +
                       kQuick);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const std::vector<json> records = Lines(r.output);
+  const std::vector<json> records = testing::JsonLineRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   EXPECT_EQ(records[0]["status"], "ok") << records[0].dump().substr(0, 600);
 }
