@@ -84,7 +84,41 @@ struct ModelShape {
   int64_t height = 0;
   int64_t width = 0;
   int64_t output_width = 0;  // the last dim of output 0 (the classes of a classifier)
+  std::vector<std::vector<int64_t>> outputs;  // every output's shape, in order
 };
+
+// The Task a model's outputs are made for, when they say it unambiguously; empty otherwise.
+// BlazeFace's raw SSD outputs (boxes with 6 keypoints, [1,N,16], and one score, [1,N,1]) are the
+// face detector's; TFLite_Detection_PostProcess's four (boxes, classes, scores, count) an object
+// detector's; one [1,C] a classifier's; one [1,H,W,C] a segmenter's. `why` says which rule held.
+std::string TaskFromOutputs(const std::vector<std::vector<int64_t>>& outputs, std::string& why) {
+  const auto text = [&] {
+    std::string all;
+    for (const auto& shape : outputs) all += (all.empty() ? "" : ", ") + ShapeToString(shape);
+    return all;
+  };
+  if (outputs.size() == 2 && outputs[0].size() == 3 && outputs[1].size() == 3 && outputs[0][1] == outputs[1][1]) {
+    const int64_t a = outputs[0][2], b = outputs[1][2];
+    if ((a == 16 && b == 1) || (a == 1 && b == 16)) {
+      why = "its outputs " + text() + " are BlazeFace's (a box and 6 keypoints, and one score, per anchor)";
+      return "face_detector";
+    }
+  }
+  if (outputs.size() == 4 && outputs[0].size() == 3 && outputs[0][2] == 4) {
+    why = "its four outputs " + text() + " are TFLite_Detection_PostProcess's (boxes, classes, scores, count)";
+    return "object_detector";
+  }
+  if (outputs.size() == 1 && outputs[0].size() == 2) {
+    why = "its one output " + text() + " is a score per class";
+    return "image_classifier";
+  }
+  if (outputs.size() == 1 && outputs[0].size() == 4) {
+    why = "its one output " + text() + " is a per-pixel map";
+    return "image_segmenter";
+  }
+  why = "its outputs " + text() + " fit no Task's layout";
+  return "";
+}
 
 Result<ModelShape> ReadModelShape(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -118,10 +152,10 @@ Result<ModelShape> ReadModelShape(const std::string& path) {
       result.width = shape[2];
     }
   }
-  if (graph->outputs() && graph->outputs()->size() > 0) {
-    const auto shape = shape_of(graph->outputs()->Get(0));
-    if (!shape.empty()) result.output_width = shape.back();
+  if (graph->outputs()) {
+    for (const int32_t index : *graph->outputs()) result.outputs.push_back(shape_of(index));
   }
+  if (!result.outputs.empty() && !result.outputs[0].empty()) result.output_width = result.outputs[0].back();
   return result;
 }
 
@@ -199,11 +233,18 @@ class MediaPipeSession : public Session {
     session->timeout_ms_ = timeout_ms.value();
     session->retry_drops_ = drops.value() == "retry";
     session->max_results_ = max_results.value();
+    auto shape = ReadModelShape(artifact.path);
+    if (!shape.ok()) return shape.status();
     if (task_name.empty()) {
-      return Status::Error("mediapipe: no task given for " + artifact.path +
-                           ": name the MediaPipe Task to run with the target option task= (" +
-                           kTaskNames + "), e.g. mediapipe:cpu?task=face_detector (edgebench does "
-                           "not read the Task kind from the model's metadata)");
+      std::string why;
+      task_name = TaskFromOutputs(shape.value().outputs, why);
+      if (task_name.empty()) {
+        return Status::Error("mediapipe: no task given for " + artifact.path + ", and " + why +
+                             ": name the MediaPipe Task to run with the target option task= (" + kTaskNames +
+                             "), e.g. mediapipe:cpu?task=face_detector");
+      }
+      session->notes_.push_back("mediapipe: task=" + task_name + " (no task= given): " + why +
+                                "; set task= to run another Task");
     }
     if (task_name == "face_detector") {
       session->kind_ = TaskKind::kFaceDetector;
@@ -218,9 +259,6 @@ class MediaPipeSession : public Session {
       return Status::Error("mediapipe: unknown task '" + task_name + "'; tasks supported: " + kTaskNames);
     }
     session->task_name_ = task_name;
-
-    auto shape = ReadModelShape(artifact.path);
-    if (!shape.ok()) return shape.status();
     if (!image_size.empty()) {
       auto size = ParseImageSize(image_size);
       if (!size.ok()) return size.status();
