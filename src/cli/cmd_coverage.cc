@@ -73,8 +73,16 @@ Result<std::vector<CoverageCheck>> CheckAgainstTargets(const CoverageOptions& op
     if (r.status != CaseStatus::kOk) {
       said.push_back(target + ": did not run (" + CaseStatusName(r.status) + ": " + r.error + ")");
     } else if (!table) {
+      // Nothing to check, but the runtime's own answer is still worth saying (OpenVINO's counts
+      // the nodes its query_model gives the device).
+      std::string answer;
+      const auto on_device = r.placement.original_nodes_by_device.find(r.device);
+      if (r.placement.known && r.placement.model_nodes && on_device != r.placement.original_nodes_by_device.end()) {
+        answer = "; the runtime placed " + std::to_string(on_device->second) + "/" +
+                 std::to_string(*r.placement.model_nodes) + " of the model's nodes (as it counts them) on " + r.device;
+      }
       said.push_back(target + ": no table for '" + r.device + "' and " + ModelFormatName(model.format) +
-                     " models to compare with");
+                     " models to compare with" + answer);
     } else {
       checks.push_back(CheckCoverage(target, r.device, model, *table, r.placement));
     }

@@ -75,5 +75,19 @@ TEST(OpenVinoCli, SharedSessionRunsSeveralStreams) {
   EXPECT_EQ(records[0]["status"], "ok") << records[0].dump().substr(0, 600);
 }
 
+// coverage --against: OpenVINO has no support table to check, so its own answer (query_model's
+// count of the model's nodes) is said; a device OpenVINO cannot find here is said with its reason.
+TEST(OpenVinoCli, CoverageSaysOpenVinosOwnAnswerAndWhyADeviceCannotAnswer) {
+  auto r = RunCommand(Executable() + " coverage " + Kept("vit-tiny-test.onnx") +
+                      " --against openvino:cpu,openvino:npu 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("openvino:cpu: no table for 'cpu' and onnx models to compare with; the runtime placed "),
+            std::string::npos) << r.output;
+  // (A machine with an NPU runs it instead, and is then answered like the CPU.)
+  EXPECT_TRUE(r.output.find("openvino:npu: did not run (unavailable: ") != std::string::npos ||
+              r.output.find("openvino:npu: no table for 'npu'") != std::string::npos)
+      << r.output;
+}
+
 }  // namespace
 }  // namespace edgebench
