@@ -17,6 +17,10 @@ struct Target {
   // --profile: the session records per-operator times (Session::TakeOperatorProfile). Set by
   // the harness, not written in the target's text.
   bool profile_operators = false;
+  // How many streams will call Run on each session at once (--sessions shared under a
+  // multi-stream or server scenario: more than 1). Set by the harness, so a runtime with a mode
+  // made for concurrent submission (MediaPipe's live stream) can choose it.
+  int concurrent_callers = 1;
 
   // The canonical spelling: backend:device?k=v&k=v with options sorted.
   std::string Canonical() const;

@@ -127,6 +127,7 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   std::vector<std::unique_ptr<Session>> sessions;
   Target target = resolved.target;
   target.profile_operators = spec.profile;
+  if (scenario.needs_concurrent_runs()) target.concurrent_callers = scenario.streams();
   const int64_t load_start = NowNs();
   for (int i = 0; i < scenario.sessions_needed(); ++i) {
     auto session = resolved.backend->Load(Artifact{spec.artifact}, target);

@@ -273,5 +273,23 @@ TEST(MediaPipeCli, FaceDetectorAgreesWithTheDecodedRawModelOnAPhotograph) {
   EXPECT_LT((*detections)["max_score_diff"].get<double>(), 0.01) << detections->dump(2);
 }
 
+// Several streams on one session, no mode= given: the session runs in live_stream (MediaPipe's
+// mode for concurrent submissions) and says why; one stream stays in image mode.
+TEST(MediaPipeCli, SharedStreamsChooseLiveStreamUnlessModeSaysOtherwise) {
+  const std::string run = Executable() + " run '" + PreparedModel() + "' -t mediapipe:cpu --warmup 2 --min-queries 20"
+                          " --min-duration 0 --format jsonl";
+  auto shared = RunCommand(run + " -s multi-stream:3 --sessions shared 2>&1");
+  const json record = json::parse(shared.output.substr(shared.output.find('{')));
+  EXPECT_EQ(record["status"], "ok") << shared.output;
+  EXPECT_NE(record["config"]["effective_target"].get<std::string>().find("mode=live_stream"), std::string::npos)
+      << record["config"]["effective_target"];
+  EXPECT_NE(record["notes"].dump().find("mode=live_stream (no mode= given): 3 streams share this session"),
+            std::string::npos) << record["notes"].dump(2);
+  auto single = RunCommand(run + " 2>&1");
+  const json alone = json::parse(single.output.substr(single.output.find('{')));
+  EXPECT_NE(alone["config"]["effective_target"].get<std::string>().find("mode=image"), std::string::npos)
+      << alone["config"]["effective_target"];
+}
+
 }  // namespace
 }  // namespace edgebench

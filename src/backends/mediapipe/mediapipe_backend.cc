@@ -173,7 +173,8 @@ Result<std::pair<int, int>> ParseImageSize(const std::string& text) {
     }
   } catch (const std::exception&) {
   }
-  return Status::Error("mediapipe: image='" + text + "' is not a size WIDTHxHEIGHT (e.g. image=640x480)");
+  return Status::Error("mediapipe: image='" + text + "' is not a size WIDTHxHEIGHT with each side from 1 to 16384 "
+                       "pixels (e.g. image=640x480)");
 }
 
 class MediaPipeSession;
@@ -217,7 +218,11 @@ class MediaPipeSession : public Session {
       typed.options.erase(it);
     }
     TargetOptions options(typed);
-    auto mode = options.Choice("mode", "image", {"image", "live_stream"});
+    // Unless mode= says otherwise: live_stream when several streams share the session, since
+    // MediaPipe's graph takes concurrent submissions there, and image (one call at a time) else.
+    const bool mode_given = typed.options.count("mode") > 0;
+    const char* default_mode = target.concurrent_callers > 1 ? "live_stream" : "image";
+    auto mode = options.Choice("mode", default_mode, {"image", "live_stream"});
     if (!mode.ok()) return mode.status();
     auto timeout_ms = options.Int("timeout_ms", 10000, 1, 3600 * 1000);
     if (!timeout_ms.ok()) return timeout_ms.status();
@@ -230,6 +235,12 @@ class MediaPipeSession : public Session {
     auto session = std::unique_ptr<MediaPipeSession>(new MediaPipeSession());
     session->path_ = artifact.path;
     session->live_stream_ = mode.value() == "live_stream";
+    if (!mode_given && session->live_stream_) {
+      session->notes_.push_back("mediapipe: mode=live_stream (no mode= given): " +
+                                std::to_string(target.concurrent_callers) +
+                                " streams share this session, and MediaPipe's graph takes concurrent "
+                                "submissions in live_stream; mode=image runs them one at a time");
+    }
     session->timeout_ms_ = timeout_ms.value();
     session->retry_drops_ = drops.value() == "retry";
     session->max_results_ = max_results.value();
