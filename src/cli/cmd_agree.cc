@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/log.h"
+#include "core/strings.h"
 #include "core/tensor_json.h"
 #include "diagnose/agreement.h"
 #include "diagnose/detection_agreement.h"
@@ -93,6 +94,11 @@ nlohmann::json DetectionList(const std::vector<Tensor>& detections) {
                     {"score", JsonNumber(s.value()[i])}});
   }
   return list;
+}
+
+// The table's last column: the verdict, then each violation.
+std::string ResultText(const std::vector<std::string>& violations) {
+  return violations.empty() ? "PASS" : "FAIL; " + Join(violations, "; ");
 }
 
 std::string DetectionSummary(const DetectionAgreement& d) {
@@ -307,10 +313,12 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     SplitDetectionOutputs(outputs, other_detection_outputs, other_raw);
     const auto& reference_postprocess = ArtifactPostprocess(model.value(), *plan[0].artifact);
     const auto& other_postprocess = ArtifactPostprocess(model.value(), *p.artifact);
-    const bool any_detections = HasDetections(reference_outputs) || HasDetections(outputs);
-    const bool compare_detections = any_detections || (reference_postprocess && other_postprocess);
-    const bool compare_raw = !reference_raw.empty() && !other_raw.empty() &&
-                             !HasDetections(reference_outputs) && !HasDetections(outputs);
+    const bool reference_gives_detections = HasDetections(reference_outputs);
+    const bool other_gives_detections = HasDetections(outputs);
+    const bool compare_detections = reference_gives_detections || other_gives_detections ||
+                                    (reference_postprocess && other_postprocess);
+    const bool compare_raw = !reference_raw.empty() && !other_raw.empty() && !reference_gives_detections &&
+                             !other_gives_detections;
     std::vector<OutputAgreement> compared;
     std::string compare_error;
     auto compare_failed = [&](const std::string& message) {
@@ -345,14 +353,12 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
                                 {"within_tolerance", pass}, {"violations", a.violations}};
           entry["outputs"].push_back(out);
           if (o.format == "table") {
-            std::string result_text = pass ? "PASS" : "FAIL";
-            for (const auto& v : a.violations) result_text += "; " + v;
             std::cout << std::setw(target_column) << p.target.text << std::setw(22) << a.output.substr(0, 21)
                       << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << Num("%.3g", a.max_abs_error)
                       << std::setw(11) << Num("%.3g", a.mean_abs_error) << std::setw(11) << Num("%.6f", a.cosine)
                       << std::setw(10) << Num("%.1f", a.sqnr_db)
                       << std::setw(6) << (a.top1_agrees ? (*a.top1_agrees ? "yes" : "no") : "-")
-                      << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << result_text << "\n";
+                      << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << ResultText(a.violations) << "\n";
           }
         }
       }
@@ -388,9 +394,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
           const bool pass = d.violations.empty();
           if (!pass) {
             exit_code = 1;
-            std::string why;
-            for (const auto& v : d.violations) why += (why.empty() ? "" : "; ") + v;
-            detection_disagreement = "detections disagree: " + why;
+            detection_disagreement = "detections disagree: " + Join(d.violations, "; ");
           }
           entry["outputs"].push_back(
               {{"name", "detections"}, {"kind", "detections"},
@@ -401,17 +405,15 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
                {"mean_corner_error_px", JsonNumber(d.mean_corner_error_px)},
                {"max_score_diff", JsonNumber(d.max_score_diff)},
                {"max_keypoint_error", d.max_keypoint_error ? JsonNumber(*d.max_keypoint_error) : nlohmann::json(nullptr)},
-               {"decoded_reference", !HasDetections(reference_outputs)},
-               {"decoded_other", !HasDetections(outputs)},
+               {"decoded_reference", !reference_gives_detections},
+               {"decoded_other", !other_gives_detections},
                {"reference_detections", DetectionList(*reference_detections->value())},
                {"other_detections", DetectionList(*other_detections.value())},
                {"within_tolerance", pass}, {"violations", d.violations}});
           if (o.format == "table") {
-            std::string result_text = pass ? "PASS" : "FAIL";
-            for (const auto& v : d.violations) result_text += "; " + v;
             std::cout << std::setw(target_column) << p.target.text << std::setw(22) << "detections"
                       << std::setw(15) << ("N " + std::to_string(d.reference_count) + "/" + std::to_string(d.other_count))
-                      << std::setw(71) << DetectionSummary(d) + " " << result_text << "\n";
+                      << std::setw(71) << DetectionSummary(d) + " " << ResultText(d.violations) << "\n";
           }
         }
       }

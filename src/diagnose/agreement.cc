@@ -158,19 +158,16 @@ Result<std::vector<std::pair<size_t, size_t>>> PairOutputs(const std::vector<Ten
   }
   // Names first when every reference output's name is the other's too (twins whose manifest maps
   // their outputs to common names): order and shape then do not matter.
-  bool by_name = true;
-  for (size_t i = 0; by_name && i < reference.size(); ++i) {
-    const auto count = std::count_if(other.begin(), other.end(),
-                                     [&](const Tensor& t) { return t.name == reference[i].name; });
-    by_name = !reference[i].name.empty() && count == 1;
-  }
-  if (by_name) {
-    for (size_t i = 0; i < reference.size(); ++i) {
-      const auto it = std::find_if(other.begin(), other.end(), [&](const Tensor& t) { return t.name == reference[i].name; });
-      pairs.emplace_back(i, static_cast<size_t>(it - other.begin()));
+  for (size_t i = 0; i < reference.size(); ++i) {
+    std::vector<size_t> named;  // the other's outputs with this reference output's name
+    for (size_t k = 0; k < other.size(); ++k) {
+      if (other[k].name == reference[i].name) named.push_back(k);
     }
-    return pairs;
+    if (reference[i].name.empty() || named.size() != 1) break;
+    pairs.emplace_back(i, named[0]);
   }
+  if (pairs.size() == reference.size()) return pairs;
+  pairs.clear();
   if (reference.size() == other.size()) {
     bool same = true;
     for (size_t i = 0; i < reference.size(); ++i) same &= reference[i].shape == other[i].shape;
