@@ -218,7 +218,7 @@ class OpenVinoSession : public Session {
                                                const_cast<std::byte*>(in.data.data())));
       }
       request.infer();
-      const size_t count = compiled_.outputs().size();
+      const size_t count = signature_.outputs.size();  // the model's outputs, read once at load
       outputs.resize(count);
       for (size_t i = 0; i < count; ++i) {
         const ov::Tensor result = request.get_output_tensor(i);
