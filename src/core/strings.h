@@ -1,6 +1,7 @@
 // Small string helpers shared across the tree.
 #pragma once
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,13 @@ inline std::string Join(const std::vector<std::string>& parts, std::string_view 
     joined += parts[i];
   }
   return joined;
+}
+
+// One number through a printf format ("%.3g"), for messages.
+inline std::string FormatNumber(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
 }
 
 // {"a", "b", ""} from "a,b," split on `separator`; "" gives {""}, so an empty item stays

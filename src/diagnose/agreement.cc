@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <numeric>
+
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -54,12 +55,6 @@ std::vector<size_t> TopK(const std::vector<double>& v, size_t k) {
                     [&](size_t a, size_t b) { return v[a] > v[b] || (v[a] == v[b] && a < b); });
   index.resize(k);
   return index;
-}
-
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
 }
 
 }  // namespace
@@ -210,17 +205,17 @@ void CheckTolerances(OutputAgreement& a, const Tolerances& t) {
   // Comparisons with NaN are false, so each check is written as "not within", and a NaN metric
   // with no tolerance asked of it is still not a pass.
   if (t.max_abs && !(a.max_abs_error <= *t.max_abs)) {
-    a.violations.push_back("max abs error " + Format("%.3g", a.max_abs_error) + " > " + Format("%.3g", *t.max_abs));
+    a.violations.push_back("max abs error " + FormatNumber("%.3g", a.max_abs_error) + " > " + FormatNumber("%.3g", *t.max_abs));
   } else if (!t.max_abs && std::isnan(a.max_abs_error)) {
     a.violations.push_back("max abs error is NaN");
   }
   if (t.min_cosine && !(a.cosine >= *t.min_cosine)) {
-    a.violations.push_back("cosine " + Format("%.6f", a.cosine) + " < " + Format("%.6f", *t.min_cosine));
+    a.violations.push_back("cosine " + FormatNumber("%.6f", a.cosine) + " < " + FormatNumber("%.6f", *t.min_cosine));
   } else if (!t.min_cosine && std::isnan(a.cosine)) {
     a.violations.push_back("cosine is NaN");
   }
   if (t.min_sqnr_db && !(a.sqnr_db >= *t.min_sqnr_db)) {
-    a.violations.push_back("SQNR " + Format("%.1f", a.sqnr_db) + " dB < " + Format("%.1f", *t.min_sqnr_db) + " dB");
+    a.violations.push_back("SQNR " + FormatNumber("%.1f", a.sqnr_db) + " dB < " + FormatNumber("%.1f", *t.min_sqnr_db) + " dB");
   } else if (!t.min_sqnr_db && std::isnan(a.sqnr_db)) {
     a.violations.push_back("SQNR is NaN");
   }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include "core/strings.h"
 #include "diagnose/agreement.h"
 #include "postprocess/detection.h"
 
@@ -67,12 +67,6 @@ Result<DetectionSet> ReadDetections(const std::vector<Tensor>& outputs, const st
     set.detections.push_back(std::move(d));
   }
   return set;
-}
-
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
 }
 
 }  // namespace
@@ -146,20 +140,20 @@ void CheckDetectionTolerances(DetectionAgreement& a, const DetectionTolerances& 
   if (a.unmatched_reference > t.max_unmatched || a.unmatched_other > t.max_unmatched) {
     a.violations.push_back(std::to_string(a.unmatched_reference) + " reference and " +
                            std::to_string(a.unmatched_other) + " compared detections unmatched at IoU >= " +
-                           Format("%.2f", t.min_iou) + " (at most " + std::to_string(t.max_unmatched) + " each)");
+                           FormatNumber("%.2f", t.min_iou) + " (at most " + std::to_string(t.max_unmatched) + " each)");
   }
   // Written as "not within" so that a NaN fails.
   if (!(a.max_corner_error_px <= t.max_corner_error_px)) {
-    a.violations.push_back("corner error " + Format("%.3g", a.max_corner_error_px) + " px > " +
-                           Format("%.3g", t.max_corner_error_px) + " px");
+    a.violations.push_back("corner error " + FormatNumber("%.3g", a.max_corner_error_px) + " px > " +
+                           FormatNumber("%.3g", t.max_corner_error_px) + " px");
   }
   if (!(a.max_score_diff <= t.max_score_diff)) {
-    a.violations.push_back("score difference " + Format("%.3g", a.max_score_diff) + " > " +
-                           Format("%.3g", t.max_score_diff));
+    a.violations.push_back("score difference " + FormatNumber("%.3g", a.max_score_diff) + " > " +
+                           FormatNumber("%.3g", t.max_score_diff));
   }
   if (a.max_keypoint_error && !(*a.max_keypoint_error <= t.max_keypoint_error)) {
-    a.violations.push_back("keypoint error " + Format("%.3g", *a.max_keypoint_error) + " > " +
-                           Format("%.3g", t.max_keypoint_error));
+    a.violations.push_back("keypoint error " + FormatNumber("%.3g", *a.max_keypoint_error) + " > " +
+                           FormatNumber("%.3g", t.max_keypoint_error));
   }
 }
 
