@@ -369,6 +369,7 @@ json RecordToJson(const Record& r) {
         {"artifact", r.artifact},
         {"artifact_bytes", r.artifact_bytes},
         {"artifact_sha256", r.artifact_sha256},
+        {"variant", r.variant},
         {"scenario", r.scenario},
         {"requested_target", r.requested_target},
         {"effective_target", r.effective_target},
@@ -468,6 +469,7 @@ Result<Record> RecordFromJson(const json& j) {
     r.artifact = Optional<std::string>(c, "artifact", "");
     r.artifact_bytes = Optional<int64_t>(c, "artifact_bytes", 0);
     r.artifact_sha256 = Optional<std::string>(c, "artifact_sha256", "");
+    r.variant = Optional<std::string>(c, "variant", "");
     r.scenario = Optional<std::string>(c, "scenario", "single-stream");
     r.requested_target = c.at("requested_target").get<std::string>();
     r.effective_target = Optional<std::string>(c, "effective_target", r.requested_target);

@@ -136,6 +136,7 @@ struct Record {
   std::string artifact;  // path of the file the target loaded
   int64_t artifact_bytes = 0;
   std::string artifact_sha256;  // empty when unknown (records of schema 1)
+  std::string variant;          // the model variant (precision) of the artifact; empty: none named
   std::string scenario = "single-stream";
   std::string requested_target;  // as the user wrote it
   std::string effective_target;  // canonical, with every option the backend used

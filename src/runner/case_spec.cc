@@ -11,6 +11,7 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
   return {{"model", spec.model},
           {"artifact", spec.artifact},
           {"artifact_sha256", spec.artifact_sha256},
+          {"variant", spec.variant},
           {"target", spec.target},
           {"dims", spec.dims},
           {"strict_dims", spec.strict_dims},
@@ -30,6 +31,7 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.model = j.at("model").get<std::string>();
     spec.artifact = j.at("artifact").get<std::string>();
     spec.artifact_sha256 = j.value("artifact_sha256", "");
+    spec.variant = j.value("variant", "");
     spec.target = j.at("target").get<std::string>();
     spec.dims = j.at("dims").get<ShapeBindings>();
     spec.strict_dims = j.value("strict_dims", false);

@@ -16,6 +16,9 @@ struct CaseSpec {
   std::string model;     // name shown in results
   std::string artifact;  // file path
   std::string artifact_sha256;  // of the artifact's bytes; empty when it could not be read
+  // The model variant the artifact is of (runner/model_spec.h); empty: none named. Not part of
+  // the case key: the artifact's bytes already are.
+  std::string variant;
   std::string target;    // as the user wrote it
   ShapeBindings dims;
   // Free dimensions no --dim binds: bound to 1 (onnxruntime_perf_test's default), or an error

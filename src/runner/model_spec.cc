@@ -23,9 +23,11 @@ Result<ArtifactSpec> ParseArtifact(const std::string& text) {
       artifact.layout = layout.value();
     } else if (option.rfind("target=", 0) == 0 && option.find(':') != std::string::npos) {
       artifact.target = option.substr(7);
+    } else if (option.rfind("variant=", 0) == 0 && option.size() > 8) {
+      artifact.variant = option.substr(8);
     } else {
       return Status::Error("bad artifact option '" + option + "' in '" + text +
-                           "': the options are layout=nchw|nhwc and target=BACKEND:DEVICE");
+                           "': the options are layout=nchw|nhwc, target=BACKEND:DEVICE and variant=NAME");
     }
   }
   return artifact;
@@ -69,14 +71,28 @@ std::string Extension(const std::string& path) {
 }  // namespace
 
 Result<ModelSpec> ParseModelArgument(const std::string& text) {
-  if (Extension(text) == ".json") {
-    std::ifstream in(text);
-    if (!in) return Status::Error("cannot read model manifest '" + text + "'");
+  const auto query = text.find('?');
+  if (Extension(text.substr(0, query)) == ".json") {
+    const std::string path = text.substr(0, query);
+    std::string variant;
+    if (query != std::string::npos) {
+      const std::string option = text.substr(query + 1);
+      if (option.rfind("variant=", 0) != 0 || option.size() == 8 || option.find('&') != std::string::npos) {
+        return Status::Error("bad manifest option '" + option + "' in '" + text +
+                             "': a manifest takes one option, variant=NAME");
+      }
+      variant = option.substr(8);
+    }
+    std::ifstream in(path);
+    if (!in) return Status::Error("cannot read model manifest '" + path + "'");
     const auto json = nlohmann::json::parse(in, nullptr, false);
-    if (json.is_discarded()) return Status::Error("model manifest '" + text + "' is not valid JSON");
-    auto spec = ParseModelManifest(json, std::filesystem::path(text).parent_path().string());
-    if (!spec.ok()) return Status::Error("model manifest '" + text + "': " + spec.error());
-    return spec;
+    if (json.is_discarded()) return Status::Error("model manifest '" + path + "' is not valid JSON");
+    auto spec = ParseModelManifest(json, std::filesystem::path(path).parent_path().string());
+    if (!spec.ok()) return Status::Error("model manifest '" + path + "': " + spec.error());
+    if (variant.empty()) return spec;
+    auto chosen = SelectVariant(spec.value(), variant);
+    if (!chosen.ok()) return Status::Error("model manifest '" + path + "': " + chosen.error());
+    return chosen;
   }
   ModelSpec spec;
   std::string list = text;
@@ -114,6 +130,7 @@ Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::stri
       if (!layout.ok()) return layout.status();
       artifact.layout = layout.value();
       artifact.target = a.value("target", "");
+      artifact.variant = a.value("variant", "");
       if (a.contains("outputs")) {
         auto mapping = ParseOutputMapping(a["outputs"]);
         if (!mapping.ok()) return Status::Error("artifact '" + artifact.path + "': " + mapping.error());
@@ -147,6 +164,9 @@ Result<ModelSpec> ParseModelManifest(const nlohmann::json& json, const std::stri
       if (!postprocess.ok()) return postprocess.status();
       spec.postprocess = postprocess.take();
     }
+    spec.preprocess = json.value("preprocess", "");
+    spec.dataset = json.value("dataset", "");
+    if (json.contains("labels")) spec.labels = json["labels"].get<std::vector<std::string>>();
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(e.what());
@@ -157,12 +177,49 @@ const std::optional<SsdDetectionsOptions>& ArtifactPostprocess(const ModelSpec& 
   return artifact.postprocess ? artifact.postprocess : model.postprocess;
 }
 
+std::vector<std::string> ModelVariants(const ModelSpec& model) {
+  std::vector<std::string> variants;
+  for (const ArtifactSpec& a : model.artifacts) {
+    if (!a.variant.empty() && std::find(variants.begin(), variants.end(), a.variant) == variants.end()) {
+      variants.push_back(a.variant);
+    }
+  }
+  return variants;
+}
+
+Result<ModelSpec> SelectVariant(const ModelSpec& model, const std::string& variant) {
+  ModelSpec chosen = model;
+  chosen.variant = variant;
+  chosen.artifacts.clear();
+  for (const ArtifactSpec& a : model.artifacts) {
+    if (a.variant == variant) chosen.artifacts.push_back(a);
+  }
+  if (chosen.artifacts.empty()) {
+    const auto variants = ModelVariants(model);
+    std::string list;
+    for (const auto& v : variants) list += (list.empty() ? "" : ", ") + v;
+    return Status::Error("model '" + model.name + "' has no variant '" + variant + "'; " +
+                         (variants.empty() ? std::string("its artifacts name no variants")
+                                           : "its variants are " + list));
+  }
+  return chosen;
+}
+
 Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& backend,
                                     const std::string& device) {
+  // Only one variant's artifacts: the chosen one's, else the default (the first artifact's).
+  const std::string& variant = model.variant.empty() ? model.artifacts.front().variant : model.variant;
   if (backend.artifact_extensions.empty()) return model.artifacts.front();
   std::vector<const ArtifactSpec*> readable;
+  std::vector<std::string> other_variants;
   for (const ArtifactSpec& a : model.artifacts) {
     const std::string ext = Extension(a.path);
+    if (a.variant != variant) {
+      for (const std::string& wanted : backend.artifact_extensions) {
+        if (ext == wanted) other_variants.push_back(a.variant);
+      }
+      continue;
+    }
     for (const std::string& wanted : backend.artifact_extensions) {
       if (ext == wanted) readable.push_back(&a);
     }
@@ -178,6 +235,15 @@ Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& b
   }
   if (!readable.empty()) {
     return Status::Error("model '" + model.name + "' has no artifact for " + target + ": it has " + others);
+  }
+  if (!other_variants.empty()) {
+    std::string list;
+    for (const auto& v : other_variants) {
+      if (list.find("'" + v + "'") == std::string::npos) list += (list.empty() ? "'" : ", '") + v + "'";
+    }
+    return Status::Error("model '" + model.name + "' has no " + (variant.empty() ? "unnamed" : "'" + variant + "'") +
+                         " variant that backend '" + backend.name + "' reads; it has " + list +
+                         " (choose one with ?variant=NAME on the model)");
   }
   std::string reads, has;
   for (const auto& e : backend.artifact_extensions) reads += (reads.empty() ? "" : " or ") + e;

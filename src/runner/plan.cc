@@ -96,6 +96,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
       base.settings = request.settings;
       if (planned.artifact) {
         base.artifact = planned.artifact->path;
+        base.variant = planned.artifact->variant;
         if (planned.target.backend != "null") {
           auto digest = digests.Of(base.artifact);
           if (!digest.ok()) return digest.status();

@@ -128,5 +128,60 @@ TEST(ModelSpec, ManifestOutputMappingPostprocessAndDetectionTolerances) {
   EXPECT_NE(bad_postprocess.error().find("postprocess kind 'nms'"), std::string::npos);
 }
 
+TEST(ModelSpec, ATargetReadsOnlyTheChosenOrTheDefaultVariant) {
+  BackendInfo ort;
+  ort.name = "ort";
+  ort.artifact_extensions = {".onnx"};
+  BackendInfo litert;
+  litert.name = "litert";
+  litert.artifact_extensions = {".tflite"};
+  auto m = ParseModelArgument("cnn=c.onnx?variant=fp32&layout=nchw,c.q.onnx?variant=int8,c.q.tflite?variant=int8").take();
+  EXPECT_EQ(ModelVariants(m), (std::vector<std::string>{"fp32", "int8"}));
+  // The default variant is the first artifact's: the fp32 ONNX, never the int8 TFLite.
+  EXPECT_EQ(SelectArtifact(m, ort).value().path, "c.onnx");
+  auto litert_default = SelectArtifact(m, litert);
+  ASSERT_FALSE(litert_default.ok());
+  EXPECT_NE(litert_default.error().find("no 'fp32' variant that backend 'litert' reads; it has 'int8'"),
+            std::string::npos) << litert_default.error();
+  auto int8 = SelectVariant(m, "int8");
+  ASSERT_TRUE(int8.ok()) << int8.error();
+  EXPECT_EQ(int8.value().variant, "int8");
+  EXPECT_EQ(SelectArtifact(int8.value(), ort).value().path, "c.q.onnx");
+  EXPECT_EQ(SelectArtifact(int8.value(), litert).value().variant, "int8");
+  auto missing = SelectVariant(m, "int4");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("no variant 'int4'; its variants are fp32, int8"), std::string::npos)
+      << missing.error();
+}
+
+TEST(ModelSpec, ManifestVariantsPreprocessAndLabels) {
+  const auto dir = std::filesystem::temp_directory_path() / ("edgebench_variants_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir / "cnn.json");
+    out << R"({"name": "cnn", "preprocess": "scale=0.0039215686,mean=0.286,std=0.353,layout=nchw",
+               "dataset": "fashion-mnist", "labels": ["a", "b"], "training": {"seed": 1},
+               "artifacts": [{"path": "c.onnx", "variant": "fp32"},
+                             {"path": "c.q.onnx", "variant": "int8-qdq"}]})";
+  }
+  const std::string manifest = (dir / "cnn.json").string();
+  auto m = ParseModelArgument(manifest);
+  ASSERT_TRUE(m.ok()) << m.error();
+  EXPECT_EQ(m.value().preprocess, "scale=0.0039215686,mean=0.286,std=0.353,layout=nchw");
+  EXPECT_EQ(m.value().dataset, "fashion-mnist");
+  EXPECT_EQ(m.value().labels, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(m.value().variant, "");
+  auto q = ParseModelArgument(manifest + "?variant=int8-qdq");
+  ASSERT_TRUE(q.ok()) << q.error();
+  ASSERT_EQ(q.value().artifacts.size(), 1u);
+  EXPECT_EQ(q.value().artifacts[0].path, (dir / "c.q.onnx").string());
+  EXPECT_EQ(q.value().variant, "int8-qdq");
+  auto bad = ParseModelArgument(manifest + "?variant=int4");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("its variants are fp32, int8-qdq"), std::string::npos) << bad.error();
+  EXPECT_FALSE(ParseModelArgument(manifest + "?layout=nchw").ok());
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace edgebench
