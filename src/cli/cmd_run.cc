@@ -140,7 +140,8 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       "nothing was measured, 2 for bad arguments.");
   cmd->add_option("model", options->model_path,
                   "model: FILE, NAME=FILE1,FILE2 (one network in several formats; each may end "
-                  "in ?layout=nchw|nhwc), or a manifest .json")
+                  "in ?layout=nchw|nhwc and &variant=NAME), or a manifest .json (MANIFEST?variant=NAME "
+                  "picks one of its variants; without it targets read the default, the first)")
       ->required();
   cmd->add_option("-t,--target", options->targets,
                   "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu")
