@@ -315,7 +315,7 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
       const TensorDriftRow& row = rows[*summary.largest_drop];
       std::string before = "from the input";
       for (size_t i = *summary.largest_drop; i-- > 0;) {
-        if (rows[i].compared) {
+        if (rows[i].compared && !(std::isinf(rows[i].sqnr_db) && rows[i].sqnr_db > 0)) {
           before = Num("%.1f", rows[i].sqnr_db);
           break;
         }

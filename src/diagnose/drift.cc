@@ -132,13 +132,16 @@ DriftSummary SummarizeDrift(std::vector<TensorDriftRow>& rows, double min_sqnr_d
   const auto noise_ratio = [](double sqnr_db) {
     return std::isnan(sqnr_db) ? std::numeric_limits<double>::infinity() : std::pow(10.0, -sqnr_db / 10);
   };
-  std::optional<double> previous;  // the previous compared row's SQNR
+  // The previous row with noise: exact tensors (+inf) between noisy ones are side branches
+  // (shape computations), not a place where the data path's error vanished.
+  std::optional<double> previous;
   double largest_growth = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     TensorDriftRow& row = rows[i];
     if (!row.compared) continue;
     if (!summary.first_drift && !(row.sqnr_db >= min_sqnr_db)) summary.first_drift = i;
-    if (previous && std::isfinite(*previous) && !std::isnan(row.sqnr_db)) row.drop_db = *previous - row.sqnr_db;
+    if (std::isinf(row.sqnr_db) && row.sqnr_db > 0) continue;
+    if (previous && std::isfinite(*previous) && std::isfinite(row.sqnr_db)) row.drop_db = *previous - row.sqnr_db;
     const double growth = noise_ratio(row.sqnr_db) - (previous ? noise_ratio(*previous) : 0.0);
     if (growth > largest_growth) {
       largest_growth = growth;

@@ -71,8 +71,8 @@ struct TensorDriftRow {
   double cosine = 0;
   double max_abs_error = 0;
   int64_t nonfinite = 0;
-  // SQNR of the previous compared row minus this one's; unset for the first compared row and
-  // where the previous one is +inf.
+  // SQNR of the previous compared row with noise (finite SQNR) minus this one's; unset for the
+  // first such row and for exact rows (+inf).
   std::optional<double> drop_db;
 };
 

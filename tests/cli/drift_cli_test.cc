@@ -108,7 +108,6 @@ TEST(DriftCli, TfliteShowsItsIntermediates) {
 }
 
 TEST(DriftCli, ASessionThatCannotShowItsTensorsSaysSo) {
-  int code = -1;
   const std::string face = BlazeFaceShort();
   auto r = RunCommand(Executable() + " drift --reference " + face + " --candidate " + face +
                       " --target litert:xnnpack --samples 1 2>&1");

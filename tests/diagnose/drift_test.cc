@@ -81,6 +81,13 @@ TEST(DriftSummary, FirstDriftAndTheLargestGrowthOfNoise) {
   ASSERT_TRUE(rows[3].drop_db.has_value());
   EXPECT_DOUBLE_EQ(*rows[3].drop_db, 2.0);
 
+  // An exact side tensor (a shape computation) between noisy ones is not a fresh start.
+  std::vector<TensorDriftRow> side = {Row(20), Row(INFINITY), Row(19), Row(30)};
+  const DriftSummary side_summary = SummarizeDrift(side, 30);
+  EXPECT_EQ(*side_summary.largest_drop, 0u);  // not the 19 dB after +inf
+  ASSERT_TRUE(side[2].drop_db.has_value());
+  EXPECT_DOUBLE_EQ(*side[2].drop_db, 1.0);
+
   std::vector<TensorDriftRow> clean = {Row(INFINITY), Row(INFINITY)};
   const DriftSummary none = SummarizeDrift(clean, 30);
   EXPECT_FALSE(none.first_drift.has_value());
