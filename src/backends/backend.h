@@ -72,6 +72,16 @@ struct Artifact {
   std::string path;
 };
 
+// One tensor a node produced in the last Run (Session::Intermediates), for `edgebench drift`.
+struct IntermediateTensor {
+  // float32 where the runtime held it quantized (int8/uint8 with a scale and zero point: values
+  // dequantized, `dequantized` set); otherwise as the runtime held it. Named as in the runtime.
+  Tensor tensor;
+  std::string node;     // the producing node's name ("" where the format names no nodes)
+  std::string op_type;  // its operator ("Conv", "CONV_2D")
+  bool dequantized = false;
+};
+
 class Session {
  public:
   virtual ~Session() = default;
@@ -90,6 +100,13 @@ class Session {
   virtual std::vector<std::string> notes() const { return {}; }
   // Every target option with the value in force, defaults included, for the record.
   virtual std::map<std::string, std::string> effective_options() const { return {}; }
+
+  // Every node output of the last Run, in execution order (graph outputs included), for a session
+  // loaded with Target::expose_intermediates. An error saying why where the runtime cannot show
+  // them, or the session was loaded without the request.
+  virtual Result<std::vector<IntermediateTensor>> Intermediates() {
+    return Status::Error("this backend cannot show intermediate tensors");
+  }
 
   // Operator profiles (--profile; the session was loaded with Target::profile_operators).
   // BeginOperatorProfile() is called when the measured phase starts, after warmup: runs before

@@ -21,6 +21,10 @@ struct Target {
   // multi-stream or server scenario: more than 1). Set by the harness, so a runtime with a mode
   // made for concurrent submission (MediaPipe's live stream) can choose it.
   int concurrent_callers = 1;
+  // `edgebench drift`: the session keeps every intermediate tensor of its last Run for
+  // Session::Intermediates(). Set by the harness. It may change what runs (ONNX Runtime cannot
+  // fuse nodes whose inner values are graph outputs): never set for measured runs.
+  bool expose_intermediates = false;
 
   // The canonical spelling: backend:device?k=v&k=v with options sorted.
   std::string Canonical() const;

@@ -185,6 +185,10 @@ Result<OnnxNodeFields> ReadNode(std::string_view message) {
     if (field.wire_type != 2) continue;
     if (field.number == 1) {
       fields.inputs.emplace_back(field.bytes);
+    } else if (field.number == 2) {
+      fields.node.outputs.emplace_back(field.bytes);
+    } else if (field.number == 3) {
+      fields.node.name = std::string(field.bytes);
     } else if (field.number == 4) {
       fields.node.op_type = std::string(field.bytes);
     } else if (field.number == 7 && !field.bytes.empty()) {
@@ -262,6 +266,15 @@ Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path)
       if (!size.known) ops.parameter_bytes_known = false;
       std::string name = size.name;
       initializers.emplace(std::move(name), std::move(size));
+    } else if (field.number == 12) {  // ValueInfoProto: name (1)
+      WireReader value(field.bytes);
+      WireReader::Field inner;
+      std::string name;
+      while (!value.done()) {
+        if (!value.Next(inner)) return not_onnx(value.error());
+        if (inner.number == 1 && inner.wire_type == 2) name = std::string(inner.bytes);
+      }
+      ops.graph_outputs.push_back(std::move(name));
     }
   }
   if (nodes.empty()) return not_onnx("its graph has no nodes");

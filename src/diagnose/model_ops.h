@@ -20,6 +20,8 @@ const char* ModelFormatName(ModelFormat format);
 struct ModelNode {
   std::string op_type;  // ONNX op_type ("MatMul"); TFLite builtin name ("CONV_2D") or custom code
   std::string domain;   // ONNX: "ai.onnx" for the default domain; TFLite: "" or "custom"
+  std::string name;     // ONNX: the node's name ("" when it has none); TFLite: ""
+  std::vector<std::string> outputs;  // ONNX: its output values' names ("" for an omitted one)
   // Bytes of the constant tensors (initializers, TFLite buffers) this node is the first to read;
   // a tensor shared by several nodes counts once, for the first.
   int64_t parameter_bytes = 0;
@@ -29,6 +31,7 @@ struct ModelOps {
   ModelFormat format = ModelFormat::kOnnx;
   std::vector<ModelNode> nodes;
   std::map<std::string, int64_t> opsets;  // ONNX: domain ("ai.onnx" for "") -> opset version
+  std::vector<std::string> graph_outputs;  // ONNX: the main graph's outputs, in order
   int64_t parameter_bytes = 0;            // all constant tensors, read by a node or not
   bool parameter_bytes_known = true;      // false where some tensor's size could not be told
   std::vector<std::string> notes;         // what the reader left out, for the report

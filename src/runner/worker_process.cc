@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "core/process_memory.h"
+#include "runner/intermediates_case.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
 
@@ -85,7 +86,14 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     WriteLine(protocol_fd, nlohmann::json{{"stage", stage}}.dump());
   };
   nlohmann::json result;
-  if (json.value("mode", "measure") == "outputs") {
+  if (json.value("mode", "measure") == "intermediates") {
+    auto request = IntermediatesRequestFromJson(json);
+    if (!request.ok()) {
+      std::cerr << "edgebench worker: " << request.error() << "\n";
+      return 2;
+    }
+    result = IntermediatesResultToJson(RunIntermediatesCase(request.value(), registry, announce));
+  } else if (json.value("mode", "measure") == "outputs") {
     auto request = OutputsRequestFromJson(json);
     if (!request.ok()) {
       std::cerr << "edgebench worker: " << request.error() << "\n";
@@ -286,6 +294,28 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                 "the worker's record was unreadable: " + record.error(), 0);
   }
   return Died(spec, registry, outcome.status, outcome.stage, outcome.message, outcome.signal);
+}
+
+IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
+                                             const IntermediatesRequest& request, int64_t timeout_ms,
+                                             const std::vector<std::string>& extra_args) {
+  WorkerOutcome outcome = RunWorker(executable, IntermediatesRequestToJson(request), timeout_ms, extra_args, {},
+                                    DefaultCaseMemoryMb());
+  IntermediatesResult failed;
+  failed.artifact = request.artifact;
+  failed.effective_target = request.target;
+  if (outcome.result) {
+    auto result = IntermediatesResultFromJson(*outcome.result);
+    if (result.ok()) return result.take();
+    failed.status = "failed";
+    failed.stage = "worker";
+    failed.error = "the worker's answer was unreadable: " + result.error();
+    return failed;
+  }
+  failed.status = CaseStatusName(outcome.status);
+  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
+  failed.error = outcome.message;
+  return failed;
 }
 
 OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,

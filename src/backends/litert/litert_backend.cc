@@ -3,6 +3,7 @@
 #include "backends/litert/litert_types.h"
 #include "backends/litert/litert_xnnpack_session.h"
 #include "backends/litert/tflite_op_profiler.h"
+#include "core/dequantize.h"
 
 #include <dlfcn.h>
 
@@ -19,6 +20,7 @@
 #include "tensorflow/lite/core/interpreter_builder.h"
 #include "tensorflow/lite/error_reporter.h"
 #include "tensorflow/lite/interpreter.h"
+#include "tensorflow/lite/interpreter_options.h"
 #include "tensorflow/lite/kernels/register.h"
 #include "tensorflow/lite/logger.h"
 #include "tensorflow/lite/model_builder.h"
@@ -94,8 +96,9 @@ class LiteRtSession : public Session {
   LiteRtSession(std::unique_ptr<CollectingReporter> reporter,
                 std::unique_ptr<tflite::FlatBufferModel> model,
                 std::unique_ptr<tflite::Interpreter> interpreter, int threads, bool fail_on_fallback,
-                std::unique_ptr<TfLiteOperatorProfiler> profiler)
-      : profiler_(std::move(profiler)),
+                std::unique_ptr<TfLiteOperatorProfiler> profiler, bool exposes_intermediates)
+      : exposes_intermediates_(exposes_intermediates),
+        profiler_(std::move(profiler)),
         reporter_(std::move(reporter)),
         model_(std::move(model)),
         interpreter_(std::move(interpreter)),
@@ -200,6 +203,56 @@ class LiteRtSession : public Session {
     return Status::Ok();
   }
 
+  // Every node output in execution order. With preserve-all-tensors TFLite gives each tensor its
+  // own memory, so all of them still hold the last Invoke's values.
+  Result<std::vector<IntermediateTensor>> Intermediates() override {
+    if (!exposes_intermediates_) {
+      return Status::Error("the session was loaded without a request for intermediate tensors");
+    }
+    std::vector<IntermediateTensor> values;
+    for (int node_index : interpreter_->execution_plan()) {
+      const auto* node_and_reg = interpreter_->node_and_registration(node_index);
+      if (!node_and_reg) continue;
+      const TfLiteNode& node = node_and_reg->first;
+      const TfLiteRegistration& reg = node_and_reg->second;
+      const std::string op =
+          reg.builtin_code == tflite::BuiltinOperator_CUSTOM
+              ? std::string(reg.custom_name ? reg.custom_name : "CUSTOM")
+              : std::string(tflite::EnumNameBuiltinOperator(static_cast<tflite::BuiltinOperator>(reg.builtin_code)));
+      for (int k = 0; node.outputs && k < node.outputs->size; ++k) {
+        const int index = node.outputs->data[k];
+        if (index < 0) continue;
+        const TfLiteTensor* t = interpreter_->tensor(index);
+        if (!t || !t->data.raw || t->bytes == 0) continue;
+        IntermediateTensor value;
+        // TFLite names tensors, not nodes: a node is its position in the execution plan.
+        value.node = "#" + std::to_string(node_index);
+        value.op_type = op;
+        Tensor& raw = value.tensor;
+        raw.name = t->name ? t->name : "tensor " + std::to_string(index);
+        raw.dtype = FromTfLiteType(t->type);
+        raw.shape.assign(t->dims->data, t->dims->data + t->dims->size);
+        raw.data.resize(t->bytes);
+        std::memcpy(raw.data.data(), t->data.raw, t->bytes);
+        const auto* affine = t->quantization.type == kTfLiteAffineQuantization
+                                 ? static_cast<const TfLiteAffineQuantization*>(t->quantization.params)
+                                 : nullptr;
+        if ((raw.dtype == DType::kInt8 || raw.dtype == DType::kUInt8) && affine && affine->scale &&
+            affine->zero_point) {
+          std::vector<float> scales(affine->scale->data, affine->scale->data + affine->scale->size);
+          std::vector<int64_t> zero_points(affine->zero_point->data,
+                                           affine->zero_point->data + affine->zero_point->size);
+          auto dequantized = DequantizeAffine(raw, scales, zero_points, affine->quantized_dimension);
+          if (!dequantized.ok()) return dequantized.status();
+          raw = dequantized.take();
+          value.dequantized = true;
+        }
+        values.push_back(std::move(value));
+      }
+    }
+    return values;
+  }
+
   void BeginOperatorProfile() override {
     if (profiler_) profiler_->Begin();
   }
@@ -271,6 +324,7 @@ class LiteRtSession : public Session {
     return text;
   }
 
+  bool exposes_intermediates_;
   // --profile; declared first so that it outlives the interpreter that calls it.
   std::unique_ptr<TfLiteOperatorProfiler> profiler_;
   std::unique_ptr<CollectingReporter> reporter_;     // the model reports through it
@@ -344,16 +398,20 @@ class LiteRtBackend : public Backend {
         }
         return builtin.value()->Prepare(shapes);
       };
+      // Its sessions keep the default Session::Intermediates(): LiteRT's compiled model does not
+      // show the tensors XNNPACK keeps inside its partitions.
       return LoadLiteRtXnnpackSession(library.value(), artifact, threads.value(), fail_on_fallback,
                                       builtin_check, target.profile_operators);
     }
-    return LoadBuiltin(artifact, threads.value(), fail_on_fallback, target.profile_operators);
+    return LoadBuiltin(artifact, threads.value(), fail_on_fallback, target.profile_operators,
+                       target.expose_intermediates);
   }
 
  private:
   // litert:cpu: TensorFlow Lite's interpreter with its builtin kernels.
   static Result<std::unique_ptr<Session>> LoadBuiltin(const Artifact& artifact, int threads,
-                                                      bool fail_on_fallback = false, bool profile = false) {
+                                                      bool fail_on_fallback = false, bool profile = false,
+                                                      bool expose_intermediates = false) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
@@ -376,6 +434,16 @@ class LiteRtBackend : public Backend {
       return Status::Error("TensorFlow Lite cannot build an interpreter for '" + artifact.path +
                            "': " + Explain(reporter.text()));
     }
+    if (expose_intermediates) {
+      // Before any allocation: the arena then gives every tensor its own memory instead of
+      // reusing one tensor's for the next, so each holds its value after Invoke.
+      tflite::InterpreterOptions preserve;
+      preserve.SetPreserveAllTensors(true);
+      if (interpreter->ApplyOptions(&preserve) != kTfLiteOk) {
+        return Status::Error("TensorFlow Lite refused to preserve the tensors of '" + artifact.path +
+                             "': " + Explain(reporter.text()));
+      }
+    }
     // A model with a dynamic input axis (-1 in its shape signature) is built with that axis at 1,
     // a shape many such models cannot run (melspectrogram's STFT needs more than one sample):
     // allocating now would fail before Prepare can resize to the shape asked for, so Prepare
@@ -391,7 +459,8 @@ class LiteRtBackend : public Backend {
     }
     return std::unique_ptr<Session>(new LiteRtSession(std::move(owned_reporter), std::move(model),
                                                       std::move(interpreter), threads,
-                                                      fail_on_fallback, std::move(profiler)));
+                                                      fail_on_fallback, std::move(profiler),
+                                                      expose_intermediates));
   }
 
   // LiteRT's library, opened once on first use.

@@ -302,6 +302,11 @@ class LiteRtXnnpackSession : public Session {
     }
   }
 
+  Result<std::vector<IntermediateTensor>> Intermediates() override {
+    return Status::Error("LiteRT's compiled model (litert:xnnpack) shows only the model's outputs: "
+                         "XNNPACK keeps the tensors inside its partitions; litert:cpu shows them all");
+  }
+
   Result<OperatorProfile> TakeOperatorProfile() override {
     if (!profile_) return Status::Error("the session was loaded without --profile");
     if (!profiler_) return Error("did not start its profiler (LiteRtCompiledModelGetProfiler/LiteRtStartProfiler failed)");

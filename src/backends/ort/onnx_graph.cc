@@ -1,5 +1,7 @@
 #include "backends/ort/onnx_graph.h"
 
+#include <unordered_set>
+
 #include "diagnose/model_ops.h"
 
 namespace edgebench {
@@ -13,7 +15,42 @@ Result<std::map<std::string, int>> CountOpTypes(Result<ModelOps> ops) {
   return counts;
 }
 
+// Protobuf's wire format: a length-delimited field (wire type 2).
+void AppendVarint(std::string& out, uint64_t value) {
+  do {
+    out += static_cast<char>((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+    value >>= 7;
+  } while (value);
+}
+std::string LengthDelimited(uint32_t field, const std::string& bytes) {
+  std::string out;
+  AppendVarint(out, (static_cast<uint64_t>(field) << 3) | 2);
+  AppendVarint(out, bytes.size());
+  return out + bytes;
+}
+
 }  // namespace
+
+Result<ExposedOnnxModel> ExposeOnnxNodeOutputs(const std::string& model_bytes, const std::string& path) {
+  auto ops = ParseOnnxOps(model_bytes, path);
+  if (!ops.ok()) return ops.status();
+  ExposedOnnxModel exposed;
+  exposed.graph_outputs = ops.value().graph_outputs.size();
+  std::unordered_set<std::string> outputs(ops.value().graph_outputs.begin(), ops.value().graph_outputs.end());
+  std::string graph;
+  for (const ModelNode& node : ops.value().nodes) {
+    for (const std::string& name : node.outputs) {
+      if (name.empty()) continue;  // an optional output the node does not produce
+      exposed.values.push_back({name, node.name, node.op_type});
+      if (!outputs.insert(name).second) continue;  // already a graph output
+      exposed.added.push_back(name);
+      graph += LengthDelimited(12, LengthDelimited(1, name));  // GraphProto.output: ValueInfoProto.name
+    }
+  }
+  exposed.bytes = model_bytes;
+  if (!graph.empty()) exposed.bytes += LengthDelimited(7, graph);  // ModelProto.graph, merged
+  return exposed;
+}
 
 Result<std::map<std::string, int>> ReadOnnxOpTypes(const std::string& path) { return CountOpTypes(ReadOnnxOps(path)); }
 

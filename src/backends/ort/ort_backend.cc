@@ -8,7 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <onnxruntime_cxx_api.h>
@@ -84,8 +87,9 @@ class OrtSession : public Session {
  public:
   OrtSession(Ort::Session session, std::string provider, Placement placement,
              std::vector<std::string> notes, std::map<std::string, std::string> options,
-             bool profiling)
+             bool profiling, std::optional<ExposedOnnxModel> exposed)
       : session_(std::move(session)),
+        exposed_(std::move(exposed)),
         profiling_(profiling),
         options_(std::move(options)),
         provider_(std::move(provider)),
@@ -97,12 +101,21 @@ class OrtSession : public Session {
       const std::string name = session_.GetInputNameAllocated(i, allocator).get();
       signature_.inputs.push_back(SpecFromTypeInfo(name, session_.GetInputTypeInfo(i)));
     }
+    // Exposed intermediates are outputs to ORT but not to the model's signature: they follow the
+    // model's own outputs (ExposeOnnxNodeOutputs appends them).
+    const size_t signature_outputs = exposed_ ? exposed_->graph_outputs : session_.GetOutputCount();
     for (size_t i = 0; i < session_.GetOutputCount(); ++i) {
-      const std::string name = session_.GetOutputNameAllocated(i, allocator).get();
-      signature_.outputs.push_back(SpecFromTypeInfo(name, session_.GetOutputTypeInfo(i)));
+      std::string name = session_.GetOutputNameAllocated(i, allocator).get();
+      if (i < signature_outputs) {
+        signature_.outputs.push_back(SpecFromTypeInfo(name, session_.GetOutputTypeInfo(i)));
+      } else {
+        exposed_names_.push_back(std::move(name));
+      }
     }
     for (const auto& in : signature_.inputs) input_names_.push_back(in.name.c_str());
     for (const auto& out : signature_.outputs) output_names_.push_back(out.name.c_str());
+    for (const auto& name : exposed_names_) output_names_.push_back(name.c_str());
+    if (exposed_) exposed_->bytes.clear();  // ORT holds its own copy
     // Run-time logging stays at warnings: the session's verbose level is for creation only.
     run_options_.SetRunLogSeverityLevel(ORT_LOGGING_LEVEL_WARNING);
     if (profiling_) {
@@ -157,24 +170,43 @@ class OrtSession : public Session {
       }
       auto results = session_.Run(run_options_, input_names_.data(), values.data(),
                                   values.size(), output_names_.data(), output_names_.size());
-      outputs.resize(results.size());
+      outputs.resize(signature_.outputs.size());
+      last_values_.clear();
       for (size_t i = 0; i < results.size(); ++i) {
+        const bool in_signature = i < signature_.outputs.size();
+        const char* name = output_names_[i];
         if (!results[i].IsTensor()) {
+          if (!in_signature) continue;  // an intermediate sequence or map: not compared
           return Status::Error("output '" + signature_.outputs[i].name + "' is not a tensor");
         }
         const auto info = results[i].GetTensorTypeAndShapeInfo();
-        Tensor& out = outputs[i];
-        out.name = signature_.outputs[i].name;
+        Tensor value;
+        Tensor& out = in_signature ? outputs[i] : value;
+        out.name = name;
         out.dtype = FromOrtType(info.GetElementType());
         out.shape = info.GetShape();
         const size_t bytes = static_cast<size_t>(info.GetElementCount()) * DTypeSize(out.dtype);
         out.data.resize(bytes);
         if (bytes) std::memcpy(out.data.data(), results[i].GetTensorRawData(), bytes);
+        if (exposed_) last_values_[name] = in_signature ? out : std::move(value);
       }
     } catch (const Ort::Exception& e) {
       return Status::Error("ONNX Runtime (" + provider_ + ") failed to run: " + e.what());
     }
     return Status::Ok();
+  }
+
+  Result<std::vector<IntermediateTensor>> Intermediates() override {
+    if (!exposed_) return Status::Error("the session was loaded without a request for intermediate tensors");
+    if (last_values_.empty()) return Status::Error("no run yet: intermediate tensors are those of the last Run");
+    std::vector<IntermediateTensor> values;
+    for (const OnnxValue& v : exposed_->values) {
+      auto it = last_values_.find(v.name);
+      if (it == last_values_.end()) continue;  // not a tensor (a sequence, a map)
+      values.push_back({std::move(it->second), v.node, v.op_type, false});
+    }
+    last_values_.clear();
+    return values;
   }
 
   Placement GetPlacement() const override { return placement_; }
@@ -213,6 +245,10 @@ class OrtSession : public Session {
 
  private:
   Ort::Session session_;
+  // Set for Target::expose_intermediates: every node output is an output of the session.
+  std::optional<ExposedOnnxModel> exposed_;
+  std::vector<std::string> exposed_names_;
+  std::map<std::string, Tensor> last_values_;  // every output of the last Run, when exposed_
   bool profiling_ = false;
   bool profile_taken_ = false;
   int64_t profile_start_ns_ = 0;
@@ -280,6 +316,17 @@ class OrtBackend : public Backend {
     }
     // The model's own nodes, which ORT does not count once it has fused them.
     const Result<std::map<std::string, int>> model_op_types = ReadOnnxOpTypes(artifact.path);
+    std::optional<ExposedOnnxModel> exposed;
+    if (target.expose_intermediates) {
+      std::ifstream in(artifact.path, std::ios::binary);
+      const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!in.good() && !in.eof()) return Status::Error("cannot read model file '" + artifact.path + "'");
+      auto made = ExposeOnnxNodeOutputs(bytes, artifact.path);
+      if (!made.ok()) {
+        return Status::Error("cannot show the intermediate tensors of '" + artifact.path + "': " + made.error());
+      }
+      exposed = made.take();
+    }
 
     std::lock_guard<std::mutex> lock(mutex_);
     StderrFilter quiet(IsOnnxSchemaNoise);
@@ -307,6 +354,11 @@ class OrtBackend : public Backend {
 
       Ort::SessionOptions so = MakeOptions(*device, threads.value(), OptLevel(opt.value()),
                                            fail_on_fallback && target.device != "cpu");
+      if (exposed) {
+        // From memory, ORT looks for external weights (a .onnx.data beside the model) here.
+        const std::string folder = std::filesystem::absolute(artifact.path).parent_path().string();
+        so.AddConfigEntry("session.model_external_initializers_file_folder_path", folder.c_str());
+      }
       if (target.profile_operators) {
         // ORT names the file <prefix>_<date and time>.json; the session removes it once read.
         const std::string prefix = (std::filesystem::temp_directory_path() /
@@ -317,7 +369,7 @@ class OrtBackend : public Backend {
       }
       std::pair<std::optional<Ort::Session>, OrtLogCapture::Captured> created;
       try {
-        created = CreateSession(artifact, so);
+        created = CreateSession(artifact, so, exposed ? &exposed->bytes : nullptr);
       } catch (const Ort::Exception& e) {
         const std::string said = e.what();
         if (fail_on_fallback && said.find("fallback") != std::string::npos) {
@@ -363,7 +415,8 @@ class OrtBackend : public Backend {
       if (fail_on_fallback) effective["fallback"] = "fail";
       return std::unique_ptr<Session>(new OrtSession(std::move(*created.first), device->provider,
                                                      std::move(placement), std::move(notes),
-                                                     std::move(effective), target.profile_operators));
+                                                     std::move(effective), target.profile_operators,
+                                                     std::move(exposed)));
     } catch (const Ort::Exception& e) {
       return Status::Error("ONNX Runtime (" + std::string(device->provider) +
                            ") could not create a session for '" + artifact.path + "': " + e.what());
@@ -401,13 +454,18 @@ class OrtBackend : public Backend {
   }
 
   // Creates a session with ORT's log verbose and captured; called under mutex_.
+  // `model_bytes`: the model from memory (with exposed intermediates) instead of from the file.
   std::pair<std::optional<Ort::Session>, OrtLogCapture::Captured> CreateSession(
-      const Artifact& artifact, const Ort::SessionOptions& so) {
+      const Artifact& artifact, const Ort::SessionOptions& so, const std::string* model_bytes = nullptr) {
     env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_VERBOSE);
     log_.Begin();
     std::optional<Ort::Session> session;
     try {
-      session.emplace(*env_, artifact.path.c_str(), so);
+      if (model_bytes) {
+        session.emplace(*env_, model_bytes->data(), model_bytes->size(), so);
+      } else {
+        session.emplace(*env_, artifact.path.c_str(), so);
+      }
     } catch (...) {
       log_.End();
       env_->UpdateEnvWithCustomLogLevel(ORT_LOGGING_LEVEL_WARNING);

@@ -1,0 +1,21 @@
+// Affine dequantization (value = scale * (q - zero_point)), per tensor or per channel, as
+// TensorFlow Lite and ONNX define it: how `edgebench drift` compares a quantized model's int8
+// tensors with a float reference.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/status.h"
+#include "core/tensor.h"
+
+namespace edgebench {
+
+// `quantized`: int8 or uint8. One scale and zero point for the whole tensor, or one per index
+// of `axis` (per-channel). The result is float32 with the same name and shape. Errors: another
+// dtype, no scale, scale and zero-point counts that differ, or a per-channel count that is not
+// the size of `axis`.
+Result<Tensor> DequantizeAffine(const Tensor& quantized, const std::vector<float>& scales,
+                                const std::vector<int64_t>& zero_points, int axis);
+
+}  // namespace edgebench
