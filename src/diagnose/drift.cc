@@ -73,7 +73,10 @@ double DriftAccumulator::cosine() const {
   if (nonfinite_ > 0) return std::numeric_limits<double>::quiet_NaN();
   if (reference_norm_ == 0 && candidate_norm_ == 0) return 1;
   if (reference_norm_ == 0 || candidate_norm_ == 0) return 0;
-  return dot_ / (std::sqrt(reference_norm_) * std::sqrt(candidate_norm_));
+  // Equal tensors are exactly 1 (the division below rounds to 1 +- 2e-16), and rounding never
+  // takes it outside [-1, 1].
+  if (noise_ == 0) return 1;
+  return std::clamp(dot_ / (std::sqrt(reference_norm_) * std::sqrt(candidate_norm_)), -1.0, 1.0);
 }
 
 Result<TensorDriftRow> CompareDriftTensors(const DriftTensor& reference, const DriftTensor& candidate,

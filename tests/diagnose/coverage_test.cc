@@ -36,7 +36,7 @@ ModelOps HandMade(int64_t opset) {
       {"Add", "ai.onnx"},     {"Add", "ai.onnx"}};
   int64_t bytes = 100;
   for (const auto& [op, domain] : ops) {
-    model.nodes.push_back({op, domain, bytes});
+    model.nodes.push_back({op, domain, "", {}, bytes});
     bytes = 0;
   }
   model.nodes[1].parameter_bytes = 300;  // first MatMul
