@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
   edgebench::AddDevicesCommand(app, context);
   edgebench::AddRunCommand(app, context);
   edgebench::AddAgreeCommand(app, context);
+  edgebench::AddAccuracyCommand(app, context);
   edgebench::AddLlmCommand(app, context);
   edgebench::AddSuiteCommand(app, context);
   edgebench::AddShapesCommand(app, context);

@@ -85,7 +85,14 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     WriteLine(protocol_fd, nlohmann::json{{"stage", stage}}.dump());
   };
   nlohmann::json result;
-  if (json.value("mode", "measure") == "outputs") {
+  if (json.value("mode", "measure") == "accuracy") {
+    auto request = AccuracyRequestFromJson(json);
+    if (!request.ok()) {
+      std::cerr << "edgebench worker: " << request.error() << "\n";
+      return 2;
+    }
+    result = AccuracyResultToJson(RunAccuracyCase(request.value(), registry, announce));
+  } else if (json.value("mode", "measure") == "outputs") {
     auto request = OutputsRequestFromJson(json);
     if (!request.ok()) {
       std::cerr << "edgebench worker: " << request.error() << "\n";
@@ -299,6 +306,31 @@ OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsReq
   if (outcome.result) {
     auto result = OutputsResultFromJson(*outcome.result);
     if (result.ok()) return result.take();
+    failed.status = "failed";
+    failed.stage = "worker";
+    failed.error = "the worker's answer was unreadable: " + result.error();
+    return failed;
+  }
+  failed.status = CaseStatusName(outcome.status);
+  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
+  failed.error = outcome.message;
+  return failed;
+}
+
+AccuracyResult RunAccuracyInWorker(const std::string& executable, const AccuracyRequest& request,
+                                   int64_t timeout_ms, const std::vector<std::string>& extra_args,
+                                   int64_t memory_limit_mb) {
+  WorkerOutcome outcome = RunWorker(executable, AccuracyRequestToJson(request), timeout_ms, extra_args, {},
+                                    memory_limit_mb ? memory_limit_mb : DefaultCaseMemoryMb());
+  AccuracyResult failed;
+  failed.artifact = request.artifact.path;
+  failed.effective_target = request.target;
+  if (outcome.result) {
+    auto result = AccuracyResultFromJson(*outcome.result);
+    if (result.ok()) {
+      if (!outcome.after_result.empty()) result.value().notes.push_back(outcome.after_result);
+      return result.take();
+    }
     failed.status = "failed";
     failed.stage = "worker";
     failed.error = "the worker's answer was unreadable: " + result.error();
