@@ -193,10 +193,12 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
   const DataSetSpec data{data_source, o.split, o.limit, o.offset};
   // The data set is read here once, header and range, so a wrong path or a corrupt file is a
   // bad argument (exit 2) rather than the same failure in every worker.
-  auto checked = LoadLabelledImages(data);
-  if (!checked.ok()) return fail(checked.error());
-  const int64_t images = checked.value().count;
-  checked = Status::Error("released");  // the workers read their own copy
+  int64_t images = 0;
+  {
+    auto checked = LoadLabelledImages(data);  // freed here: the workers read their own copy
+    if (!checked.ok()) return fail(checked.error());
+    images = checked.value().count;
+  }
   const int64_t timeout_ms = o.timeout_ms ? o.timeout_ms : DefaultTimeoutMs(images);
 
   std::optional<ResultStore> store;
