@@ -17,6 +17,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context);
 void AddRunCommand(CLI::App& app, CommandContext& context);
 void AddAgreeCommand(CLI::App& app, CommandContext& context);
 void AddDriftCommand(CLI::App& app, CommandContext& context);
+void AddAccuracyCommand(CLI::App& app, CommandContext& context);
 void AddLlmCommand(CLI::App& app, CommandContext& context);
 void AddSuiteCommand(CLI::App& app, CommandContext& context);
 void AddShapesCommand(CLI::App& app, CommandContext& context);

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   edgebench::AddRunCommand(app, context);
   edgebench::AddAgreeCommand(app, context);
   edgebench::AddDriftCommand(app, context);
+  edgebench::AddAccuracyCommand(app, context);
   edgebench::AddLlmCommand(app, context);
   edgebench::AddSuiteCommand(app, context);
   edgebench::AddShapesCommand(app, context);

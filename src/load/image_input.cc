@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 
@@ -134,19 +135,11 @@ Status CheckImageInput(const std::string& path, const ImagePreprocess& p) {
 
 namespace {
 
-// Decodes `path` to RGB and calls store(x, y, c, value) for every pixel of an out_w x out_h
-// bilinear resampling (at pixel centres) of it, value in 0..255 unrounded.
+// Calls store(x, y, c, value) for every pixel of an out_w x out_h bilinear resampling (at pixel
+// centres) of HWC pixels, value in 0..255 unrounded. At the image's own size every sample falls
+// on a pixel centre: the values are the pixels themselves.
 template <typename Store>
-Status ResampleImage(const std::string& path, int want_w, int want_h, int& out_w, int& out_h, Store store) {
-  int w = 0, h = 0, channels = 0;
-  std::unique_ptr<unsigned char, void (*)(void*)> pixels(stbi_load(path.c_str(), &w, &h, &channels, 3),
-                                                         stbi_image_free);
-  if (!pixels) {
-    return Status::Error("cannot read image '" + path + "': " + stbi_failure_reason());
-  }
-  out_w = want_w ? want_w : w;
-  out_h = want_h ? want_h : h;
-  const unsigned char* src = pixels.get();
+void ResamplePixels(const unsigned char* src, int w, int h, int channels, int out_w, int out_h, Store store) {
   for (int y = 0; y < out_h; ++y) {
     const double sy = std::clamp((y + 0.5) * h / out_h - 0.5, 0.0, h - 1.0);
     const int y0 = static_cast<int>(sy), y1 = std::min(y0 + 1, h - 1);
@@ -155,68 +148,109 @@ Status ResampleImage(const std::string& path, int want_w, int want_h, int& out_w
       const double sx = std::clamp((x + 0.5) * w / out_w - 0.5, 0.0, w - 1.0);
       const int x0 = static_cast<int>(sx), x1 = std::min(x0 + 1, w - 1);
       const double fx = sx - x0;
-      for (int c = 0; c < 3; ++c) {
+      for (int c = 0; c < channels; ++c) {
         auto at = [&](int yy, int xx) {
-          return static_cast<double>(src[(static_cast<size_t>(yy) * w + xx) * 3 + c]);
+          return static_cast<double>(src[(static_cast<size_t>(yy) * w + xx) * channels + c]);
         };
         store(x, y, c, (1 - fy) * ((1 - fx) * at(y0, x0) + fx * at(y0, x1)) +
                            fy * ((1 - fx) * at(y1, x0) + fx * at(y1, x1)));
       }
     }
   }
-  return Status::Ok();
 }
 
-// The size the image becomes: the resize's when given, else the image's own.
-void OutputSize(const std::string& path, const ImagePreprocess& p, int& w, int& h) {
+using DecodedImage = std::unique_ptr<unsigned char, void (*)(void*)>;
+
+// Decodes `path` to RGB.
+Result<DecodedImage> DecodeRgb(const std::string& path, int& w, int& h) {
   int channels = 0;
-  w = p.width;
-  h = p.height;
-  if (!w || !h) {
-    int iw = 0, ih = 0;
-    ::stbi_info(path.c_str(), &iw, &ih, &channels);
-    if (!w) w = iw;
-    if (!h) h = ih;
-  }
+  DecodedImage pixels(stbi_load(path.c_str(), &w, &h, &channels, 3), stbi_image_free);
+  if (!pixels) return Status::Error("cannot read image '" + path + "': " + stbi_failure_reason());
+  return pixels;
+}
+
+// The value of channel c among `values` (mean or std): one value serves every channel.
+double ChannelValue(const std::vector<double>& values, int c) {
+  return values.size() == 1 ? values[0] : values[static_cast<size_t>(c)];
+}
+
+bool AllEqual(const std::vector<double>& values) {
+  return std::adjacent_find(values.begin(), values.end(), std::not_equal_to<>()) == values.end();
 }
 
 }  // namespace
 
-Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
-  if (Status s = CheckImageInput(path, p); !s.ok()) return s;
-  int out_w = 0, out_h = 0;
-  OutputSize(path, p, out_w, out_h);
+Result<Tensor> PixelsToTensor(const uint8_t* pixels, int width, int height, int channels,
+                              const ImagePreprocess& p, const std::string& what) {
+  if (channels != 1 && channels != 3) {
+    return Status::Error(what + " has " + std::to_string(channels) + " channels; images with 1 or 3 are supported");
+  }
+  // ParseImagePreprocess gives one value as three equal ones: a grey image takes those.
+  const auto fits = [channels](const std::vector<double>& values) {
+    if (values.empty()) return false;
+    return channels == 1 ? AllEqual(values) : values.size() == 1 || values.size() == 3;
+  };
+  if (!fits(p.mean) || !fits(p.stddev)) {
+    return Status::Error(what + " has " + std::to_string(channels) + (channels == 1 ? " channel" : " channels") +
+                         " but --preprocess gives " + std::to_string(p.mean.size()) + " means and " +
+                         std::to_string(p.stddev.size()) + " stds" +
+                         (channels == 1 ? "; give one value each (mean=0.286,std=0.353)" : "; give 1 or 3 each"));
+  }
+  if (p.width || p.height) {
+    const std::string resize = "--preprocess resize=" + std::to_string(p.width) + "x" + std::to_string(p.height);
+    if (Status s = CheckImageSize(resize, p.width, p.height, static_cast<uint64_t>(channels) * sizeof(float),
+                                  "choose the model's input size");
+        !s.ok()) {
+      return s;
+    }
+  }
+  const int out_w = p.width ? p.width : width;
+  const int out_h = p.height ? p.height : height;
   Tensor t;
   t.name = "image";
   t.dtype = DType::kFloat32;
-  t.shape = p.layout == Layout::kNchw ? std::vector<int64_t>{1, 3, out_h, out_w}
-                                      : std::vector<int64_t>{1, out_h, out_w, 3};
-  t.data.resize(static_cast<size_t>(out_w) * out_h * 3 * sizeof(float));
+  t.shape = p.layout == Layout::kNchw ? std::vector<int64_t>{1, channels, out_h, out_w}
+                                      : std::vector<int64_t>{1, out_h, out_w, channels};
+  t.data.resize(static_cast<size_t>(out_w) * out_h * channels * sizeof(float));
   float* out = t.as<float>();
-  Status s = ResampleImage(path, p.width, p.height, out_w, out_h, [&](int x, int y, int c, double v) {
-    const double value = (v * p.scale - p.mean[c]) / p.stddev[c];
+  double mean[3], stddev[3];
+  for (int c = 0; c < channels; ++c) {
+    mean[c] = ChannelValue(p.mean, c);
+    stddev[c] = ChannelValue(p.stddev, c);
+  }
+  ResamplePixels(pixels, width, height, channels, out_w, out_h, [&](int x, int y, int c, double v) {
+    const double value = (v * p.scale - mean[c]) / stddev[c];
     const size_t index = p.layout == Layout::kNchw ? (static_cast<size_t>(c) * out_h + y) * out_w + x
-                                                   : (static_cast<size_t>(y) * out_w + x) * 3 + c;
+                                                   : (static_cast<size_t>(y) * out_w + x) * channels + c;
     out[index] = static_cast<float>(value);
   });
-  if (!s.ok()) return s;
   return t;
+}
+
+Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& p) {
+  if (Status s = CheckImageInput(path, p); !s.ok()) return s;
+  int w = 0, h = 0;
+  auto pixels = DecodeRgb(path, w, h);
+  if (!pixels.ok()) return pixels.status();
+  return PixelsToTensor(pixels.value().get(), w, h, 3, p, "image '" + path + "'");
 }
 
 Result<Tensor> LoadImagePixels(const std::string& path, const ImagePreprocess& p) {
   if (Status s = CheckImageInput(path, p); !s.ok()) return s;
-  int out_w = 0, out_h = 0;
-  OutputSize(path, p, out_w, out_h);
+  int w = 0, h = 0;
+  auto pixels = DecodeRgb(path, w, h);
+  if (!pixels.ok()) return pixels.status();
+  const int out_w = p.width ? p.width : w;
+  const int out_h = p.height ? p.height : h;
   Tensor t;
   t.name = "image";
   t.dtype = DType::kUInt8;
   t.shape = {1, out_h, out_w, 3};
   t.data.resize(static_cast<size_t>(out_w) * out_h * 3);
   uint8_t* out = t.as<uint8_t>();
-  Status s = ResampleImage(path, p.width, p.height, out_w, out_h, [&](int x, int y, int c, double v) {
+  ResamplePixels(pixels.value().get(), w, h, 3, out_w, out_h, [&](int x, int y, int c, double v) {
     out[(static_cast<size_t>(y) * out_w + x) * 3 + c] = static_cast<uint8_t>(std::clamp(std::lround(v), 0L, 255L));
   });
-  if (!s.ok()) return s;
   return t;
 }
 

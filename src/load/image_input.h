@@ -1,8 +1,10 @@
-// A real input: an image file (PNG, JPEG, BMP, ...) turned into a float32 tensor with
-// declared preprocessing: resize, scale, per-channel mean and std, layout.
+// A real input: an image file (PNG, JPEG, BMP, ...), or a data set's decoded pixels, turned into
+// a float32 tensor with declared preprocessing: resize, scale, per-channel mean and std, layout.
 //   value = (pixel * scale - mean[c]) / std[c]
+// A grey (1-channel) image takes one mean and one std (mean=0.286,std=0.353).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,9 +18,10 @@ struct ImagePreprocess {
   int width = 0;   // 0: keep the image's size
   int height = 0;
   double scale = 1.0 / 255.0;
+  // One value per channel, or one for all; ParseImagePreprocess writes one value as three equal.
   std::vector<double> mean = {0, 0, 0};
   std::vector<double> stddev = {1, 1, 1};
-  Layout layout = Layout::kNhwc;  // of the produced [1,H,W,3] or [1,3,H,W] tensor
+  Layout layout = Layout::kNhwc;  // of the produced [1,H,W,C] or [1,C,H,W] tensor
 };
 
 // Parses "resize=128x128,scale=0.0039215686,mean=0.5:0.5:0.5,std=0.5:0.5:0.5,layout=nhwc".
@@ -32,6 +35,13 @@ Status CheckImageInput(const std::string& path, const ImagePreprocess& preproces
 
 // RGB image to tensor; bilinear resize. Checks CheckImageInput first. The error names the file.
 Result<Tensor> LoadImageTensor(const std::string& path, const ImagePreprocess& preprocess);
+
+// Decoded pixels, HWC uint8 with 1 or 3 channels (a data set's images), through the same resize,
+// scale, mean and std and layout as LoadImageTensor: float32 [1,C,H,W] or [1,H,W,C]. `what` names
+// the image in errors (mean and std with a value per colour for a grey image; a resize too large
+// for memory).
+Result<Tensor> PixelsToTensor(const uint8_t* pixels, int width, int height, int channels,
+                              const ImagePreprocess& preprocess, const std::string& what);
 
 // The same resampled pixels as uint8 RGB [1,H,W,3], without scale, mean, std or layout: for a
 // model that takes the image itself (a MediaPipe Task), beside float models given the same

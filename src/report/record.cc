@@ -15,6 +15,7 @@
 #include "report/json_numbers.h"
 #include "report/monitor_json.h"
 #include "report/profile_json.h"
+#include "report/record_accuracy.h"
 #include "report/record_load.h"
 #include "report/record_monitor.h"
 
@@ -405,6 +406,8 @@ json RecordToJson(const Record& r) {
   }
   if (r.agreement) {
     j["agreement"] = AgreementToJson(*r.agreement);
+  } else if (r.accuracy) {
+    j["accuracy"] = AccuracyToJson(*r.accuracy);
   } else if (!r.llm) {
     json measured;
     if (r.measured_histograms) {
@@ -572,6 +575,11 @@ Result<Record> RecordFromJson(const json& j) {
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
     if (j.contains("agreement")) r.agreement = AgreementFromJson(j.at("agreement"));
+    if (j.contains("accuracy")) {
+      auto accuracy = AccuracyFromJson(j.at("accuracy"));
+      if (!accuracy.ok()) return Status::Error("record " + r.id + ": accuracy: " + accuracy.error());
+      r.accuracy = accuracy.take();
+    }
     if (j.contains("monitor")) {
       try {
         r.monitor = MonitorRecordFromJson(j.at("monitor"));
@@ -647,7 +655,7 @@ void FinishRecord(Record& r) {
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
   const auto scenario = ParseScenario(r.scenario);
-  const bool tensor_load = !r.llm && !r.agreement && scenario.ok();
+  const bool tensor_load = !r.llm && !r.agreement && !r.accuracy && scenario.ok();
   // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
   // the coefficient of variation does not judge them.
   const bool judge_cv = !tensor_load || (scenario.value().kind != ScenarioKind::kServer &&
@@ -657,6 +665,7 @@ void FinishRecord(Record& r) {
   } else {
     r.load.reset();
   }
+  if (r.accuracy) FinishAccuracy(*r.accuracy);
   if (r.llm) {
     LlmRecord& l = *r.llm;
     l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings);
@@ -670,6 +679,8 @@ void FinishRecord(Record& r) {
         r.invalid_reasons.push_back("output '" + o.output + "' outside tolerance: " + v);
       }
     }
+  } else if (r.accuracy) {
+    // Accuracy is judged by the reader against the reference (docs/accuracy.md), not here.
   } else if (r.llm) {
     if (r.llm->summary.requests < r.llm->settings.repetitions) {
       r.invalid_reasons.push_back(std::to_string(r.llm->summary.requests) + " of " +

@@ -34,6 +34,7 @@
 #include "load/settings.h"
 #include "load/peak_search.h"
 #include "monitor/monitor_record.h"
+#include "stats/accuracy.h"
 #include "stats/early_stopping.h"
 #include "stats/histogram_series.h"
 #include "stats/server_histograms.h"
@@ -87,6 +88,42 @@ struct AgreementRecord {
   std::string input;             // where the inputs came from
   Tolerances tolerances;
   std::vector<OutputAgreement> outputs;  // one per paired output; empty for the reference
+};
+
+// The accuracy scenario's part of a record (scenario "accuracy", from `edgebench accuracy`): a
+// labelled data set through one artifact on one target (docs/accuracy.md). The per-image
+// answers and times are raw; the rest is derived from them by FinishRecord.
+struct AccuracyRecord {
+  // What ran.
+  std::string data_source;  // --data as given
+  std::string data_split;
+  int64_t data_offset = 0;
+  int64_t data_limit = 0;   // 0: all
+  std::string data_description;  // files read and the range
+  int64_t data_total = 0;        // images in the split
+  int32_t data_classes = 0;
+  std::string preprocess;        // --preprocess text in force
+  std::string input;             // the model input fed, e.g. "input [1x1x28x28] nchw"
+  std::string output;            // the class-score output read
+  int64_t classes = 0;           // the model's class count
+  std::vector<std::string> class_names;  // the manifest's labels
+  int64_t warmup = 0;            // inferences before the timed pass, excluded
+  // CaseKey of `edgebench run MODEL?variant=V --target T` on the same artifact and target, so
+  // accuracy joins the latency records of what it measured.
+  std::string latency_case_key;
+  // Raw, per image in data set order.
+  std::vector<int32_t> labels;
+  std::vector<int32_t> top1;   // -1: the scores had a NaN
+  std::vector<bool> in_top5;
+  std::vector<int64_t> preprocess_ns;
+  std::vector<int64_t> inference_ns;
+  int64_t nonfinite_outputs = 0;
+  // Derived.
+  Proportion top1_accuracy;
+  std::optional<Proportion> top5_accuracy;  // with 5 classes or more
+  std::vector<ClassAccuracy> per_class;
+  LatencySummary preprocess_summary;  // per image, wall time = their sum
+  LatencySummary inference_summary;
 };
 
 // Latency under load against the same target's single-stream latency in the same command.
@@ -199,6 +236,7 @@ struct Record {
 
   std::optional<LlmRecord> llm;  // scenario "llm" only
   std::optional<AgreementRecord> agreement;  // scenario "agree" only
+  std::optional<AccuracyRecord> accuracy;    // scenario "accuracy" only
   // The device monitor (docs/monitoring.md): series sampled beside the case and what they show.
   std::optional<MonitorRecord> monitor;
 

@@ -86,20 +86,23 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     WriteLine(protocol_fd, nlohmann::json{{"stage", stage}}.dump());
   };
   nlohmann::json result;
-  if (json.value("mode", "measure") == "intermediates") {
-    auto request = IntermediatesRequestFromJson(json);
+  // The modes other than measuring a case: each reads its request, runs it and answers.
+  const std::string mode = json.value("mode", "measure");
+  auto serve = [&](auto from_json, auto run, auto to_json) {
+    auto request = from_json(json);
     if (!request.ok()) {
       std::cerr << "edgebench worker: " << request.error() << "\n";
-      return 2;
+      return false;
     }
-    result = IntermediatesResultToJson(RunIntermediatesCase(request.value(), registry, announce));
-  } else if (json.value("mode", "measure") == "outputs") {
-    auto request = OutputsRequestFromJson(json);
-    if (!request.ok()) {
-      std::cerr << "edgebench worker: " << request.error() << "\n";
-      return 2;
-    }
-    result = OutputsResultToJson(RunOutputsCase(request.value(), registry, announce));
+    result = to_json(run(request.value(), registry, announce));
+    return true;
+  };
+  if (mode == "intermediates") {
+    if (!serve(IntermediatesRequestFromJson, RunIntermediatesCase, IntermediatesResultToJson)) return 2;
+  } else if (mode == "accuracy") {
+    if (!serve(AccuracyRequestFromJson, RunAccuracyCase, AccuracyResultToJson)) return 2;
+  } else if (mode == "outputs") {
+    if (!serve(OutputsRequestFromJson, RunOutputsCase, OutputsResultToJson)) return 2;
   } else {
     auto spec = CaseSpecFromJson(json);
     if (!spec.ok()) {
@@ -329,6 +332,31 @@ OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsReq
   if (outcome.result) {
     auto result = OutputsResultFromJson(*outcome.result);
     if (result.ok()) return result.take();
+    failed.status = "failed";
+    failed.stage = "worker";
+    failed.error = "the worker's answer was unreadable: " + result.error();
+    return failed;
+  }
+  failed.status = CaseStatusName(outcome.status);
+  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
+  failed.error = outcome.message;
+  return failed;
+}
+
+AccuracyResult RunAccuracyInWorker(const std::string& executable, const AccuracyRequest& request,
+                                   int64_t timeout_ms, const std::vector<std::string>& extra_args,
+                                   int64_t memory_limit_mb) {
+  WorkerOutcome outcome = RunWorker(executable, AccuracyRequestToJson(request), timeout_ms, extra_args, {},
+                                    memory_limit_mb ? memory_limit_mb : DefaultCaseMemoryMb());
+  AccuracyResult failed;
+  failed.artifact = request.artifact.path;
+  failed.effective_target = request.target;
+  if (outcome.result) {
+    auto result = AccuracyResultFromJson(*outcome.result);
+    if (result.ok()) {
+      if (!outcome.after_result.empty()) result.value().notes.push_back(outcome.after_result);
+      return result.take();
+    }
     failed.status = "failed";
     failed.stage = "worker";
     failed.error = "the worker's answer was unreadable: " + result.error();

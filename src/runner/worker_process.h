@@ -18,6 +18,7 @@
 #include "report/record.h"
 #include "runner/case_spec.h"
 #include "runner/intermediates_case.h"
+#include "runner/accuracy_case.h"
 #include "runner/outputs_case.h"
 
 namespace edgebench {
@@ -56,6 +57,10 @@ OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsReq
 IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
                                              const IntermediatesRequest& request, int64_t timeout_ms,
                                              const std::vector<std::string>& extra_args = {});
+// One accuracy pass for `accuracy` in a worker; `memory_limit_mb` 0: DefaultCaseMemoryMb().
+AccuracyResult RunAccuracyInWorker(const std::string& executable, const AccuracyRequest& request,
+                                   int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
+                                   int64_t memory_limit_mb = 0);
 
 // Set to a file path, a worker writes its /proc/self/maps there after its case (a debugging aid,
 // and how the tests check that a worker maps only its case's runtime).

@@ -1,0 +1,372 @@
+// `edgebench accuracy MODEL --data DATASET --target T1,T2 [--variant V1,V2|all]`: a labelled
+// image set through every variant x target, each pass in its own worker process; top-1 and
+// top-5 with 95% Wilson intervals, per class, and the time spent preprocessing and inferring.
+// Records (scenario "accuracy") appended to DIR/results.jsonl with --out (docs/accuracy.md).
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command_support.h"
+#include "cli/commands.h"
+#include "core/log.h"
+#include "core/sha256.h"
+#include "core/strings.h"
+#include "load/image_input.h"
+#include "load/labelled_images.h"
+#include "report/record.h"
+#include "report/store.h"
+#include "runner/plan.h"
+#include "runner/resolve_target.h"
+#include "runner/run_case.h"
+#include "runner/worker_process.h"
+
+namespace edgebench {
+namespace {
+
+struct AccuracyOptions {
+  std::string model;
+  std::string data;
+  std::string split = "test";
+  int64_t limit = 0;
+  int64_t offset = 0;
+  std::string preprocess;
+  std::string variants;
+  std::string targets = "ort:cpu";
+  std::string format = "table";
+  std::string out_dir;
+  uint64_t seed = 0;  // unused: the pass is deterministic; accepted as every command does
+  int64_t warmup = 3;
+  int64_t timeout_ms = 0;
+  int64_t case_memory_mb = 0;
+};
+
+// One variant x target pass and what became of it.
+struct AccuracyRow {
+  std::string variant;
+  PlannedTarget planned;
+  Record record;
+};
+
+// The worker's time limit: 120 s for loading, plus 100 ms an image (a slow emulator).
+int64_t DefaultTimeoutMs(int64_t images) { return 120000 + 100 * images; }
+
+// The variants to run: --variant's list, every variant for "all", else the chosen or default
+// one. "" stands for a model without variants.
+Result<std::vector<std::string>> ChooseVariants(const ModelSpec& model, const std::string& flag) {
+  const std::vector<std::string> known = ModelVariants(model);
+  if (flag.empty()) {
+    if (!model.variant.empty()) return std::vector<std::string>{model.variant};
+    return std::vector<std::string>{known.empty() ? std::string() : known.front()};
+  }
+  if (flag == "all") {
+    if (known.empty()) return std::vector<std::string>{""};
+    return known;
+  }
+  std::vector<std::string> chosen = SplitList(flag);
+  for (const std::string& v : chosen) {
+    if (std::find(known.begin(), known.end(), v) == known.end()) {
+      return Status::Error("--variant '" + v + "': model '" + model.name + "' has " +
+                           (known.empty() ? std::string("no variants") : "variants " + Join(known, ", ")));
+    }
+  }
+  return chosen;
+}
+
+// The case key `edgebench run MODEL?variant=V --target T` gives this artifact and target, with
+// run's defaults: the planner's own, so the two cannot drift apart.
+Result<std::string> LatencyCaseKey(const ModelSpec& model, const Target& target, const Registry& registry) {
+  PlanRequest request;
+  request.models = {PlanModel{model, {}, {}}};
+  request.targets = {target};
+  auto cases = PlanCases(request, registry);
+  if (!cases.ok()) return cases.status();
+  if (cases.value().empty()) return Status::Error("no case planned");
+  return cases.value().front().spec.case_key;
+}
+
+std::string Percent(double share) { return FormatNumber("%.2f", 100 * share); }
+
+std::string Micros(const LatencySummary& s, double p) {
+  const auto v = s.Percentile(p);
+  return v ? FormatNumber("%.1f", static_cast<double>(*v) / 1e3) : "-";
+}
+
+std::string Millis(const LatencySummary& s, double p) {
+  const auto v = s.Percentile(p);
+  return v ? FormatNumber("%.3f", static_cast<double>(*v) / 1e6) : "-";
+}
+
+void PrintTable(const std::vector<AccuracyRow>& rows, std::ostream& out) {
+  size_t variant_width = 8, target_width = 7;
+  for (const AccuracyRow& row : rows) {
+    variant_width = std::max(variant_width, row.variant.size() + 2);
+    target_width = std::max(target_width, row.planned.target.text.size() + 2);
+  }
+  out << std::left << std::setw(4) << "#" << std::setw(static_cast<int>(variant_width)) << "variant"
+      << std::setw(static_cast<int>(target_width)) << "target" << std::right << std::setw(7) << "images"
+      << std::setw(26) << "top-1 [95% CI] %" << std::setw(9) << "top-5 %" << std::setw(10) << "vs ref"
+      << std::setw(13) << "prep p50 us" << std::setw(13) << "infer p50 ms" << "\n";
+  // The reference of each target: its first variant that ran.
+  std::map<std::string, const AccuracyRecord*> reference;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const AccuracyRow& row = rows[i];
+    out << std::left << std::setw(4) << (i + 1) << std::setw(static_cast<int>(variant_width))
+        << (row.variant.empty() ? "-" : row.variant) << std::setw(static_cast<int>(target_width))
+        << row.planned.target.text << std::right;
+    const Record& r = row.record;
+    if (r.status != CaseStatus::kOk || !r.accuracy) {
+      out << "  " << CaseStatusName(r.status) << (r.failed_stage.empty() ? "" : " at " + r.failed_stage) << ": "
+          << r.error << "\n";
+      continue;
+    }
+    const AccuracyRecord& a = *r.accuracy;
+    const std::string key = row.planned.target.text;
+    std::string delta = "ref";
+    if (auto it = reference.find(key); it != reference.end()) {
+      delta = FormatNumber("%+.2f", 100 * (a.top1_accuracy.value - it->second->top1_accuracy.value));
+    } else {
+      reference[key] = &a;
+    }
+    const std::string top1 = Percent(a.top1_accuracy.value) + " [" + Percent(a.top1_accuracy.low) + ", " +
+                             Percent(a.top1_accuracy.high) + "]";
+    out << std::setw(7) << a.labels.size() << std::setw(26) << top1 << std::setw(9)
+        << (a.top5_accuracy ? Percent(a.top5_accuracy->value) : "-") << std::setw(10) << delta << std::setw(13)
+        << Micros(a.preprocess_summary, 0.5) << std::setw(13) << Millis(a.inference_summary, 0.5) << "\n";
+  }
+  // Per class: a column per row that ran, numbered as above.
+  std::vector<size_t> ran;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].record.status == CaseStatus::kOk && rows[i].record.accuracy) ran.push_back(i);
+  }
+  if (ran.empty()) return;
+  const AccuracyRecord& first = *rows[ran.front()].record.accuracy;
+  size_t name_width = 8;
+  for (const ClassAccuracy& c : first.per_class) name_width = std::max(name_width, c.name.size() + 6);
+  out << "\nper-class top-1 %\n" << std::left << std::setw(static_cast<int>(name_width)) << "class" << std::right
+      << std::setw(8) << "images";
+  for (size_t i : ran) out << std::setw(8) << ("#" + std::to_string(i + 1));
+  out << "\n";
+  for (size_t c = 0; c < first.per_class.size(); ++c) {
+    const ClassAccuracy& k = first.per_class[c];
+    out << std::left << std::setw(static_cast<int>(name_width))
+        << (std::to_string(k.label) + (k.name.empty() ? "" : " " + k.name)) << std::right << std::setw(8) << k.images;
+    for (size_t i : ran) {
+      const auto& per_class = rows[i].record.accuracy->per_class;
+      out << std::setw(8) << (c < per_class.size() && per_class[c].images ? Percent(per_class[c].top1) : "-");
+    }
+    out << "\n";
+  }
+}
+
+int Accuracy(const AccuracyOptions& o, CommandContext& context) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench accuracy: " << message << "\n";
+    return 2;
+  };
+  if (o.format != "table" && o.format != "json") return fail("--format must be table or json");
+  if (o.limit < 0 || o.offset < 0) return fail("--limit and --offset must not be negative");
+  if (o.timeout_ms < 0) return fail("--timeout must be 0 (automatic) or more milliseconds");
+  if (o.case_memory_mb < 0) return fail("--case-memory must be 0 (automatic) or more MiB");
+  if (o.split != "test" && o.split != "train") return fail("--split '" + o.split + "': use test or train");
+  auto model = ParseModelArgument(o.model);
+  if (!model.ok()) return fail(model.error());
+  const std::string preprocess = o.preprocess.empty() ? model.value().preprocess : o.preprocess;
+  if (preprocess.empty()) {
+    return fail("model '" + model.value().name + "' declares no preprocessing: give --preprocess "
+                "scale=S,mean=M,std=S,layout=nchw|nhwc (what the model was trained on), or add \"preprocess\" "
+                "to its manifest");
+  }
+  if (auto parsed = ParseImagePreprocess(preprocess); !parsed.ok()) return fail("--preprocess: " + parsed.error());
+  const std::string data_source = o.data.empty() ? model.value().dataset : o.data;
+  if (data_source.empty()) {
+    return fail("model '" + model.value().name + "' declares no data set: give --data fashion-mnist, a directory "
+                "of IDX files or IMAGES_FILE,LABELS_FILE");
+  }
+  auto variants = ChooseVariants(model.value(), o.variants);
+  if (!variants.ok()) return fail(variants.error());
+  auto targets = ParseTargetList(o.targets);
+  if (!targets.ok()) return fail(targets.error());
+  for (const Target& t : targets.value()) {
+    if (Status known = CheckTargetKnown(t, context.registry); !known.ok()) return fail(known.message());
+  }
+  const DataSetSpec data{data_source, o.split, o.limit, o.offset};
+  // The data set is read here once, header and range, so a wrong path or a corrupt file is a
+  // bad argument (exit 2) rather than the same failure in every worker.
+  int64_t images = 0;
+  {
+    auto checked = LoadLabelledImages(data);  // freed here: the workers read their own copy
+    if (!checked.ok()) return fail(checked.error());
+    images = checked.value().count;
+  }
+  const int64_t timeout_ms = o.timeout_ms ? o.timeout_ms : DefaultTimeoutMs(images);
+
+  std::optional<ResultStore> store;
+  if (!o.out_dir.empty()) {
+    auto opened = ResultStore::Open(o.out_dir);
+    if (!opened.ok()) return fail(opened.error());
+    store = opened.take();
+  }
+  std::vector<std::string> worker_args;
+  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
+
+  std::vector<AccuracyRow> rows;
+  ArtifactDigests digests;
+  int exit_code = 0;
+  int stored = 0;
+  bool store_failed = false;
+  for (const std::string& variant : variants.value()) {
+    ModelSpec variant_model = model.value();
+    if (!variant.empty()) {
+      auto selected = SelectVariant(model.value(), variant);
+      if (!selected.ok()) return fail(selected.error());
+      variant_model = selected.take();
+    }
+    std::vector<PlannedTarget> plan = PlanTargets(variant_model, targets.value(), context.registry);
+    if (const std::string missing = MissingArtifacts(plan); !missing.empty()) return fail(missing);
+    for (const PlannedTarget& p : plan) {
+      CaseSpec spec;
+      spec.model = variant_model.name;
+      spec.variant = variant;
+      spec.target = p.target.text;
+      spec.scenario = "accuracy";
+      std::string latency_key;
+      if (p.artifact) {
+        spec.artifact = p.artifact->path;
+        auto digest = digests.Of(spec.artifact);
+        if (!digest.ok()) return fail(digest.error());
+        spec.artifact_sha256 = digest.take();
+        auto key = LatencyCaseKey(variant_model, p.target, context.registry);
+        if (!key.ok()) return fail(key.error());
+        latency_key = key.take();
+      }
+      // What decides the answer beyond the artifact and target: the images and how they are made.
+      spec.case_key = Sha256Hex(CaseKey(spec) + "|data=" + data_source + "|split=" + o.split +
+                                "|offset=" + std::to_string(o.offset) + "|limit=" + std::to_string(o.limit) +
+                                "|preprocess=" + preprocess)
+                          .substr(0, 16);
+      Record r = MakeBaseRecord(spec, context.registry);
+      AccuracyRecord a;
+      a.data_source = data_source;
+      a.data_split = o.split;
+      a.data_offset = o.offset;
+      a.data_limit = o.limit;
+      a.preprocess = preprocess;
+      a.class_names = variant_model.labels;
+      a.latency_case_key = latency_key;
+      if (!p.artifact) {
+        r.status = CaseStatus::kSkipped;
+        r.failed_stage = "plan";
+        r.error = p.skip_reason;
+      } else {
+        Log(LogLevel::kInfo, "accuracy: " + (variant.empty() ? variant_model.name : variant) + " on " +
+                                 p.target.text + " (" + std::to_string(images) + " images)");
+        AccuracyRequest request{variant_model.name, *p.artifact, p.target.text, data,
+                                preprocess, variant_model.labels, o.warmup};
+        AccuracyResult result =
+            RunAccuracyInWorker(context.executable, request, timeout_ms, worker_args, o.case_memory_mb);
+        r.status = ParseCaseStatus(result.status).value_or(CaseStatus::kFailed);
+        r.failed_stage = result.stage;
+        r.error = result.error;
+        r.effective_target = result.effective_target;
+        r.placement = result.placement;
+        r.load_ns = result.load_ns;
+        r.notes = result.notes;
+        if (result.nonfinite_outputs > 0) {
+          r.notes.push_back(std::to_string(result.nonfinite_outputs) +
+                            " images had NaN or infinite class scores (a NaN counts as wrong)");
+        }
+        a.data_description = result.data_description;
+        a.data_total = result.data_total;
+        a.data_classes = result.data_classes;
+        a.input = result.input;
+        a.output = result.output;
+        a.classes = result.classes;
+        a.warmup = result.warmup;
+        a.labels = std::move(result.labels);
+        a.top1 = std::move(result.top1);
+        a.in_top5 = std::move(result.in_top5);
+        a.preprocess_ns = std::move(result.preprocess_ns);
+        a.inference_ns = std::move(result.inference_ns);
+        a.nonfinite_outputs = result.nonfinite_outputs;
+        if (r.status != CaseStatus::kOk) exit_code = 1;
+      }
+      r.accuracy = std::move(a);
+      FinishRecord(r);
+      if (store) {
+        if (Status s = store->Append(r); !s.ok()) {
+          std::cerr << "edgebench accuracy: " << s.message() << "\n";
+          store_failed = true;
+        } else {
+          ++stored;
+        }
+      }
+      rows.push_back({variant, p, std::move(r)});
+    }
+  }
+  if (o.format == "json") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const AccuracyRow& row : rows) list.push_back(RecordToJson(row.record));
+    std::cout << list.dump(2) << "\n";
+  } else {
+    PrintTable(rows, std::cout);
+  }
+  const bool any_ran = std::any_of(rows.begin(), rows.end(), [](const AccuracyRow& row) {
+    return row.record.status == CaseStatus::kOk;
+  });
+  if (!any_ran) {
+    std::cerr << "edgebench accuracy: nothing ran: every variant x target was skipped or failed\n";
+    exit_code = 1;
+  }
+  if (store) {
+    std::cerr << "edgebench: " << stored << (stored == 1 ? " record" : " records") << " appended to " << store->path()
+              << "\n";
+    if (store_failed) exit_code = 1;
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+void AddAccuracyCommand(CLI::App& app, CommandContext& context) {
+  auto o = std::make_shared<AccuracyOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "accuracy", "top-1/top-5 accuracy of a classifier's variants on a labelled image set, per target");
+  cmd->footer(
+      "Each variant x target runs in its own worker, which reads the data set itself. Top-1 and top-5 "
+      "(with 5 classes or more) come with a 95% Wilson score interval; `vs ref` is the top-1 difference in "
+      "points from the first variant on the same target. A variant with no artifact a target reads is a "
+      "skipped row. See docs/accuracy.md.\n"
+      "Exit status: 0 when every pass that was not skipped ran, 1 when any failed, crashed, timed out or "
+      "was unavailable, or nothing ran, 2 for bad arguments (a missing preprocess or data set, a corrupt "
+      "IDX file).");
+  cmd->add_option("model", o->model, "model: FILE, NAME=FILE1?variant=V,FILE2?variant=W, or a manifest .json")
+      ->required();
+  cmd->add_option("-d,--data", o->data,
+                  "labelled images: fashion-mnist, a directory of IDX files, or IMAGES_FILE,LABELS_FILE "
+                  "(default: the manifest's \"dataset\")");
+  cmd->add_option("--split", o->split, "test or train")->capture_default_str();
+  cmd->add_option("--limit", o->limit, "images to run (0: all from --offset on)")->capture_default_str();
+  cmd->add_option("--offset", o->offset, "the first image run")->capture_default_str();
+  cmd->add_option("--preprocess", o->preprocess,
+                  "resize=WxH,scale=S,mean=M[:M:M],std=S[:S:S],layout=nchw|nhwc (default: the manifest's "
+                  "\"preprocess\"; value = (pixel*scale - mean)/std)");
+  cmd->add_option("--variant", o->variants,
+                  "comma-separated variants, or all (default: the chosen or default variant)");
+  cmd->add_option("-t,--target", o->targets, "comma-separated targets")->capture_default_str();
+  cmd->add_option("--warmup", o->warmup, "inferences on the first image before the timed pass")
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->timeout_ms,
+                  "kill a pass's worker after this many ms (0: 120 s + 100 ms an image)")
+      ->capture_default_str();
+  cmd->add_option("--case-memory", o->case_memory_mb,
+                  "a pass's worker may use this many MiB of resident memory (0: 80% of physical memory)")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "unused: the pass is deterministic");
+  cmd->add_option("-f,--format", o->format, "table or json (the records)")->capture_default_str();
+  cmd->add_option("-o,--out", o->out_dir, "append one record per pass (scenario \"accuracy\") to DIR/results.jsonl")
+      ->check(NonEmpty());
+  cmd->callback([o, &context] { context.exit_code = Accuracy(*o, context); });
+}
+
+}  // namespace edgebench
