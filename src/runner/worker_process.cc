@@ -19,6 +19,7 @@
 #include "core/process_memory.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
+#include "runner/token_logits_case.h"
 
 namespace edgebench {
 namespace {
@@ -92,6 +93,13 @@ int WorkerMain(Registry& registry, int protocol_fd) {
       return 2;
     }
     result = OutputsResultToJson(RunOutputsCase(request.value(), registry, announce));
+  } else if (json.value("mode", "measure") == "token_logits") {
+    auto request = TokenLogitsRequestFromJson(json);
+    if (!request.ok()) {
+      std::cerr << "edgebench worker: " << request.error() << "\n";
+      return 2;
+    }
+    result = TokenLogitsResultToJson(RunTokenLogitsCase(request.value(), registry, announce));
   } else {
     auto spec = CaseSpecFromJson(json);
     if (!spec.ok()) {
