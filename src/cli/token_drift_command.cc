@@ -131,7 +131,9 @@ void PrintTable(const std::vector<Row>& rows) {
     cells.push_back({row.label, std::to_string(s.positions),
                      FormatNumber("%.6f", s.mean_kld.value) + " ± " + FormatNumber("%.6f", s.mean_kld.uncertainty),
                      FormatNumber("%.6f", s.max_kld), FormatNumber("%.6f", KldAt(s, 99.0)),
-                     Percent(s.same_top, "%.2f"), Percent(s.rms_delta_p, "%.3f")});
+                     // Δp of a near-uniform distribution (a random-weight model's) is tiny:
+                     // significant digits, not decimals.
+                     Percent(s.same_top, "%.2f"), Percent(s.rms_delta_p, "%.3g")});
   }
   // Widths in characters, not bytes: "±" and "Δ" are two bytes each in UTF-8.
   auto width = [](const std::string& text) {
