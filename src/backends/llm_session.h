@@ -46,6 +46,13 @@ class LlmSession {
   // One decode step over the given sequences together: feeds each its last token and returns
   // each one's next token, in the order given.
   virtual Result<std::vector<int32_t>> DecodeStep(const std::vector<LlmSequenceToken>& last) = 0;
+  // Optional, for comparing models token by token (edgebench drift): empties the KV state,
+  // evaluates `tokens` in sequence 0 and returns the logits at every position, tokens.size()
+  // rows of Info().vocab_size floats, row k being the distribution of the token after k. The
+  // session needs room for tokens.size() tokens (LlmLoadHints). Leaves the state empty.
+  virtual Result<std::vector<float>> EvaluateAllLogits(std::span<const int32_t> /*tokens*/) {
+    return Status::Error("this backend gives no logits for every position of a prompt");
+  }
 };
 
 }  // namespace edgebench

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <map>
 
+#include "cli/command_support.h"
 #include "cli/commands.h"
+#include "cli/token_drift_command.h"
 #include "core/log.h"
 #include "core/strings.h"
 #include "diagnose/drift.h"
@@ -35,7 +37,7 @@ struct DriftOptions {
   std::string model;
   std::string reference;
   std::string candidates;
-  std::string target = "ort:cpu";
+  std::string target;  // empty: ort:cpu, or llamacpp:cpu for GGUF models
   std::vector<std::string> dims;
   std::vector<std::string> inputs;
   uint64_t seed = 0;
@@ -43,6 +45,11 @@ struct DriftOptions {
   double min_sqnr_db = kDefaultMinSqnrDb;
   std::string format = "table";
   int64_t timeout_ms = 600000;
+  // GGUF language models only (cli/token_drift_command.h).
+  std::string prompts_file;
+  int64_t random_prompts = 0;
+  int64_t max_tokens = 128;
+  std::string out_store;
 };
 
 std::string Num(const char* format, double v) {
@@ -193,7 +200,15 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     if (!parsed.ok()) return fail(parsed.error());
     model = parsed.take();
   }
-  auto target = ParseTarget(o.target);
+  // GGUF language models: drift there is the KL divergence of next-token distributions
+  // (cli/token_drift_command.h), not tensors by name.
+  bool gguf = EndsWith(o.reference, ".gguf");
+  if (model) {
+    gguf = std::all_of(model->artifacts.begin(), model->artifacts.end(),
+                       [](const ArtifactSpec& a) { return EndsWith(a.path, ".gguf"); });
+  }
+  const std::string target_text = !o.target.empty() ? o.target : gguf ? "llamacpp:cpu" : "ort:cpu";
+  auto target = ParseTarget(target_text);
   if (!target.ok()) return fail(target.error());
   auto reference = ResolveSide(model, o.reference, target.value(), context.registry);
   if (!reference.ok()) return fail("--reference: " + reference.error());
@@ -203,23 +218,39 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     if (!side.ok()) return fail("--candidate: " + side.error());
     candidates.push_back(side.take());
   }
-  // GGUF language models: drift there is the KL divergence of next-token distributions, not
-  // tensors by name. TODO(lead): route .gguf models to the GGUF drift here.
   std::vector<const Side*> sides = {&reference.value()};
   for (const Side& side : candidates) sides.push_back(&side);
   for (const Side* side : sides) {
-    if (EndsWith(side->artifact, ".gguf")) {
-      return fail("'" + side->artifact + "' is a GGUF language model; drift compares tensor models "
-                  "(.onnx, .tflite) and this build has no GGUF drift yet");
+    if (EndsWith(side->artifact, ".gguf") != gguf) {
+      return fail("'" + side->artifact + "' " + (gguf ? "is not a GGUF language model, " : "is a GGUF language model, ") +
+                  "and '" + reference.value().artifact + "' " + (gguf ? "is" : "is not") +
+                  ": drift compares language models with language models and tensor models with tensor models");
     }
+  }
+  if (gguf) {
+    TokenDriftOptions t;
+    t.reference = reference.value().artifact;
+    for (const Side& side : candidates) t.candidates.push_back(side.artifact);
+    t.target = target_text;
+    t.prompts_file = o.prompts_file;
+    t.random_prompts = o.random_prompts;
+    t.max_tokens = o.max_tokens;
+    t.seed = o.seed;
+    t.format = o.format;
+    t.out_store = o.out_store;
+    t.timeout_ms = o.timeout_ms;
+    t.worker_args = WorkerLogArgs();
+    return RunTokenDrift(t, context);
+  }
+  if (!o.prompts_file.empty() || o.random_prompts != 0 || !o.out_store.empty()) {
+    return fail("--prompts, --random-prompts and --out are for GGUF language models");
   }
   // The input source: seeded values or files (load/input_source.h), the same for every side.
   InputOptions inputs{o.inputs, o.samples, o.seed};
   if (Status s = ValidateInputOptions(inputs); !s.ok()) return fail(s.message());
   auto scratch = ScratchDir::Make();
   if (!scratch.ok()) return fail(scratch.error());
-  std::vector<std::string> worker_args;
-  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
+  const std::vector<std::string> worker_args = WorkerLogArgs();
   const std::string model_name = model ? model->name : std::filesystem::path(reference.value().artifact).stem().string();
   auto run_side = [&](const Side& side, const std::string& dir, bool expose) {
     IntermediatesRequest request{model_name, side.artifact, target.value().text, dims, inputs, dir, expose};
@@ -427,7 +458,7 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("model", o->model, "the model whose variants --reference and --candidate name (optional with files)");
   cmd->add_option("--reference", o->reference, "a variant of MODEL, or an artifact file")->required();
   cmd->add_option("--candidate", o->candidates, "variants or artifact files, comma-separated")->required();
-  cmd->add_option("-t,--target", o->target, "where both run (one target)")->capture_default_str();
+  cmd->add_option("-t,--target", o->target, "where both run (one target; default ort:cpu, llamacpp:cpu for GGUF)");
   cmd->add_option("--samples", o->samples, "inputs to run (seeded: seed, seed+1, ...)")->capture_default_str();
   cmd->add_option("--seed", o->seed, "seed of the generated inputs")->capture_default_str();
   cmd->add_option("--input", o->inputs, "NAME=SPEC: an input's source, as `run --input` (e.g. x=a.npy)");
@@ -435,6 +466,10 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--min-sqnr", o->min_sqnr_db, "a tensor below this SQNR (dB) has drifted")->capture_default_str();
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
   cmd->add_option("--timeout", o->timeout_ms, "kill a side's worker after this many ms")->capture_default_str();
+  cmd->add_option("--prompts", o->prompts_file, "GGUF: a text file of prompts, one per line (default: built-in sentences)");
+  cmd->add_option("--random-prompts", o->random_prompts, "GGUF: this many seeded random token sequences instead");
+  cmd->add_option("--max-tokens", o->max_tokens, "GGUF: tokens per prompt (longer ones are cut)")->capture_default_str();
+  cmd->add_option("--out", o->out_store, "GGUF: append one JSON line per candidate to DIR/token_drift.jsonl");
   cmd->callback([o, &context] { context.exit_code = RunDrift(*o, context); });
 }
 

@@ -20,6 +20,7 @@
 #include "runner/intermediates_case.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
+#include "runner/token_logits_case.h"
 
 namespace edgebench {
 namespace {
@@ -103,6 +104,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     if (!serve(AccuracyRequestFromJson, RunAccuracyCase, AccuracyResultToJson)) return 2;
   } else if (mode == "outputs") {
     if (!serve(OutputsRequestFromJson, RunOutputsCase, OutputsResultToJson)) return 2;
+  } else if (mode == "token_logits") {
+    if (!serve(TokenLogitsRequestFromJson, RunTokenLogitsCase, TokenLogitsResultToJson)) return 2;
   } else {
     auto spec = CaseSpecFromJson(json);
     if (!spec.ok()) {

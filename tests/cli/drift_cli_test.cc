@@ -117,11 +117,24 @@ TEST(DriftCli, ASessionThatCannotShowItsTensorsSaysSo) {
   EXPECT_NE(r.output.find("intermediate tensors unsupported"), std::string::npos) << r.output;
 }
 
-TEST(DriftCli, RefusesGgufAndUnknownVariants) {
+TEST(DriftCli, GgufGoesToTokenDriftAndIsNeverMixedWithTensorModels) {
+  // A GGUF against itself: per-token KL divergence on llamacpp:cpu (the default target for
+  // GGUF), exactly 0 (cli/token_drift_command_test.cc covers the statistics).
   auto gguf = RunCommand(Executable() + " drift --reference " + TestModel("llama-tiny.gguf") + " --candidate " +
-                         TestModel("llama-tiny.gguf") + " 2>&1");
-  EXPECT_EQ(gguf.exit_code, 2);
-  EXPECT_NE(gguf.output.find("GGUF"), std::string::npos) << gguf.output;
+                         TestModel("llama-tiny.gguf") + " --max-tokens 8 --format json 2>&1");
+  EXPECT_EQ(gguf.exit_code, 0) << gguf.output;
+  EXPECT_NE(gguf.output.find("\"mean_kld\""), std::string::npos) << gguf.output;
+  auto mixed = RunCommand(Executable() + " drift --reference " + TestModel("llama-tiny.gguf") + " --candidate " +
+                          TestModel("drift_cnn_int8.onnx") + " 2>&1");
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.output.find("drift compares language models with language models"), std::string::npos)
+      << mixed.output;
+  auto tensor_flag = RunCommand(Executable() + " drift '" + Cnn() + "' --reference fp32 --candidate int8 --prompts x.txt 2>&1");
+  EXPECT_EQ(tensor_flag.exit_code, 2);
+  EXPECT_NE(tensor_flag.output.find("are for GGUF language models"), std::string::npos) << tensor_flag.output;
+}
+
+TEST(DriftCli, RefusesUnknownVariants) {
   auto unknown = RunCommand(Executable() + " drift '" + Cnn() + "' --reference fp32 --candidate int4 2>&1");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.output.find("variants: fp32, int8, int8-damaged"), std::string::npos) << unknown.output;

@@ -201,6 +201,41 @@ class LlamaCppSession : public LlmSession {
     return next;
   }
 
+  Result<std::vector<float>> EvaluateAllLogits(std::span<const int32_t> tokens) override {
+    if (tokens.empty()) return Status::Error("no tokens to evaluate");
+    if (static_cast<int64_t>(tokens.size()) > info_.context_size) {
+      return Status::Error(std::to_string(tokens.size()) + " tokens do not fit the context of " +
+                           std::to_string(info_.context_size) + "; raise ctx= or evaluate fewer tokens");
+    }
+    if (Status s = ClearState(); !s.ok()) return s;
+    const size_t vocab = static_cast<size_t>(info_.vocab_size);
+    std::vector<float> logits;
+    logits.reserve(tokens.size() * vocab);
+    // Chunks of `batch` tokens, every one asking for its logits; each chunk's logits are copied
+    // out before the next decode overwrites them.
+    for (size_t start = 0; start < tokens.size(); start += static_cast<size_t>(batch_size_)) {
+      const size_t end = std::min(tokens.size(), start + static_cast<size_t>(batch_size_));
+      prefill_batch_.Clear();
+      for (size_t k = start; k < end; ++k) prefill_batch_.Add(tokens[k], static_cast<int32_t>(k), 0, true);
+      const int32_t rc = llama_decode(context_.get(), prefill_batch_.get());
+      if (rc != 0) {
+        (void)ClearState();
+        return Status::Error("llama.cpp evaluation failed at tokens " + std::to_string(start) + ".." +
+                             std::to_string(end - 1) + ": " + DecodeError(rc));
+      }
+      for (size_t k = start; k < end; ++k) {
+        const float* row = llama_get_logits_ith(context_.get(), static_cast<int32_t>(k - start));
+        if (!row) {
+          (void)ClearState();
+          return Status::Error("llama.cpp returned no logits for position " + std::to_string(k));
+        }
+        logits.insert(logits.end(), row, row + vocab);
+      }
+    }
+    if (Status s = ClearState(); !s.ok()) return s;
+    return logits;
+  }
+
  private:
   Status CheckSequence(int32_t sequence) const {
     if (sequence < 0 || sequence >= info_.max_sequences) {
