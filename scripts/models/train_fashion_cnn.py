@@ -84,8 +84,9 @@ def preprocess(images):
 
 
 class FashionCnn(nn.Module):
-    """Three 3x3 convolutions (16, 32, 64 channels) with batch norm, two 2x2 poolings, two linear layers; logits out.
-    Every layer is its own named module, so exported graphs and drift reports name them."""
+    """Three 3x3 convolutions (16, 32, 64 channels) with batch norm, two 2x2 poolings, two
+    linear layers; logits out. Every layer is its own named module, so exported graphs and drift
+    reports name them."""
 
     def __init__(self):
         super().__init__()
