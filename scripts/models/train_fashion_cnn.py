@@ -407,6 +407,10 @@ def main(stdout):
     if status != 0:
         shutil.rmtree(work, ignore_errors=True)
         return status
+    # mkdtemp makes the directory private; the model is for everyone who reads the cache.
+    os.chmod(work, 0o755)
+    for file in os.listdir(work):
+        os.chmod(os.path.join(work, file), 0o644)
     if os.path.exists(out):  # an incomplete or older directory: replaced whole
         shutil.rmtree(out)
     os.rename(work, out)
@@ -491,7 +495,7 @@ def build(args, out, work, started):
                        dtype="float32", exporter="litert-torch 0.10.0", batch="static 1")
 
     if have_onnx:
-        from onnxruntime.quantization import quantize_dynamic
+        from onnxruntime.quantization import QuantType, quantize_dynamic
         from onnxruntime.quantization.shape_inference import quant_pre_process
 
         # ONNX Runtime's recommended pre-processing: shape inference, and its graph optimizer,
@@ -522,12 +526,15 @@ def build(args, out, work, started):
         del bare.graph.value_info[:]
         bare_path = os.path.join(os.path.dirname(prepared), "bare.onnx")
         onnx.save(bare, bare_path)
+        # uint8 weights: ONNX Runtime's CPU ConvInteger has no int8-weight kernel ("Could not
+        # find an implementation for ConvInteger(10)" with the default QInt8).
         step("onnx int8-dynamic", f"{NAME}.int8-dynamic.onnx",
-             lambda p: quantize_dynamic(bare_path, p), ort_runtime, layout="nchw",
+             lambda p: quantize_dynamic(bare_path, p, weight_type=QuantType.QUInt8),
+             ort_runtime, layout="nchw",
              variant="int8-dynamic", format="onnx", dtype="int8",
              quantizer=f"onnxruntime.quantization.quantize_dynamic {onnxruntime.__version__}",
-             quantization={"weights": "int8 (ORT's default op types for dynamic quantization)",
-                           "activations": "quantized at run time",
+             quantization={"weights": "uint8 per-tensor (Conv as ConvInteger, Gemm as "
+                           "MatMulInteger)", "activations": "uint8, quantized at run time",
                            "pre_process": "none (BatchNormalization stays float)"})
         shutil.rmtree(os.path.dirname(prepared), ignore_errors=True)
     if have_tflite:
