@@ -20,6 +20,7 @@ The manifest is written last, into a temporary directory renamed to OUT at the e
 only complete, and a second run with the same seed finds it and returns at once.
 """
 import argparse
+import contextlib
 import gzip
 import hashlib
 import json
@@ -46,7 +47,7 @@ MEAN, STD = 0.2860, 0.3530
 PREPROCESS = f"scale={1 / 255!r},mean={MEAN:.4f},std={STD:.4f},layout=nchw"
 MAX_BATCH = 64
 EVAL_BATCH = 50  # within MAX_BATCH; 10,000 test images in 200 batches
-MANIFEST_VERSION = 1  # bump when what this script makes changes, so old caches are remade
+MANIFEST_VERSION = 2  # bump when what this script makes changes, so old caches are remade
 
 
 def log(message):
@@ -312,22 +313,54 @@ class Calibration:
         self.position = 0
 
 
+# ONNX Runtime's Entropy calibration builds histograms of 128 bins and searches thresholds over
+# 128 quantized bins for int8: with one candidate threshold it returns the full range, so its
+# model is byte for byte the MinMax one (seen with 1.23). quantize_static passes no histogram
+# size through, so the calibrator it creates is given 2048 bins here (TensorRT's entropy
+# calibration uses 2048 too). Fails loudly if ORT's module no longer has that function.
+@contextlib.contextmanager
+def entropy_histogram_bins(bins):
+    module = sys.modules["onnxruntime.quantization.quantize"]
+    original = getattr(module, "create_calibrator", None)
+    if original is None:
+        raise RuntimeError("onnxruntime.quantization.quantize.create_calibrator is gone: the "
+                           "Entropy variant's histogram size cannot be set; see this function")
+
+    def create_calibrator(*args, **kwargs):
+        options = dict(kwargs.get("extra_options") or {})
+        options.setdefault("num_bins", bins)
+        kwargs["extra_options"] = options
+        return original(*args, **kwargs)
+
+    module.create_calibrator = create_calibrator
+    try:
+        yield
+    finally:
+        module.create_calibrator = original
+
+
+ENTROPY_HISTOGRAM_BINS = 2048
+
+
 def quantize_qdq(prepared_path, path, method, images):
     from onnxruntime.quantization import (CalibrationMethod, QuantFormat, QuantType,
                                           quantize_static)
 
     methods = {"minmax": CalibrationMethod.MinMax, "entropy": CalibrationMethod.Entropy,
                "percentile": CalibrationMethod.Percentile}
-    quantize_static(prepared_path, path, Calibration("input", images),
-                    quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
-                    calibrate_method=methods[method],
-                    # Entropy and Percentile keep every intermediate output until they build
-                    # their histograms; flushing every 20 batches bounds the memory. Not for
-                    # MinMax: ORT 1.23's MinMax then fails with "No data is collected" when the
-                    # batch count is a multiple of 20 (its last flush leaves nothing to reduce).
-                    extra_options={} if method == "minmax" else
-                    {"CalibMaxIntermediateOutputs": 20})
+    bins = (entropy_histogram_bins(ENTROPY_HISTOGRAM_BINS) if method == "entropy"
+            else contextlib.nullcontext())
+    with bins:
+        quantize_static(prepared_path, path, Calibration("input", images),
+                        quant_format=QuantFormat.QDQ, per_channel=True,
+                        activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                        calibrate_method=methods[method],
+                        # Entropy and Percentile keep every intermediate output until they build
+                        # their histograms; flushing every 20 batches bounds the memory. Not for
+                        # MinMax: ORT 1.23's MinMax then fails with "No data is collected" when
+                        # the batch count is a multiple of 20 (its last flush leaves nothing).
+                        extra_options={} if method == "minmax" else
+                        {"CalibMaxIntermediateOutputs": 20})
 
 
 def quantize_full_tflite(float_path, path, calibration_images):
@@ -515,6 +548,8 @@ def build(args, out, work, started):
                  quantizer=f"onnxruntime.quantization.quantize_static {onnxruntime.__version__}",
                  quantization={"format": "QDQ", "weights": "int8 symmetric per-channel",
                                "activations": "int8", "calibration": method,
+                               **({"histogram_bins": ENTROPY_HISTOGRAM_BINS}
+                                  if method == "entropy" else {}),
                                "calibration_images": f"first {count} training images",
                                "pre_process": "quant_pre_process (BatchNormalization folded)"})
         # From the fp32 model without its value_info: with it, quantize_dynamic's shape
