@@ -1,5 +1,7 @@
 #include "core/dequantize.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace edgebench {
@@ -44,6 +46,43 @@ Result<Tensor> DequantizeAffine(const Tensor& quantized, const std::vector<float
     const int64_t q = quantized.dtype == DType::kInt8 ? int64_t{quantized.as<int8_t>()[i]}
                                                        : int64_t{quantized.as<uint8_t>()[i]};
     values[i] = scales[c] * static_cast<float>(q - zero_points[c]);
+  }
+  return out;
+}
+
+Result<Tensor> QuantizeAffine(const Tensor& real, DType dtype, const TensorQuantization& quantization) {
+  const auto fail = [&](const std::string& why) {
+    return Status::Error("cannot quantize tensor '" + real.name + "' to " + DTypeName(dtype) + ": " + why);
+  };
+  if (real.dtype != DType::kFloat32) return fail("it is " + DTypeName(real.dtype) + ", not float32");
+  if (dtype != DType::kInt8 && dtype != DType::kUInt8) return fail("only int8 and uint8 are quantized types here");
+  if (quantization.scales.size() != 1 || quantization.zero_points.size() != 1) {
+    return fail(quantization.scales.empty() ? std::string("the model declares no scale and zero point for it")
+                                            : "it has " + std::to_string(quantization.scales.size()) +
+                                                  " scales; inputs are quantized with one per tensor");
+  }
+  const float scale = quantization.scales[0];
+  if (!(scale > 0) || !std::isfinite(scale)) return fail("its scale " + std::to_string(scale) + " is not positive");
+  const int64_t count = real.element_count();
+  if (static_cast<int64_t>(real.data.size()) != count * static_cast<int64_t>(sizeof(float))) {
+    return fail("its data does not match its shape");
+  }
+  const double lo = dtype == DType::kInt8 ? -128 : 0;
+  const double hi = dtype == DType::kInt8 ? 127 : 255;
+  Tensor out;
+  out.name = real.name;
+  out.dtype = dtype;
+  out.shape = real.shape;
+  out.data.resize(static_cast<size_t>(count));
+  const float* values = real.as<float>();
+  for (int64_t i = 0; i < count; ++i) {
+    double q = std::round(static_cast<double>(values[i]) / scale) + static_cast<double>(quantization.zero_points[0]);
+    q = std::isnan(q) ? static_cast<double>(quantization.zero_points[0]) : std::clamp(q, lo, hi);
+    if (dtype == DType::kInt8) {
+      out.as<int8_t>()[i] = static_cast<int8_t>(q);
+    } else {
+      out.as<uint8_t>()[i] = static_cast<uint8_t>(q);
+    }
   }
   return out;
 }

@@ -18,4 +18,9 @@ namespace edgebench {
 Result<Tensor> DequantizeAffine(const Tensor& quantized, const std::vector<float>& scales,
                                 const std::vector<int64_t>& zero_points, int axis);
 
+// The other way, for a fully quantized model's input: q = clamp(round(value / scale) +
+// zero_point) into int8 or uint8 (`dtype`), rounding half away from zero as TensorFlow Lite's
+// reference quantizer does. One scale for the whole tensor only; the same errors as above.
+Result<Tensor> QuantizeAffine(const Tensor& real, DType dtype, const TensorQuantization& quantization);
+
 }  // namespace edgebench

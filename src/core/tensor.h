@@ -27,10 +27,23 @@ struct Dim {
   bool fixed() const { return size >= 0; }
 };
 
+// How an integer tensor maps to real values, as its runtime declares it (TensorFlow Lite's
+// affine quantization): value = scale * (q - zero_point), one scale for the whole tensor or one
+// per index of `axis`. Empty scales: not quantized, or the runtime does not say.
+struct TensorQuantization {
+  std::vector<float> scales;
+  std::vector<int64_t> zero_points;
+  int axis = 0;
+  bool empty() const { return scales.empty(); }
+};
+
 struct TensorSpec {
   std::string name;
   DType dtype = DType::kUnknown;
   std::vector<Dim> shape;
+  // Of an int8/uint8 input or output a model quantizes itself. (Initialized here so that the
+  // brace-initialized specs that omit it do not trip -Wmissing-field-initializers.)
+  TensorQuantization quantization = {};
 };
 
 struct Signature {

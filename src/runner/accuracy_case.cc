@@ -5,6 +5,8 @@
 #include <numeric>
 
 #include "core/clock.h"
+#include "core/dequantize.h"
+#include "core/strings.h"
 #include "core/layout.h"
 #include "load/image_input.h"
 #include "runner/resolve_target.h"
@@ -12,7 +14,10 @@
 namespace edgebench {
 namespace {
 
-constexpr const char kQuantizedNotSupported[] = "quantized inputs/outputs are not supported by accuracy yet";
+constexpr const char kQuantizedNotSupported[] =
+    "a quantized input or output without the scale and zero point to convert it";
+
+bool IsQuantizedType(DType dtype) { return dtype == DType::kInt8 || dtype == DType::kUInt8; }
 
 AccuracyResult Fail(AccuracyResult r, const std::string& status, const std::string& stage, const std::string& error) {
   r.status = status;
@@ -71,8 +76,9 @@ Result<InputPlan> PlanInput(const TensorSpec& input, int64_t c, int64_t h, int64
                        ": give --preprocess resize=WxH for another size, or a model made for this data set");
 }
 
-// The class-score output: the only output, or the one shaped [1, classes] (or [classes]).
-Result<size_t> ScoresOutput(const std::vector<Tensor>& outputs) {
+// The class-score output: the only output, or the one shaped [1, classes] (or [classes]); float,
+// or int8/uint8 with its quantization declared (`declared`: the signature's outputs).
+Result<size_t> ScoresOutput(const std::vector<Tensor>& outputs, const std::vector<TensorSpec>& declared) {
   auto is_scores = [](const Tensor& t) {
     return !t.shape.empty() && t.shape.back() >= 2 && t.element_count() == t.shape.back();
   };
@@ -89,9 +95,11 @@ Result<size_t> ScoresOutput(const std::vector<Tensor>& outputs) {
                                    "); accuracy reads one");
   }
   const Tensor& scores = outputs[candidates[0]];
-  if (scores.dtype != DType::kFloat32) {
+  const bool dequantizable = IsQuantizedType(scores.dtype) && candidates[0] < declared.size() &&
+                             !declared[candidates[0]].quantization.empty();
+  if (scores.dtype != DType::kFloat32 && !dequantizable) {
     return Status::Error(std::string(kQuantizedNotSupported) + ": output '" + scores.name + "' is " +
-                         DTypeName(scores.dtype) + "; use a variant with float outputs");
+                         DTypeName(scores.dtype) + " and its runtime declares no quantization for it");
   }
   return candidates[0];
 }
@@ -249,10 +257,21 @@ AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registr
                     " inputs; accuracy feeds an image classifier's one image input");
   }
   const TensorSpec& input = signature.inputs[0];
-  if (input.dtype != DType::kFloat32) {
+  // A fully quantized model takes int8/uint8: the preprocessed image is quantized with the
+  // model's own input scale and zero point, as part of preprocessing (and timed with it).
+  const bool quantize_input = IsQuantizedType(input.dtype) && input.quantization.scales.size() == 1;
+  if (input.dtype != DType::kFloat32 && !quantize_input) {
     return Fail(r, "failed", "inputs",
                 std::string(kQuantizedNotSupported) + ": input '" + input.name + "' is " + DTypeName(input.dtype) +
-                    "; use a variant with float inputs (a QDQ or dynamic-quantized model keeps them)");
+                    (IsQuantizedType(input.dtype) && !input.quantization.empty()
+                         ? " quantized per channel; an image input is quantized with one scale"
+                         : " and its runtime declares no quantization for it"));
+  }
+  if (quantize_input) {
+    r.notes.push_back("input '" + input.name + "' is " + DTypeName(input.dtype) +
+                      ": each preprocessed image is quantized with the model's scale " +
+                      FormatNumber("%.6g", input.quantization.scales[0]) + " and zero point " +
+                      std::to_string(input.quantization.zero_points[0]) + " (part of the preprocessing time)");
   }
   const int64_t height = preprocess.value().height ? preprocess.value().height : images.rows;
   const int64_t width = preprocess.value().width ? preprocess.value().width : images.cols;
@@ -267,6 +286,7 @@ AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registr
     if (!tensor.ok()) return tensor;
     tensor.value().name = input.name;
     tensor.value().shape = plan.value().shape;  // the same bytes; a flat input only changes the shape
+    if (quantize_input) return QuantizeAffine(tensor.value(), input.dtype, input.quantization);
     return tensor;
   };
 
@@ -282,11 +302,20 @@ AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registr
     if (Status run = s.Run(first_inputs, outputs); !run.ok()) return Fail(r, "failed", "warmup", run.message());
     ++r.warmup;
   }
-  auto scores_index = ScoresOutput(outputs);
+  auto scores_index = ScoresOutput(outputs, signature.outputs);
   if (!scores_index.ok()) return Fail(r, "failed", "outputs", scores_index.error());
   const size_t scores = scores_index.value();
   r.classes = outputs[scores].shape.back();
   r.output = outputs[scores].name + " " + ShapeToString(outputs[scores].shape);
+  // Quantized class scores are dequantized before ranking (the ranking is the same, but ties
+  // and the values in errors are the real ones).
+  const TensorQuantization scores_quantization =
+      outputs[scores].dtype != DType::kFloat32 ? signature.outputs[scores].quantization : TensorQuantization{};
+  if (!scores_quantization.empty()) {
+    r.notes.push_back("output '" + outputs[scores].name + "' is " + DTypeName(outputs[scores].dtype) +
+                      ": dequantized with the model's scale " + FormatNumber("%.6g", scores_quantization.scales[0]) +
+                      " and zero point " + std::to_string(scores_quantization.zero_points[0]) + " before ranking");
+  }
   const int64_t max_label = *std::max_element(images.labels.begin(), images.labels.end());
   if (!request.labels.empty() && static_cast<int64_t>(request.labels.size()) != r.classes) {
     return Fail(r, "failed", "outputs",
@@ -325,7 +354,14 @@ AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registr
     if (!run.ok()) return Fail(r, "failed", "run", "image " + std::to_string(i) + ": " + run.message());
     r.preprocess_ns.push_back(t1 - t0);
     r.inference_ns.push_back(t3 - t2);
-    const Tensor& out = outputs[scores];
+    Tensor dequantized;
+    if (!scores_quantization.empty() && IsQuantizedType(outputs[scores].dtype)) {
+      auto real = DequantizeAffine(outputs[scores], scores_quantization.scales, scores_quantization.zero_points,
+                                   scores_quantization.axis);
+      if (!real.ok()) return Fail(r, "failed", "run", "image " + std::to_string(i) + ": " + real.error());
+      dequantized = real.take();
+    }
+    const Tensor& out = scores_quantization.empty() ? outputs[scores] : dequantized;
     if (out.dtype != DType::kFloat32 || out.element_count() != r.classes) {
       return Fail(r, "failed", "run",
                   "image " + std::to_string(i) + ": output '" + out.name + "' changed to " + DTypeName(out.dtype) +

@@ -81,7 +81,14 @@ TEST(DriftCli, IdenticalSidesAreExactEverywhere) {
   }
   EXPECT_EQ(same["reference_only"].size(), 0u);
   EXPECT_EQ(same["candidate_only"].size(), 0u);
-  EXPECT_EQ(same["exposure_changed_output"], false);
+  // Exposing the intermediates may stop a fusion (Conv+BatchNormalization here), which changes
+  // the output by float rounding at most: stated, and far above any drift threshold.
+  ASSERT_TRUE(same["exposure_changed_output"].is_boolean());
+  if (same["exposure_changed_output"].get<bool>()) {
+    EXPECT_GT(same["exposure_output_sqnr_db"].get<double>(), 100) << same.dump(2);
+  } else {
+    EXPECT_EQ(same["exposure_output_sqnr_db"], "inf");
+  }
 }
 
 TEST(DriftCli, ADifferentGraphStillCountsMatchedAndUnmatched) {

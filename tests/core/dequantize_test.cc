@@ -47,5 +47,37 @@ TEST(Dequantize, RefusesWhatItCannotDequantize) {
   EXPECT_FALSE(DequantizeAffine(f, {1.0f}, {0}, 0).ok());
 }
 
+TEST(Quantize, RoundsHalfAwayFromZeroAndClampsToTheType) {
+  Tensor real;
+  real.name = "x";
+  real.dtype = DType::kFloat32;
+  real.shape = {6};
+  const std::vector<float> values = {0.0f, 0.25f, -0.25f, 0.74f, 100.0f, -100.0f};
+  real.data.resize(values.size() * sizeof(float));
+  std::memcpy(real.data.data(), values.data(), real.data.size());
+  TensorQuantization q{{0.5f}, {-3}, 0};
+  auto out = QuantizeAffine(real, DType::kInt8, q);
+  ASSERT_TRUE(out.ok()) << out.error();
+  ASSERT_EQ(out.value().dtype, DType::kInt8);
+  const int8_t* v = out.value().as<int8_t>();
+  EXPECT_EQ(v[0], -3);
+  EXPECT_EQ(v[1], -2);   // 0.5 rounds away from zero: 1, plus -3
+  EXPECT_EQ(v[2], -4);   // -0.5 -> -1
+  EXPECT_EQ(v[3], -2);   // 1.48 -> 1
+  EXPECT_EQ(v[4], 127);  // clamped
+  EXPECT_EQ(v[5], -128);
+  // Dequantizing gives back the values within half a step, inside the range.
+  auto back = DequantizeAffine(out.value(), q.scales, q.zero_points, 0);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_NEAR(back.value().as<float>()[3], 0.74f, 0.25f);
+  auto u8 = QuantizeAffine(real, DType::kUInt8, TensorQuantization{{1.0f}, {10}, 0});
+  ASSERT_TRUE(u8.ok()) << u8.error();
+  EXPECT_EQ(u8.value().as<uint8_t>()[5], 0);
+  EXPECT_FALSE(QuantizeAffine(real, DType::kInt8, TensorQuantization{}).ok());
+  EXPECT_FALSE(QuantizeAffine(real, DType::kInt8, TensorQuantization{{0.0f}, {0}, 0}).ok());
+  EXPECT_FALSE(QuantizeAffine(real, DType::kInt8, TensorQuantization{{1.0f, 2.0f}, {0, 0}, 0}).ok());
+  EXPECT_FALSE(QuantizeAffine(real, DType::kFloat32, q).ok());
+}
+
 }  // namespace
 }  // namespace edgebench

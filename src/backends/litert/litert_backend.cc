@@ -47,10 +47,26 @@ class CollectingReporter : public tflite::ErrorReporter {
   std::string text_;
 };
 
+// The affine quantization of an int8/uint8 tensor; empty for others.
+TensorQuantization QuantizationOf(const TfLiteTensor* t) {
+  TensorQuantization q;
+  const auto* affine = t->quantization.type == kTfLiteAffineQuantization
+                           ? static_cast<const TfLiteAffineQuantization*>(t->quantization.params)
+                           : nullptr;
+  if ((t->type != kTfLiteInt8 && t->type != kTfLiteUInt8) || !affine || !affine->scale || !affine->zero_point) {
+    return q;
+  }
+  q.scales.assign(affine->scale->data, affine->scale->data + affine->scale->size);
+  q.zero_points.assign(affine->zero_point->data, affine->zero_point->data + affine->zero_point->size);
+  q.axis = affine->quantized_dimension;
+  return q;
+}
+
 TensorSpec SpecOf(const TfLiteTensor* t) {
   TensorSpec spec;
   spec.name = t->name ? t->name : "";
   spec.dtype = FromTfLiteType(t->type);
+  spec.quantization = QuantizationOf(t);
   // dims_signature keeps -1 for dynamic axes; dims has them as 1.
   const TfLiteIntArray* dims = t->dims_signature && t->dims_signature->size ? t->dims_signature : t->dims;
   for (int i = 0; i < dims->size; ++i) {
@@ -234,15 +250,9 @@ class LiteRtSession : public Session {
         raw.shape.assign(t->dims->data, t->dims->data + t->dims->size);
         raw.data.resize(t->bytes);
         std::memcpy(raw.data.data(), t->data.raw, t->bytes);
-        const auto* affine = t->quantization.type == kTfLiteAffineQuantization
-                                 ? static_cast<const TfLiteAffineQuantization*>(t->quantization.params)
-                                 : nullptr;
-        if ((raw.dtype == DType::kInt8 || raw.dtype == DType::kUInt8) && affine && affine->scale &&
-            affine->zero_point) {
-          std::vector<float> scales(affine->scale->data, affine->scale->data + affine->scale->size);
-          std::vector<int64_t> zero_points(affine->zero_point->data,
-                                           affine->zero_point->data + affine->zero_point->size);
-          auto dequantized = DequantizeAffine(raw, scales, zero_points, affine->quantized_dimension);
+        const TensorQuantization q = QuantizationOf(t);
+        if (!q.empty()) {
+          auto dequantized = DequantizeAffine(raw, q.scales, q.zero_points, q.axis);
           if (!dequantized.ok()) return dequantized.status();
           raw = dequantized.take();
           value.dequantized = true;

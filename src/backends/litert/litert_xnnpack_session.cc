@@ -47,6 +47,7 @@ struct alignas(64) RankedType {
 // of its main subgraph when it has none, in LiteRT's order.
 struct ShapeSignatures {
   std::vector<std::vector<int64_t>> inputs, outputs;
+  std::vector<TensorQuantization> input_quantization, output_quantization;
 };
 
 ShapeSignatures ReadShapeSignatures(const tflite::Model& model) {
@@ -62,24 +63,44 @@ ShapeSignatures ReadShapeSignatures(const tflite::Model& model) {
     if (sig) dims.assign(sig->begin(), sig->end());
     return dims;
   };
+  // LiteRT's C API reports no quantization parameters: the file's are read here.
+  auto quantization_of = [&](const tflite::SubGraph* graph, int tensor_index) {
+    TensorQuantization q;
+    const auto* tensors = graph->tensors();
+    if (!tensors || tensor_index < 0 || tensor_index >= static_cast<int>(tensors->size())) return q;
+    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
+    const auto* params = t->quantization();
+    if ((t->type() != tflite::TensorType_INT8 && t->type() != tflite::TensorType_UINT8) || !params ||
+        !params->scale() || !params->zero_point() || params->scale()->size() == 0) {
+      return q;
+    }
+    q.scales.assign(params->scale()->begin(), params->scale()->end());
+    q.zero_points.assign(params->zero_point()->begin(), params->zero_point()->end());
+    q.axis = params->quantized_dimension();
+    return q;
+  };
+  auto add = [&](const tflite::SubGraph* graph, int index, bool input) {
+    (input ? result.inputs : result.outputs).push_back(shape_of(graph, index));
+    (input ? result.input_quantization : result.output_quantization).push_back(quantization_of(graph, index));
+  };
   const auto* defs = model.signature_defs();
   if (defs && defs->size() > 0) {
     const tflite::SignatureDef* def = defs->Get(0);
     const tflite::SubGraph* graph = subgraphs->Get(def->subgraph_index());
     if (def->inputs()) {
-      for (const auto* in : *def->inputs()) result.inputs.push_back(shape_of(graph, static_cast<int>(in->tensor_index())));
+      for (const auto* in : *def->inputs()) add(graph, static_cast<int>(in->tensor_index()), true);
     }
     if (def->outputs()) {
-      for (const auto* out : *def->outputs()) result.outputs.push_back(shape_of(graph, static_cast<int>(out->tensor_index())));
+      for (const auto* out : *def->outputs()) add(graph, static_cast<int>(out->tensor_index()), false);
     }
     return result;
   }
   const tflite::SubGraph* graph = subgraphs->Get(0);
   if (graph->inputs()) {
-    for (int index : *graph->inputs()) result.inputs.push_back(shape_of(graph, index));
+    for (int index : *graph->inputs()) add(graph, index, true);
   }
   if (graph->outputs()) {
-    for (int index : *graph->outputs()) result.outputs.push_back(shape_of(graph, index));
+    for (int index : *graph->outputs()) add(graph, index, false);
   }
   return result;
 }
@@ -186,6 +207,8 @@ class LiteRtXnnpackSession : public Session {
       const auto& signatures = is_input ? declared.inputs : declared.outputs;
       if (index < signatures.size() && signatures[index].size() == dims.size()) dims = signatures[index];
       for (int64_t d : dims) spec.shape.push_back(d >= 0 ? Dim::Fixed(d) : Dim::Symbol("?"));
+      const auto& quantization = is_input ? declared.input_quantization : declared.output_quantization;
+      if (index < quantization.size()) spec.quantization = quantization[index];
       (is_input ? signature_.inputs : signature_.outputs).push_back(spec);
       (is_input ? input_types_ : output_types_).push_back(type);
     }
