@@ -5,13 +5,15 @@
 // and compared here, file against file (diagnose/drift.h). docs/drift.md says how to read it.
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
@@ -19,7 +21,9 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "diagnose/drift.h"
+#include "load/image_input.h"
 #include "load/input_source.h"
+#include "load/labelled_images.h"
 #include "report/record.h"
 #include "runner/model_spec.h"
 #include "runner/plan.h"
@@ -51,6 +55,11 @@ struct DriftOptions {
   int64_t random_prompts = 0;
   int64_t max_tokens = 128;
   std::string out_store;
+  // A labelled data set instead of seeded inputs (load/labelled_images.h); --samples images.
+  std::string data;
+  std::string split = "test";
+  int64_t offset = 0;
+  std::string preprocess;  // default: the manifest's
 };
 
 std::string Num(const char* format, double v) {
@@ -104,6 +113,7 @@ struct Side {
   std::string label;  // as written
   std::string artifact;
   std::string variant;  // empty for a plain file
+  Layout layout = Layout::kAny;  // the artifact's declared layout
 };
 
 Result<Side> ResolveSide(const std::optional<ModelSpec>& model, const std::string& text, const Target& target,
@@ -117,7 +127,7 @@ Result<Side> ResolveSide(const std::optional<ModelSpec>& model, const std::strin
       if (!planned.artifact) {
         return Status::Error("variant '" + text + "' has no artifact for " + target.text + ": " + planned.skip_reason);
       }
-      return Side{text, planned.artifact->path, text};
+      return Side{text, planned.artifact->path, text, planned.artifact->layout};
     }
     std::error_code ec;
     if (!std::filesystem::is_regular_file(text, ec)) {
@@ -130,7 +140,7 @@ Result<Side> ResolveSide(const std::optional<ModelSpec>& model, const std::strin
   if (!std::filesystem::is_regular_file(text, ec)) {
     return Status::Error("'" + text + "' is not an artifact file (give MODEL to name variants)");
   }
-  return Side{text, text, ""};
+  return Side{text, text, "", Layout::kAny};
 }
 
 std::vector<DriftTensor> ToDrift(const std::vector<DumpedTensor>& dumped) {
@@ -157,6 +167,31 @@ nlohmann::json RowJson(const TensorDriftRow& row) {
   j["nonfinite"] = row.nonfinite;
   j["drop_db"] = row.drop_db ? JsonNumber(*row.drop_db) : nlohmann::json(nullptr);
   return j;
+}
+
+// Top-1 hits against the labels, from a run's class-score output (the only output, else the one
+// shaped [1, classes]), sample by sample; an error when no output is class scores.
+Result<int64_t> Top1Hits(const std::vector<DumpedTensor>& outputs, const std::vector<int32_t>& labels) {
+  std::vector<const DumpedTensor*> scores;
+  for (const DumpedTensor& d : outputs) {
+    const int64_t count = ElementCount(d.shape);
+    if (!d.file.empty() && !d.shape.empty() && d.shape.back() >= 2 && count == d.shape.back()) scores.push_back(&d);
+  }
+  if (scores.size() != 1) return Status::Error("no single output is class scores [1, classes]: no accuracy");
+  const int64_t classes = scores[0]->shape.back();
+  std::ifstream in(scores[0]->file, std::ios::binary);
+  std::vector<float> values(static_cast<size_t>(classes));
+  int64_t hits = 0;
+  for (int32_t label : labels) {
+    if (!in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)))) {
+      return Status::Error("cannot read the class scores of every sample from " + scores[0]->file);
+    }
+    const auto best = std::max_element(values.begin(), values.end(), [](float a, float b) {
+      return std::isnan(a) || (!std::isnan(b) && a < b);
+    });
+    if (!std::isnan(*best) && best - values.begin() == label) ++hits;
+  }
+  return hits;
 }
 
 // The model's outputs of two runs, paired by name (else by position when both have one).
@@ -246,15 +281,35 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   if (!o.prompts_file.empty() || o.random_prompts != 0 || !o.out_store.empty()) {
     return fail("--prompts, --random-prompts and --out are for GGUF language models");
   }
-  // The input source: seeded values or files (load/input_source.h), the same for every side.
+  // The input source: seeded values or files (load/input_source.h), or a labelled data set, the
+  // same for every side.
   InputOptions inputs{o.inputs, o.samples, o.seed};
   if (Status s = ValidateInputOptions(inputs); !s.ok()) return fail(s.message());
+  DataSetSpec data;
+  std::string preprocess;
+  std::vector<int32_t> labels;
+  if (!o.data.empty()) {
+    if (!o.inputs.empty()) return fail("--data and --input are two input sources: give one");
+    data = DataSetSpec{o.data, o.split, o.samples, o.offset};
+    preprocess = !o.preprocess.empty() ? o.preprocess : model ? model->preprocess : "";
+    if (preprocess.empty()) {
+      return fail("--data needs the images' preprocessing: the model's manifest declares none; give --preprocess "
+                  "(e.g. scale=0.0039215686,mean=0.2860,std=0.3530,layout=nchw)");
+    }
+    if (auto parsed = ParseImagePreprocess(preprocess); !parsed.ok()) return fail("--preprocess: " + parsed.error());
+    auto images = LoadLabelledImages(data);
+    if (!images.ok()) return fail("--data: " + images.error());
+    labels = images.value().labels;
+  } else if (!o.preprocess.empty() || o.offset != 0) {
+    return fail("--preprocess and --offset are for --data");
+  }
   auto scratch = ScratchDir::Make();
   if (!scratch.ok()) return fail(scratch.error());
   const std::vector<std::string> worker_args = WorkerLogArgs();
   const std::string model_name = model ? model->name : std::filesystem::path(reference.value().artifact).stem().string();
   auto run_side = [&](const Side& side, const std::string& dir, bool expose) {
-    IntermediatesRequest request{model_name, side.artifact, target.value().text, dims, inputs, dir, expose};
+    IntermediatesRequest request{model_name, side.artifact, target.value().text, dims, inputs, dir, expose,
+                                 data, preprocess, side.layout};
     return RunIntermediatesInWorker(context.executable, request, o.timeout_ms, worker_args);
   };
 
@@ -266,7 +321,7 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
                            {"reference", {{"label", reference.value().label},
                                           {"artifact", reference.value().artifact},
                                           {"status", ref.status}}},
-                           {"samples", o.samples},
+                           {"samples", o.data.empty() ? o.samples : static_cast<int64_t>(labels.size())},
                            {"inputs", ref.input_provenance},
                            {"min_sqnr_db", o.min_sqnr_db},
                            {"candidates", nlohmann::json::array()}};
@@ -278,6 +333,17 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   }
   if (!ref.intermediates_unsupported.empty()) report["reference"]["intermediates_unsupported"] = ref.intermediates_unsupported;
   int exit_code = 0;
+  // With labels: the top-1 accuracy of each side on these images, beside the drift.
+  std::optional<int64_t> reference_hits;
+  if (!labels.empty()) {
+    auto hits = Top1Hits(ref.outputs, labels);
+    if (hits.ok()) {
+      reference_hits = hits.value();
+      report["reference"]["top1"] = static_cast<double>(hits.value()) / static_cast<double>(labels.size());
+    } else {
+      report["reference"]["top1_error"] = hits.error();
+    }
+  }
   const std::vector<DriftTensor> reference_tensors = ToDrift(ref.tensors);
   for (size_t c = 0; c < candidates.size(); ++c) {
     const Side& side = candidates[c];
@@ -356,6 +422,23 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     }
     for (const TensorDriftRow& row : final_rows) {
       if (row.compared) findings.push_back("final output " + row.reference_name + " SQNR " + Num("%.1f", row.sqnr_db) + " dB");
+    }
+    if (reference_hits) {
+      // The candidate as it runs (nothing exposed), else as exposed.
+      auto hits = Top1Hits(plain.status == "ok" ? plain.outputs : exposed.outputs, labels);
+      if (hits.ok()) {
+        const double n = static_cast<double>(labels.size());
+        const double reference_top1 = static_cast<double>(*reference_hits) / n;
+        const double candidate_top1 = static_cast<double>(hits.value()) / n;
+        entry["top1"] = candidate_top1;
+        entry["top1_delta_points"] = 100 * (candidate_top1 - reference_top1);
+        findings.push_back("top-1 on these " + std::to_string(labels.size()) + " images " +
+                           Num("%.2f", 100 * candidate_top1) + "% against the reference's " +
+                           Num("%.2f", 100 * reference_top1) + "% (" + Num("%+.2f", 100 * (candidate_top1 - reference_top1)) +
+                           " points)");
+      } else {
+        errors.push_back(hits.error());
+      }
     }
     std::string exposure_text;
     bool exposure_changed = false;
@@ -476,6 +559,11 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--min-sqnr", o->min_sqnr_db, "a tensor below this SQNR (dB) has drifted")->capture_default_str();
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
   cmd->add_option("--timeout", o->timeout_ms, "kill a side's worker after this many ms")->capture_default_str();
+  cmd->add_option("--data", o->data, "a labelled data set instead of seeded inputs: fashion-mnist, DIR or IMAGES,LABELS "
+                  "(--samples images; adds top-1 accuracy)");
+  cmd->add_option("--split", o->split, "--data: test or train")->capture_default_str();
+  cmd->add_option("--offset", o->offset, "--data: the first image's index")->capture_default_str();
+  cmd->add_option("--preprocess", o->preprocess, "--data: the images' preprocessing (default: the manifest's)");
   cmd->add_option("--prompts", o->prompts_file, "GGUF: a text file of prompts, one per line (default: built-in sentences)");
   cmd->add_option("--random-prompts", o->random_prompts, "GGUF: this many seeded random token sequences instead");
   cmd->add_option("--max-tokens", o->max_tokens, "GGUF: tokens per prompt (longer ones are cut)")->capture_default_str();

@@ -9,71 +9,17 @@
 #include "core/strings.h"
 #include "core/layout.h"
 #include "load/image_input.h"
+#include "load/labelled_input.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {
 namespace {
-
-constexpr const char kQuantizedNotSupported[] =
-    "a quantized input or output without the scale and zero point to convert it";
-
-bool IsQuantizedType(DType dtype) { return dtype == DType::kInt8 || dtype == DType::kUInt8; }
 
 AccuracyResult Fail(AccuracyResult r, const std::string& status, const std::string& stage, const std::string& error) {
   r.status = status;
   r.stage = stage;
   r.error = error;
   return r;
-}
-
-// How images are handed to the model's one input.
-struct InputPlan {
-  Layout layout = Layout::kNchw;   // of the preprocessed tensor
-  std::vector<int64_t> shape;      // what it is reshaped to (a flat input), else its own
-};
-
-bool Fits(const std::vector<Dim>& declared, const std::vector<int64_t>& shape) {
-  if (declared.size() != shape.size()) return false;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (declared[k].fixed() && declared[k].size != shape[k]) return false;
-  }
-  return true;
-}
-
-std::vector<int64_t> ImageShape(Layout layout, int64_t c, int64_t h, int64_t w) {
-  return layout == Layout::kNchw ? std::vector<int64_t>{1, c, h, w} : std::vector<int64_t>{1, h, w, c};
-}
-
-// The model's input against the images as preprocessed (c channels, h x w): [1,C,H,W] or
-// [1,H,W,C] (the artifact's declared layout, else the preprocess's, else the other), or flat
-// [1,C*H*W], or [1,H,W] for grey images.
-Result<InputPlan> PlanInput(const TensorSpec& input, int64_t c, int64_t h, int64_t w, Layout artifact_layout,
-                            Layout preprocess_layout) {
-  std::vector<Layout> layouts;
-  if (artifact_layout != Layout::kAny) {
-    layouts = {artifact_layout};
-  } else {
-    layouts = {preprocess_layout, preprocess_layout == Layout::kNchw ? Layout::kNhwc : Layout::kNchw};
-  }
-  for (Layout layout : layouts) {
-    const auto shape = ImageShape(layout, c, h, w);
-    if (Fits(input.shape, shape)) return InputPlan{layout, shape};
-  }
-  const std::vector<int64_t> flat = {1, c * h * w};
-  if (Fits(input.shape, flat)) return InputPlan{preprocess_layout, flat};
-  const std::vector<int64_t> grey = {1, h, w};
-  if (c == 1 && Fits(input.shape, grey)) return InputPlan{preprocess_layout, grey};
-  std::string forms;
-  for (Layout layout : layouts) {
-    forms += ShapeToString(ImageShape(layout, c, h, w)) + " " + LayoutName(layout) + ", ";
-  }
-  return Status::Error("input '" + input.name + "' is " + DTypeName(input.dtype) + " " + ShapeToString(input.shape) +
-                       " but the images are " + std::to_string(h) + "x" + std::to_string(w) + " with " +
-                       std::to_string(c) + (c == 1 ? " channel" : " channels") + " (as " + forms + "or " +
-                       ShapeToString(flat) + " flat)" +
-                       (artifact_layout != Layout::kAny ? "; the artifact declares layout " + LayoutName(artifact_layout)
-                                                        : "") +
-                       ": give --preprocess resize=WxH for another size, or a model made for this data set");
 }
 
 // The class-score output: the only output, or the one shaped [1, classes] (or [classes]); float,
@@ -98,7 +44,7 @@ Result<size_t> ScoresOutput(const std::vector<Tensor>& outputs, const std::vecto
   const bool dequantizable = IsQuantizedType(scores.dtype) && candidates[0] < declared.size() &&
                              !declared[candidates[0]].quantization.empty();
   if (scores.dtype != DType::kFloat32 && !dequantizable) {
-    return Status::Error(std::string(kQuantizedNotSupported) + ": output '" + scores.name + "' is " +
+    return Status::Error(std::string(kQuantizedWithoutParameters) + ": output '" + scores.name + "' is " +
                          DTypeName(scores.dtype) + " and its runtime declares no quantization for it");
   }
   return candidates[0];
@@ -256,39 +202,11 @@ AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registr
                 "the model has " + std::to_string(signature.inputs.size()) +
                     " inputs; accuracy feeds an image classifier's one image input");
   }
-  const TensorSpec& input = signature.inputs[0];
-  // A fully quantized model takes int8/uint8: the preprocessed image is quantized with the
-  // model's own input scale and zero point, as part of preprocessing (and timed with it).
-  const bool quantize_input = IsQuantizedType(input.dtype) && input.quantization.scales.size() == 1;
-  if (input.dtype != DType::kFloat32 && !quantize_input) {
-    return Fail(r, "failed", "inputs",
-                std::string(kQuantizedNotSupported) + ": input '" + input.name + "' is " + DTypeName(input.dtype) +
-                    (IsQuantizedType(input.dtype) && !input.quantization.empty()
-                         ? " quantized per channel; an image input is quantized with one scale"
-                         : " and its runtime declares no quantization for it"));
-  }
-  if (quantize_input) {
-    r.notes.push_back("input '" + input.name + "' is " + DTypeName(input.dtype) +
-                      ": each preprocessed image is quantized with the model's scale " +
-                      FormatNumber("%.6g", input.quantization.scales[0]) + " and zero point " +
-                      std::to_string(input.quantization.zero_points[0]) + " (part of the preprocessing time)");
-  }
-  const int64_t height = preprocess.value().height ? preprocess.value().height : images.rows;
-  const int64_t width = preprocess.value().width ? preprocess.value().width : images.cols;
-  auto plan = PlanInput(input, images.channels, height, width, request.artifact.layout, preprocess.value().layout);
+  auto plan = PlanLabelledInput(signature.inputs[0], images, preprocess.value(), request.artifact.layout);
   if (!plan.ok()) return Fail(r, "failed", "inputs", plan.error());
-  ImagePreprocess pre = preprocess.value();
-  pre.layout = plan.value().layout;
-  r.input = input.name + " " + ShapeToString(plan.value().shape) +
-            (plan.value().shape.size() == 4 ? " " + LayoutName(plan.value().layout) : "");
-  auto make_input = [&](int64_t index) -> Result<Tensor> {
-    auto tensor = LabelledImageTensor(images, index, pre);
-    if (!tensor.ok()) return tensor;
-    tensor.value().name = input.name;
-    tensor.value().shape = plan.value().shape;  // the same bytes; a flat input only changes the shape
-    if (quantize_input) return QuantizeAffine(tensor.value(), input.dtype, input.quantization);
-    return tensor;
-  };
+  r.input = plan.value().description;
+  for (const std::string& note : plan.value().notes) r.notes.push_back(note);
+  auto make_input = [&](int64_t index) { return LabelledInput(plan.value(), images, index); };
 
   stage("prepare");
   if (Status p = s.Prepare({plan.value().shape}); !p.ok()) return Fail(r, "failed", "prepare", p.message());

@@ -4,7 +4,10 @@
 #include <fstream>
 #include <map>
 
+#include "core/dequantize.h"
 #include "diagnose/agreement.h"
+#include "load/image_input.h"
+#include "load/labelled_input.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {
@@ -101,12 +104,47 @@ class TensorFiles {
   std::vector<DumpedTensor> tensors_;
 };
 
+struct LabelledPool {
+  std::vector<std::vector<Tensor>> samples;
+  std::vector<std::string> provenance;
+};
+
+// The data set's images as the model's one input, one sample each.
+Result<LabelledPool> LabelledSamples(const IntermediatesRequest& request, const Signature& signature) {
+  if (signature.inputs.size() != 1) {
+    return Status::Error("the model has " + std::to_string(signature.inputs.size()) +
+                         " inputs; --data feeds an image model's one image input");
+  }
+  auto preprocess = ParseImagePreprocess(request.preprocess);
+  if (!preprocess.ok()) return preprocess.status();
+  auto images = LoadLabelledImages(request.data);
+  if (!images.ok()) return images.status();
+  auto plan = PlanLabelledInput(signature.inputs[0], images.value(), preprocess.value(), request.artifact_layout);
+  if (!plan.ok()) return plan.status();
+  LabelledPool pool;
+  for (int64_t i = 0; i < images.value().count; ++i) {
+    auto tensor = LabelledInput(plan.value(), images.value(), i);
+    if (!tensor.ok()) return tensor.status();
+    pool.samples.push_back({tensor.take()});
+  }
+  if (pool.samples.empty()) return Status::Error("the data set range holds no image: " + images.value().description);
+  std::string provenance = images.value().description + ", preprocessed " + request.preprocess + " as " +
+                           plan.value().description;
+  for (const std::string& note : plan.value().notes) provenance += "; " + note;
+  pool.provenance = {provenance};
+  return pool;
+}
+
 }  // namespace
 
 nlohmann::json IntermediatesRequestToJson(const IntermediatesRequest& r) {
   return {{"mode", "intermediates"}, {"model", r.model},   {"artifact", r.artifact},
           {"target", r.target},      {"dims", r.dims},     {"inputs", InputOptionsToJson(r.inputs)},
-          {"out_dir", r.out_dir},    {"expose", r.expose}};
+          {"out_dir", r.out_dir},    {"expose", r.expose},
+          {"data", {{"source", r.data.source}, {"split", r.data.split}, {"limit", r.data.limit},
+                    {"offset", r.data.offset}}},
+          {"preprocess", r.preprocess},
+          {"artifact_layout", LayoutName(r.artifact_layout)}};
 }
 
 Result<IntermediatesRequest> IntermediatesRequestFromJson(const nlohmann::json& j) {
@@ -121,6 +159,17 @@ Result<IntermediatesRequest> IntermediatesRequestFromJson(const nlohmann::json& 
     r.inputs = inputs.take();
     r.out_dir = j.at("out_dir").get<std::string>();
     r.expose = j.at("expose").get<bool>();
+    if (j.contains("data")) {
+      const auto& data = j.at("data");
+      r.data.source = data.at("source").get<std::string>();
+      r.data.split = data.at("split").get<std::string>();
+      r.data.limit = data.at("limit").get<int64_t>();
+      r.data.offset = data.at("offset").get<int64_t>();
+      r.preprocess = j.at("preprocess").get<std::string>();
+      auto layout = ParseLayout(j.at("artifact_layout").get<std::string>(), "the artifact");
+      if (!layout.ok()) return layout.status();
+      r.artifact_layout = layout.value();
+    }
     return r;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed intermediates request: ") + e.what());
@@ -184,28 +233,53 @@ IntermediatesResult RunIntermediatesCase(const IntermediatesRequest& request, Re
   r.effective_target = effective.Canonical();
 
   stage("inputs");
-  auto from_inputs = ShapeBindingsFromInputs(s.signature(), request.inputs);
-  if (!from_inputs.ok()) return Fail(r, "inputs", from_inputs.error());
-  auto shapes = ResolveInputShapes(s.signature(), OverrideShapeBindings(request.dims, from_inputs.value()));
-  if (!shapes.ok()) return Fail(r, "inputs", shapes.error());
-  auto pool = BuildInputPool(s.signature(), shapes.value(), request.inputs);
-  if (!pool.ok()) return Fail(r, "inputs", pool.error());
-  r.input_provenance = pool.value().provenance;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<std::vector<Tensor>> samples;
+  if (!request.data.source.empty()) {
+    auto pool = LabelledSamples(request, s.signature());
+    if (!pool.ok()) return Fail(r, "inputs", pool.error());
+    samples = std::move(pool.value().samples);
+    r.input_provenance = pool.value().provenance;
+    shapes = {samples.front().front().shape};
+  } else {
+    auto from_inputs = ShapeBindingsFromInputs(s.signature(), request.inputs);
+    if (!from_inputs.ok()) return Fail(r, "inputs", from_inputs.error());
+    auto resolved = ResolveInputShapes(s.signature(), OverrideShapeBindings(request.dims, from_inputs.value()));
+    if (!resolved.ok()) return Fail(r, "inputs", resolved.error());
+    shapes = resolved.take();
+    auto pool = BuildInputPool(s.signature(), shapes, request.inputs);
+    if (!pool.ok()) return Fail(r, "inputs", pool.error());
+    samples = std::move(pool.value().samples);
+    r.input_provenance = pool.value().provenance;
+  }
   stage("prepare");
-  if (Status p = s.Prepare(shapes.value()); !p.ok()) return Fail(r, "prepare", p.message());
+  if (Status p = s.Prepare(shapes); !p.ok()) return Fail(r, "prepare", p.message());
 
   stage("run");
   TensorFiles outputs(request.out_dir, "output-");
   TensorFiles intermediates(request.out_dir, "tensor-");
   std::vector<Tensor> values;
-  const auto& samples = pool.value().samples;
+  const std::vector<TensorSpec>& declared_outputs = s.signature().outputs;
   for (size_t sample = 0; sample < samples.size(); ++sample) {
     const auto index = static_cast<int64_t>(sample);
     if (Status run = s.Run(samples[sample], values); !run.ok()) {
       return Fail(r, "run", "sample " + std::to_string(sample) + ": " + run.message());
     }
-    for (const Tensor& t : values) {
-      if (Status w = outputs.Append(t, "", "", false, index); !w.ok()) return Fail(r, "run", w.message());
+    for (size_t k = 0; k < values.size(); ++k) {
+      // A fully quantized model's outputs compare as the real values they stand for.
+      const TensorQuantization* q = k < declared_outputs.size() && IsQuantizedType(values[k].dtype) &&
+                                            !declared_outputs[k].quantization.empty()
+                                        ? &declared_outputs[k].quantization
+                                        : nullptr;
+      Status w;
+      if (q) {
+        auto real = DequantizeAffine(values[k], q->scales, q->zero_points, q->axis);
+        if (!real.ok()) return Fail(r, "run", real.error());
+        w = outputs.Append(real.value(), "", "", true, index);
+      } else {
+        w = outputs.Append(values[k], "", "", false, index);
+      }
+      if (!w.ok()) return Fail(r, "run", w.message());
     }
     outputs.EndSample(index);
     if (!request.expose || !r.intermediates_unsupported.empty()) continue;

@@ -14,7 +14,9 @@
 
 #include "backends/registry.h"
 #include "core/tensor.h"
+#include "core/layout.h"
 #include "load/input_source.h"
+#include "load/labelled_images.h"
 #include "runner/run_case.h"
 
 namespace edgebench {
@@ -31,6 +33,12 @@ struct IntermediatesRequest {
   // false: the model's outputs only, from a session that exposes nothing (the model as it runs
   // when nobody looks inside: ONNX Runtime fuses what exposure stops it from fusing).
   bool expose = true;
+  // A labelled data set instead of `inputs` (data.source non-empty): its images, preprocessed
+  // as `preprocess` says and shaped for the artifact's layout (load/labelled_input.h), one per
+  // sample. The labels stay with the orchestrator.
+  DataSetSpec data;
+  std::string preprocess;
+  Layout artifact_layout = Layout::kAny;
 };
 
 // One tensor's values in a file: float32, C order, `samples` x element count of `shape`.

@@ -2,6 +2,8 @@
 // with one layer damaged (tests/models/make_drift_models.py).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <cmath>
 #include <filesystem>
 
@@ -145,6 +147,38 @@ TEST(DriftCli, RefusesUnknownVariants) {
   auto unknown = RunCommand(Executable() + " drift '" + Cnn() + "' --reference fp32 --candidate int4 2>&1");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.output.find("variants: fp32, int8, int8-damaged"), std::string::npos) << unknown.output;
+}
+
+TEST(DriftCli, OnALabelledDataSetItGivesEachSidesAccuracy) {
+  // The accuracy tests' softmax regression and its coarse-weight variant on 1000 real test
+  // images: each side's top-1 must be numpy's (tests/models/make_fashion_softmax.py).
+  int code = -1;
+  const std::string manifest = TestModel("fashion/fashion_softmax.json");
+  auto report = Drift(manifest + " --reference fp32 --candidate coarse --data fashion-mnist --samples 1000", &code);
+  ASSERT_EQ(code, 0) << report.dump(2);
+  std::ifstream in(TestModel("fashion/expected.json"));
+  const auto expected = nlohmann::json::parse(in);
+  EXPECT_EQ(report["samples"], 1000);
+  ASSERT_EQ(report["inputs"].size(), 1u);
+  EXPECT_NE(report["inputs"][0].get<std::string>().find("t10k-images"), std::string::npos) << report["inputs"];
+  EXPECT_NEAR(report["reference"]["top1"].get<double>(), expected["fp32"]["top1_correct"].get<double>() / 1000, 0.0011);
+  const auto& coarse = report["candidates"][0];
+  ASSERT_EQ(coarse["status"], "ok") << coarse.dump(2);
+  EXPECT_NEAR(coarse["top1"].get<double>(), expected["coarse"]["top1_correct"].get<double>() / 1000, 0.0011);
+  EXPECT_NEAR(coarse["top1_delta_points"].get<double>(),
+              100 * (coarse["top1"].get<double>() - report["reference"]["top1"].get<double>()), 1e-9);
+  // Rounded weights: the matmul's output is where it starts.
+  ASSERT_NE(Row(coarse, "z"), nullptr) << coarse.dump(2);
+  EXPECT_EQ(coarse["first_drift"], "z") << coarse.dump(2);
+  // Data sets and seeded inputs do not mix, and --data needs a preprocessing.
+  auto both = RunCommand(Executable() + " drift " + manifest + " --reference fp32 --candidate coarse --data fashion-mnist"
+                         " --input image=0 2>&1");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.output.find("give one"), std::string::npos) << both.output;
+  auto nopre = RunCommand(Executable() + " drift --reference " + TestModel("fashion/fashion_softmax.onnx") +
+                          " --candidate " + TestModel("fashion/fashion_softmax_coarse.onnx") + " --data fashion-mnist 2>&1");
+  EXPECT_EQ(nopre.exit_code, 2);
+  EXPECT_NE(nopre.output.find("give --preprocess"), std::string::npos) << nopre.output;
 }
 
 }  // namespace
