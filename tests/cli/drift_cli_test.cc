@@ -2,10 +2,9 @@
 // with one layer damaged (tests/models/make_drift_models.py).
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "../fixtures_util.h"
 #include "../test_util.h"
