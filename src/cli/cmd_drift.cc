@@ -169,6 +169,13 @@ nlohmann::json RowJson(const TensorDriftRow& row) {
   return j;
 }
 
+// A name cut to `width` characters keeping its end, where converters put the layer's own name
+// ("...torch.nn.modules.conv.Conv2d_conv3;1"): "..." and the last width - 3 characters.
+std::string Tail(const std::string& name, size_t width) {
+  if (name.size() <= width) return name;
+  return "..." + name.substr(name.size() - (width - 3));
+}
+
 // Top-1 hits against the labels, from a run's class-score output (the only output, else the one
 // shaped [1, classes]), sample by sample; an error when no output is class scores.
 Result<int64_t> Top1Hits(const std::vector<DumpedTensor>& outputs, const std::vector<int32_t>& labels) {
@@ -496,8 +503,8 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
         for (size_t i = 0; i < rows.size(); ++i) {
           const TensorDriftRow& row = rows[i];
           const bool low = row.compared && !(row.sqnr_db >= o.min_sqnr_db);
-          std::cout << "  " << std::setw(4) << (low ? "<" : "") << std::setw(30) << row.reference_name.substr(0, 29)
-                    << std::setw(20) << row.node.substr(0, 19) << std::setw(20) << row.op_type.substr(0, 19)
+          std::cout << "  " << std::setw(4) << (low ? "<" : "") << std::setw(30) << Tail(row.reference_name, 29)
+                    << std::setw(20) << Tail(row.node, 19) << std::setw(20) << Tail(row.op_type, 19)
                     << std::setw(14) << ShapeToString(row.shape);
           if (!row.compared) {
             std::cout << "skipped: " << row.skip_reason << "\n";

@@ -85,18 +85,7 @@ TokenLogitsResult RunInWorker(const TokenLogitsRequest& request, const TokenDrif
   TokenLogitsResult failed;
   failed.model = request.model;
   failed.effective_target = request.target;
-  if (outcome.result) {
-    auto result = TokenLogitsResultFromJson(*outcome.result);
-    if (result.ok()) return result.take();
-    failed.status = "failed";
-    failed.stage = "worker";
-    failed.error = "the worker's answer was unreadable: " + result.error();
-    return failed;
-  }
-  failed.status = CaseStatusName(outcome.status);
-  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
-  failed.error = outcome.message;
-  return failed;
+  return AnswerOf(outcome, TokenLogitsResultFromJson, failed);
 }
 
 std::string Percent(const ValueWithUncertainty& v, const char* format) {

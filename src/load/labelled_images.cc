@@ -290,4 +290,13 @@ Result<Tensor> LabelledImageTensor(const LabelledImages& images, int64_t index, 
                         "image " + std::to_string(index) + " of " + images.images_path);
 }
 
+nlohmann::json DataSetSpecToJson(const DataSetSpec& spec) {
+  return {{"source", spec.source}, {"split", spec.split}, {"limit", spec.limit}, {"offset", spec.offset}};
+}
+
+DataSetSpec DataSetSpecFromJson(const nlohmann::json& json) {
+  return DataSetSpec{json.at("source").get<std::string>(), json.at("split").get<std::string>(),
+                     json.at("limit").get<int64_t>(), json.at("offset").get<int64_t>()};
+}
+
 }  // namespace edgebench

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/status.h"
 #include "core/tensor.h"
 #include "load/image_input.h"
@@ -29,6 +31,11 @@ struct DataSetSpec {
   int64_t limit = 0;           // images to read; 0: all from offset on
   int64_t offset = 0;          // the first image read
 };
+
+// {"source", "split", "limit", "offset"}, as workers receive it; the reader throws
+// nlohmann::json exceptions on missing keys or wrong types, as the requests' readers expect.
+nlohmann::json DataSetSpecToJson(const DataSetSpec& spec);
+DataSetSpec DataSetSpecFromJson(const nlohmann::json& json);
 
 struct LabelledImages {
   int64_t count = 0, rows = 0, cols = 0, channels = 1;

@@ -74,8 +74,7 @@ nlohmann::json AccuracyRequestToJson(const AccuracyRequest& r) {
           {"artifact", r.artifact.path},
           {"artifact_layout", LayoutName(r.artifact.layout)},
           {"target", r.target},
-          {"data", {{"source", r.data.source}, {"split", r.data.split}, {"limit", r.data.limit},
-                    {"offset", r.data.offset}}},
+          {"data", DataSetSpecToJson(r.data)},
           {"preprocess", r.preprocess},
           {"labels", r.labels},
           {"warmup", r.warmup}};
@@ -90,11 +89,7 @@ Result<AccuracyRequest> AccuracyRequestFromJson(const nlohmann::json& j) {
     if (!layout.ok()) return layout.status();
     r.artifact.layout = layout.value();
     r.target = j.at("target").get<std::string>();
-    const auto& data = j.at("data");
-    r.data.source = data.at("source").get<std::string>();
-    r.data.split = data.at("split").get<std::string>();
-    r.data.limit = data.at("limit").get<int64_t>();
-    r.data.offset = data.at("offset").get<int64_t>();
+    r.data = DataSetSpecFromJson(j.at("data"));
     r.preprocess = j.at("preprocess").get<std::string>();
     r.labels = j.at("labels").get<std::vector<std::string>>();
     r.warmup = j.at("warmup").get<int64_t>();

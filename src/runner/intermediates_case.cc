@@ -141,8 +141,7 @@ nlohmann::json IntermediatesRequestToJson(const IntermediatesRequest& r) {
   return {{"mode", "intermediates"}, {"model", r.model},   {"artifact", r.artifact},
           {"target", r.target},      {"dims", r.dims},     {"inputs", InputOptionsToJson(r.inputs)},
           {"out_dir", r.out_dir},    {"expose", r.expose},
-          {"data", {{"source", r.data.source}, {"split", r.data.split}, {"limit", r.data.limit},
-                    {"offset", r.data.offset}}},
+          {"data", DataSetSpecToJson(r.data)},
           {"preprocess", r.preprocess},
           {"artifact_layout", LayoutName(r.artifact_layout)}};
 }
@@ -160,11 +159,7 @@ Result<IntermediatesRequest> IntermediatesRequestFromJson(const nlohmann::json& 
     r.out_dir = j.at("out_dir").get<std::string>();
     r.expose = j.at("expose").get<bool>();
     if (j.contains("data")) {
-      const auto& data = j.at("data");
-      r.data.source = data.at("source").get<std::string>();
-      r.data.split = data.at("split").get<std::string>();
-      r.data.limit = data.at("limit").get<int64_t>();
-      r.data.offset = data.at("offset").get<int64_t>();
+      r.data = DataSetSpecFromJson(j.at("data"));
       r.preprocess = j.at("preprocess").get<std::string>();
       auto layout = ParseLayout(j.at("artifact_layout").get<std::string>(), "the artifact");
       if (!layout.ok()) return layout.status();

@@ -310,18 +310,7 @@ IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
   IntermediatesResult failed;
   failed.artifact = request.artifact;
   failed.effective_target = request.target;
-  if (outcome.result) {
-    auto result = IntermediatesResultFromJson(*outcome.result);
-    if (result.ok()) return result.take();
-    failed.status = "failed";
-    failed.stage = "worker";
-    failed.error = "the worker's answer was unreadable: " + result.error();
-    return failed;
-  }
-  failed.status = CaseStatusName(outcome.status);
-  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
-  failed.error = outcome.message;
-  return failed;
+  return AnswerOf(outcome, IntermediatesResultFromJson, failed);
 }
 
 OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
@@ -332,18 +321,7 @@ OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsReq
   OutputsResult failed;
   failed.artifact = request.artifact.path;
   failed.effective_target = request.target;
-  if (outcome.result) {
-    auto result = OutputsResultFromJson(*outcome.result);
-    if (result.ok()) return result.take();
-    failed.status = "failed";
-    failed.stage = "worker";
-    failed.error = "the worker's answer was unreadable: " + result.error();
-    return failed;
-  }
-  failed.status = CaseStatusName(outcome.status);
-  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
-  failed.error = outcome.message;
-  return failed;
+  return AnswerOf(outcome, OutputsResultFromJson, failed);
 }
 
 AccuracyResult RunAccuracyInWorker(const std::string& executable, const AccuracyRequest& request,
@@ -354,21 +332,11 @@ AccuracyResult RunAccuracyInWorker(const std::string& executable, const Accuracy
   AccuracyResult failed;
   failed.artifact = request.artifact.path;
   failed.effective_target = request.target;
-  if (outcome.result) {
-    auto result = AccuracyResultFromJson(*outcome.result);
-    if (result.ok()) {
-      if (!outcome.after_result.empty()) result.value().notes.push_back(outcome.after_result);
-      return result.take();
-    }
-    failed.status = "failed";
-    failed.stage = "worker";
-    failed.error = "the worker's answer was unreadable: " + result.error();
-    return failed;
+  AccuracyResult result = AnswerOf(outcome, AccuracyResultFromJson, failed);
+  if (outcome.result && !outcome.after_result.empty()) {
+    result.notes.push_back(outcome.after_result);
   }
-  failed.status = CaseStatusName(outcome.status);
-  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
-  failed.error = outcome.message;
-  return failed;
+  return result;
 }
 
 }  // namespace edgebench

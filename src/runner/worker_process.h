@@ -43,6 +43,25 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
                         int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
                         const WorkerMessageCallback& on_message = {}, int64_t memory_limit_mb = 0);
 
+// The answer of a worker mode (outputs, intermediates, accuracy, token logits) read with
+// `from_json`; when the worker died or its answer cannot be read, `failed` (which names the
+// artifact and target) with how it ended. Result: a type with status, stage and error.
+template <typename Result, typename FromJson>
+Result AnswerOf(const WorkerOutcome& outcome, FromJson from_json, Result failed) {
+  if (outcome.result) {
+    auto result = from_json(*outcome.result);
+    if (result.ok()) return result.take();
+    failed.status = "failed";
+    failed.stage = "worker";
+    failed.error = "the worker's answer was unreadable: " + result.error();
+    return failed;
+  }
+  failed.status = CaseStatusName(outcome.status);
+  failed.stage = outcome.stage.empty() ? "worker" : outcome.stage;
+  failed.error = outcome.message;
+  return failed;
+}
+
 // A measurement case in a worker: its record, or a crashed/timeout/failed record.
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args = {},
