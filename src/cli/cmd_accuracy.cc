@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/sha256.h"
+#include "core/clock.h"
 #include "core/strings.h"
 #include "load/image_input.h"
 #include "load/labelled_images.h"
@@ -207,8 +208,11 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
     if (!opened.ok()) return fail(opened.error());
     store = opened.take();
   }
-  std::vector<std::string> worker_args;
-  if (LogEnabled(LogLevel::kDebug)) worker_args.push_back("--verbose");
+  const std::vector<std::string> worker_args = WorkerLogArgs();
+  // Progress on stderr, a line per case as `run` gives: a pass over a whole data set on a slow
+  // provider takes minutes.
+  const int total_cases = static_cast<int>(variants.value().size() * targets.value().size());
+  int case_index = 0;
 
   std::vector<AccuracyRow> rows;
   ArtifactDigests digests;
@@ -254,13 +258,17 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
       a.preprocess = preprocess;
       a.class_names = variant_model.labels;
       a.latency_case_key = latency_key;
+      const std::string label = "edgebench: accuracy case " + std::to_string(++case_index) + "/" +
+                                std::to_string(total_cases) + ": " +
+                                (variant.empty() ? variant_model.name : variant) + " on " + p.target.text;
       if (!p.artifact) {
         r.status = CaseStatus::kSkipped;
         r.failed_stage = "plan";
         r.error = p.skip_reason;
+        std::cerr << label << ": skipped (no artifact this target reads)\n";
       } else {
-        Log(LogLevel::kInfo, "accuracy: " + (variant.empty() ? variant_model.name : variant) + " on " +
-                                 p.target.text + " (" + std::to_string(images) + " images)");
+        std::cerr << label << " (" << images << " images)\n";
+        const int64_t started_ns = NowNs();
         AccuracyRequest request{variant_model.name, *p.artifact, p.target.text, data,
                                 preprocess, variant_model.labels, o.warmup};
         AccuracyResult result =
@@ -290,6 +298,18 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
         a.inference_ns = std::move(result.inference_ns);
         a.nonfinite_outputs = result.nonfinite_outputs;
         if (r.status != CaseStatus::kOk) exit_code = 1;
+        const std::string took = FormatNumber("%.0f", static_cast<double>(NowNs() - started_ns) / 1e9) + " s";
+        int64_t correct = 0;
+        for (size_t i = 0; i < a.top1.size() && i < a.labels.size(); ++i) correct += a.top1[i] == a.labels[i] ? 1 : 0;
+        std::cerr << label << ": "
+                  << (r.status == CaseStatus::kOk
+                          ? "ok, top-1 " +
+                                FormatNumber("%.2f", a.top1.empty() ? 0.0
+                                                                     : 100.0 * static_cast<double>(correct) /
+                                                                           static_cast<double>(a.top1.size())) +
+                                "%"
+                          : std::string(CaseStatusName(r.status)) + " at " + r.failed_stage)
+                  << " after " << took << "\n";
       }
       r.accuracy = std::move(a);
       FinishRecord(r);
