@@ -116,6 +116,17 @@ TEST(AccuracyCli, EveryVariantWithASkippedRowAndDeltas) {
   EXPECT_NE(r.output.find("tflite-only"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("skipped"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Ankle boot"), std::string::npos) << r.output;  // per-class table
+  // Progress on stderr, a line as each case starts and ends.
+  EXPECT_NE(r.output.find("edgebench: accuracy case 1/3: fp32 on ort:cpu (1000 images)\n"), std::string::npos)
+      << r.output;
+  const double fp32_top1 = expected["fp32"]["top1_correct"].get<double>() / 10;
+  bool found_progress = false;
+  for (double t = fp32_top1 - 0.1; t <= fp32_top1 + 0.1 + 1e-9; t += 0.1) {
+    found_progress |= r.output.find("fp32 on ort:cpu: ok, top-1 " + FormatNumber("%.2f", t) + "% after ") != std::string::npos;
+  }
+  EXPECT_TRUE(found_progress) << r.output;
+  EXPECT_NE(r.output.find("edgebench: accuracy case 3/3: tflite-only on ort:cpu: skipped"), std::string::npos)
+      << r.output;
 }
 
 TEST(AccuracyCli, ClearErrors) {
