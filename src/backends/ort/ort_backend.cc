@@ -171,7 +171,9 @@ class OrtSession : public Session {
       auto results = session_.Run(run_options_, input_names_.data(), values.data(),
                                   values.size(), output_names_.data(), output_names_.size());
       outputs.resize(signature_.outputs.size());
-      last_values_.clear();
+      // Only a session with exposed intermediates keeps the last run's values; Run stays free of
+      // shared writes otherwise, since streams call it at once (`--sessions shared`).
+      if (exposed_) last_values_.clear();
       for (size_t i = 0; i < results.size(); ++i) {
         const bool in_signature = i < signature_.outputs.size();
         const char* name = output_names_[i];
