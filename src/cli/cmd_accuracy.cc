@@ -258,6 +258,7 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
       a.preprocess = preprocess;
       a.class_names = variant_model.labels;
       a.latency_case_key = latency_key;
+      const int64_t started_ns = NowNs();
       const std::string label = "edgebench: accuracy case " + std::to_string(++case_index) + "/" +
                                 std::to_string(total_cases) + ": " +
                                 (variant.empty() ? variant_model.name : variant) + " on " + p.target.text;
@@ -268,7 +269,6 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
         std::cerr << label << ": skipped (no artifact this target reads)\n";
       } else {
         std::cerr << label << " (" << images << " images)\n";
-        const int64_t started_ns = NowNs();
         AccuracyRequest request{variant_model.name, *p.artifact, p.target.text, data,
                                 preprocess, variant_model.labels, o.warmup};
         AccuracyResult result =
@@ -298,21 +298,17 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
         a.inference_ns = std::move(result.inference_ns);
         a.nonfinite_outputs = result.nonfinite_outputs;
         if (r.status != CaseStatus::kOk) exit_code = 1;
-        const std::string took = FormatNumber("%.0f", static_cast<double>(NowNs() - started_ns) / 1e9) + " s";
-        int64_t correct = 0;
-        for (size_t i = 0; i < a.top1.size() && i < a.labels.size(); ++i) correct += a.top1[i] == a.labels[i] ? 1 : 0;
-        std::cerr << label << ": "
-                  << (r.status == CaseStatus::kOk
-                          ? "ok, top-1 " +
-                                FormatNumber("%.2f", a.top1.empty() ? 0.0
-                                                                     : 100.0 * static_cast<double>(correct) /
-                                                                           static_cast<double>(a.top1.size())) +
-                                "%"
-                          : std::string(CaseStatusName(r.status)) + " at " + r.failed_stage)
-                  << " after " << took << "\n";
       }
       r.accuracy = std::move(a);
       FinishRecord(r);
+      if (p.artifact) {
+        const std::string took = FormatNumber("%.0f", static_cast<double>(NowNs() - started_ns) / 1e9) + " s";
+        std::cerr << label << ": "
+                  << (r.status == CaseStatus::kOk
+                          ? "ok, top-1 " + FormatNumber("%.2f", 100 * r.accuracy->top1_accuracy.value) + "%"
+                          : std::string(CaseStatusName(r.status)) + " at " + r.failed_stage)
+                  << " after " << took << "\n";
+      }
       if (store) {
         if (Status s = store->Append(r); !s.ok()) {
           std::cerr << "edgebench accuracy: " << s.message() << "\n";

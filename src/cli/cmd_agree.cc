@@ -15,6 +15,7 @@
 #include "diagnose/output_mapping.h"
 #include "postprocess/detection.h"
 #include "load/image_input.h"
+#include "report/json_numbers.h"
 #include "report/record.h"
 #include "report/store.h"
 #include "core/sha256.h"
@@ -44,14 +45,6 @@ std::string Num(const char* format, double v) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, v);
   return buffer;
-}
-
-// NaN and infinities as strings, as records write them: JSON has no such numbers, and a NaN
-// written as null would read as "no value" rather than "no agreement".
-nlohmann::json JsonNumber(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
 }
 
 std::string JoinComma(const std::vector<std::string>& targets) {
@@ -90,8 +83,8 @@ nlohmann::json DetectionList(const std::vector<Tensor>& detections) {
   if (!b.ok() || !s.ok() || b.value().size() != 4 * s.value().size()) return list;
   for (size_t i = 0; i < s.value().size(); ++i) {
     const double* box = b.value().data() + 4 * i;
-    list.push_back({{"box", {JsonNumber(box[0]), JsonNumber(box[1]), JsonNumber(box[2]), JsonNumber(box[3])}},
-                    {"score", JsonNumber(s.value()[i])}});
+    list.push_back({{"box", {Number(box[0]), Number(box[1]), Number(box[2]), Number(box[3])}},
+                    {"score", Number(s.value()[i])}});
   }
   return list;
 }
@@ -343,9 +336,9 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
           const bool pass = a.violations.empty();
           if (!pass) exit_code = 1;
           nlohmann::json out = {{"name", a.output}, {"other_name", other_raw[oi].name}, {"shape", a.shape},
-                                {"max_abs_error", JsonNumber(a.max_abs_error)},
-                                {"mean_abs_error", JsonNumber(a.mean_abs_error)},
-                                {"cosine", JsonNumber(a.cosine)}, {"sqnr_db", JsonNumber(a.sqnr_db)},
+                                {"max_abs_error", Number(a.max_abs_error)},
+                                {"mean_abs_error", Number(a.mean_abs_error)},
+                                {"cosine", Number(a.cosine)}, {"sqnr_db", Number(a.sqnr_db)},
                                 {"reference_nonfinite", a.reference_nonfinite},
                                 {"other_nonfinite", a.other_nonfinite},
                                 {"top1_agrees", a.top1_agrees ? nlohmann::json(*a.top1_agrees) : nlohmann::json(nullptr)},
@@ -400,11 +393,11 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
               {{"name", "detections"}, {"kind", "detections"},
                {"reference_count", d.reference_count}, {"other_count", d.other_count},
                {"matched", d.matched}, {"unmatched_reference", d.unmatched_reference},
-               {"unmatched_other", d.unmatched_other}, {"min_matched_iou", JsonNumber(d.min_matched_iou)},
-               {"max_corner_error_px", JsonNumber(d.max_corner_error_px)},
-               {"mean_corner_error_px", JsonNumber(d.mean_corner_error_px)},
-               {"max_score_diff", JsonNumber(d.max_score_diff)},
-               {"max_keypoint_error", d.max_keypoint_error ? JsonNumber(*d.max_keypoint_error) : nlohmann::json(nullptr)},
+               {"unmatched_other", d.unmatched_other}, {"min_matched_iou", Number(d.min_matched_iou)},
+               {"max_corner_error_px", Number(d.max_corner_error_px)},
+               {"mean_corner_error_px", Number(d.mean_corner_error_px)},
+               {"max_score_diff", Number(d.max_score_diff)},
+               {"max_keypoint_error", d.max_keypoint_error ? Number(*d.max_keypoint_error) : nlohmann::json(nullptr)},
                {"decoded_reference", !reference_gives_detections},
                {"decoded_other", !other_gives_detections},
                {"reference_detections", DetectionList(*reference_detections->value())},

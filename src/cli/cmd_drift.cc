@@ -24,7 +24,9 @@
 #include "load/image_input.h"
 #include "load/input_source.h"
 #include "load/labelled_images.h"
+#include "report/json_numbers.h"
 #include "report/record.h"
+#include "runner/accuracy_case.h"
 #include "runner/model_spec.h"
 #include "runner/plan.h"
 #include "runner/worker_process.h"
@@ -66,12 +68,6 @@ std::string Num(const char* format, double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   return FormatNumber(format, v);
-}
-
-nlohmann::json JsonNumber(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
 }
 
 bool EndsWith(const std::string& text, const std::string& suffix) {
@@ -161,11 +157,11 @@ nlohmann::json RowJson(const TensorDriftRow& row) {
     j["skip_reason"] = row.skip_reason;
     return j;
   }
-  j["sqnr_db"] = JsonNumber(row.sqnr_db);
-  j["cosine"] = JsonNumber(row.cosine);
-  j["max_abs_error"] = JsonNumber(row.max_abs_error);
+  j["sqnr_db"] = Number(row.sqnr_db);
+  j["cosine"] = Number(row.cosine);
+  j["max_abs_error"] = Number(row.max_abs_error);
   j["nonfinite"] = row.nonfinite;
-  j["drop_db"] = row.drop_db ? JsonNumber(*row.drop_db) : nlohmann::json(nullptr);
+  j["drop_db"] = row.drop_db ? Number(*row.drop_db) : nlohmann::json(nullptr);
   return j;
 }
 
@@ -193,10 +189,9 @@ Result<int64_t> Top1Hits(const std::vector<DumpedTensor>& outputs, const std::ve
     if (!in.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)))) {
       return Status::Error("cannot read the class scores of every sample from " + scores[0]->file);
     }
-    const auto best = std::max_element(values.begin(), values.end(), [](float a, float b) {
-      return std::isnan(a) || (!std::isnan(b) && a < b);
-    });
-    if (!std::isnan(*best) && best - values.begin() == label) ++hits;
+    // The best class as accuracy ranks it: ties to the lower class, a NaN never best.
+    const int32_t best = TopClasses(values.data(), classes, 1).front();
+    if (!std::isnan(values[static_cast<size_t>(best)]) && best == label) ++hits;
   }
   return hits;
 }
@@ -477,7 +472,7 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     entry["unexposed_outputs"] = nlohmann::json::array();
     for (const TensorDriftRow& row : plain_rows) entry["unexposed_outputs"].push_back(RowJson(row));
     entry["exposure_changed_output"] = plain.status == "ok" ? nlohmann::json(exposure_changed) : nlohmann::json(nullptr);
-    entry["exposure_output_sqnr_db"] = plain.status == "ok" ? JsonNumber(exposure_sqnr_db) : nlohmann::json(nullptr);
+    entry["exposure_output_sqnr_db"] = plain.status == "ok" ? Number(exposure_sqnr_db) : nlohmann::json(nullptr);
     entry["first_drift"] = summary.first_drift ? nlohmann::json(rows[*summary.first_drift].reference_name) : nlohmann::json(nullptr);
     entry["largest_drop"] = summary.largest_drop ? nlohmann::json(rows[*summary.largest_drop].reference_name) : nlohmann::json(nullptr);
     entry["matched"] = pairing.pairs.size();
