@@ -32,6 +32,32 @@ std::vector<PlannedTarget> PlanTargets(const ModelSpec& model, const std::vector
   return plan;
 }
 
+namespace {
+
+// Why `scenario` cannot run on `target` (a language-model scenario on a tensor runtime, or the
+// other way round), or "" when it can or the target is unknown here (running it says why).
+std::string ScenarioMismatch(const Target& target, const std::string& scenario,
+                             const Registry& registry) {
+  const Backend* backend = registry.Find(target.backend);
+  if (!backend) return "";
+  const BackendInfo info = backend->Info();
+  for (const DeviceInfo& device : info.devices) {
+    if (device.name != target.device) continue;
+    const bool llm_scenario = scenario == "llm";
+    if (llm_scenario && !device.capabilities.language_model) {
+      return "scenario llm is for language models; " + info.name + ":" + device.name +
+             " runs tensor models (llamacpp:cpu runs language models)";
+    }
+    if (!llm_scenario && device.capabilities.language_model) {
+      return info.name + ":" + device.name + " runs language models only; scenario " + scenario +
+             " is for tensor models (use scenario llm)";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string MissingArtifacts(const std::vector<PlannedTarget>& plan) {
   std::string missing;
   for (const PlannedTarget& p : plan) {
@@ -121,12 +147,16 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
           spec.scenario = scenario;
           specs.push_back(spec);
         }
+        // A suite crosses every model with every scenario: a language model's llm cases and
+        // a tensor model's load cases are meant, their crossings are not (skipped, not failed).
+        std::string skip = planned.artifact ? "" : planned.skip_reason;
+        if (skip.empty()) skip = ScenarioMismatch(planned.target, scenario, registry);
         for (CaseSpec& spec : specs) {
           spec.monitor = request.monitor;
           spec.profile = request.profile;
           spec.case_key = CaseKey(spec);
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
-          cases.push_back({spec, planned.artifact ? "" : planned.skip_reason, find_peak});
+          cases.push_back({spec, skip, find_peak});
         }
       }
     }

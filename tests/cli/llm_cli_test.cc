@@ -1,6 +1,11 @@
 // `edgebench llm` as a user runs it, on a tiny generated model.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <sstream>
 
 #include "../test_util.h"
@@ -114,6 +119,35 @@ TEST(LlmCli, ServingFlagErrorsNameTheFlag) {
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.output;
     EXPECT_NE(r.output.find(flag), std::string::npos) << args << ": " << r.output;
   }
+}
+
+// A suite crossing a language model and a tensor runtime with llm and tensor scenarios plans the
+// crossings that cannot run as skipped, with the reason, instead of running them into failures.
+TEST(LlmCli, SuiteSkipsScenariosTheTargetCannotRun) {
+  const std::string dir = ::testing::TempDir() + "llm_suite_mix_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/suite.yaml")
+      << "models: [" << TestModel("llama-tiny.gguf") << "]\n"
+      << "targets: [\"null:spin?us=100\", \"llamacpp:cpu?threads=1\"]\n"
+      << "scenarios: [single-stream, llm]\nllm: {prompt: [8], gen: [4]}\n";
+  auto r = RunCommand(Executable() + " suite " + dir + "/suite.yaml --dry-run 2>&1");
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream lines(r.output);
+  std::map<std::string, std::string> planned;  // "target scenario" -> the rest of the line
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string key, model, target, scenario;
+    if (!(fields >> key >> model >> target >> scenario) || key.size() != 16) continue;
+    planned[target + " " + scenario] = line;
+  }
+  ASSERT_EQ(planned.size(), 4u) << r.output;
+  EXPECT_EQ(planned["null:spin?us=100 single-stream"].find("skipped"), std::string::npos);
+  EXPECT_EQ(planned["llamacpp:cpu?threads=1 llm"].find("skipped"), std::string::npos);
+  EXPECT_NE(planned["null:spin?us=100 llm"].find("skipped: scenario llm is for language models"),
+            std::string::npos) << r.output;
+  EXPECT_NE(planned["llamacpp:cpu?threads=1 single-stream"].find("runs language models only"),
+            std::string::npos) << r.output;
 }
 
 }  // namespace
