@@ -480,7 +480,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     for (const Constraint& constraint : query.constraints) {
       const auto value = NumberIn(c.row, constraint.column);
       if (!value) {
-        c.failed_constraints.push_back(constraint.text + " (" + constraint.column + " not measured)");
+        c.failed_constraints.push_back(constraint.text + " (" + constraint.column + " unknown)");
       } else if (!Meets(constraint, *value)) {
         c.failed_constraints.push_back(constraint.text + " (" + WithUnit(*value, constraint.unit) + ")");
       }
