@@ -1,0 +1,17 @@
+// STORE arguments of the commands that read results (export, recommend): a directory holding
+// results.jsonl, or a .jsonl file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/record.h"
+
+namespace edgebench {
+
+// Every record of every store, in the order given. Lines that are not records are skipped and
+// said on stderr as "edgebench COMMAND: warning: ...". An error names the store that could
+// not be read (missing, not a store).
+Result<std::vector<Record>> ReadStoreArguments(const std::vector<std::string>& stores, const std::string& command);
+
+}  // namespace edgebench

@@ -1,0 +1,54 @@
+// One flat row per record: the configuration's dimensions and the headline metrics, as plain
+// named columns. The rows are what `edgebench export` writes (one table per scenario, for
+// DuckDB, pandas or a spreadsheet) and what `edgebench recommend` ranks: the column names are
+// stable and documented in docs/query.md, and recommend's objectives and constraints name them.
+//
+// A metric a record does not have (no energy reading on this machine, no accuracy in a latency
+// record) is null, never 0: 0 would read as a measurement.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/record.h"
+
+namespace edgebench {
+
+// What a column's numbers are in, so that a constraint written in other units (`p99<=900us`,
+// `accuracy>=90%`) can be converted, and a mismatch (`p99<=5mJ`) refused.
+enum class FlatUnit {
+  kText,         // not a number
+  kCount,        // a plain integer (threads, batch, queries)
+  kFlag,         // true or false
+  kMilliseconds,
+  kMillijoules,
+  kMilliwatts,
+  kMebibytes,
+  kFraction,     // 0..1 (accuracy)
+  kPerSecond,    // queries, samples or tokens per second
+};
+std::string FlatUnitName(FlatUnit unit);
+
+struct FlatColumn {
+  std::string name;
+  FlatUnit unit = FlatUnit::kText;
+  std::string description;
+};
+
+// Every column, in the order the export writes them.
+const std::vector<FlatColumn>& FlatColumns();
+// nullptr when no column has that name.
+const FlatColumn* FindFlatColumn(const std::string& name);
+
+// The record as one row: every column of FlatColumns(), in that order, null where the record
+// has no value.
+nlohmann::ordered_json FlattenRecord(const Record& record);
+
+// The table a scenario's rows go to: its name up to a ':' ("server:200" -> "server",
+// "multi-stream:4" -> "multi-stream"), so that every rate of a server run is one table with a
+// column for the rate.
+std::string ScenarioTable(const std::string& scenario);
+
+}  // namespace edgebench

@@ -1,0 +1,680 @@
+#include "report/pareto.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace edgebench {
+namespace {
+
+using Json = nlohmann::json;
+
+struct Alias {
+  const char* name;
+  const char* column;
+};
+
+// Short names for the columns people rank by.
+constexpr Alias kAliases[] = {
+    {"p50", "p50_ms"},          {"p90", "p90_ms"},           {"p99", "p99_ms"},
+    {"mean", "mean_ms"},        {"latency", "p50_ms"},       {"energy", "energy_mj_per_query"},
+    {"power", "mean_power_mw"}, {"peak_power", "peak_power_mw"}, {"memory", "peak_rss_mib"},
+    {"rss", "peak_rss_mib"},    {"accuracy", "top1"},        {"throughput", "throughput_qps"},
+    {"qps", "throughput_qps"},  {"ttft", "ttft_p50_ms"},     {"tpot", "tpot_p50_ms"},
+    {"tokens", "tokens_per_s"},
+};
+
+bool IsMetricUnit(FlatUnit unit) {
+  return unit != FlatUnit::kText && unit != FlatUnit::kFlag;
+}
+
+Direction DirectionOf(FlatUnit unit) {
+  return unit == FlatUnit::kFraction || unit == FlatUnit::kPerSecond ? Direction::kHigher
+                                                                     : Direction::kLower;
+}
+
+std::string MetricNames() {
+  std::string names;
+  for (const Alias& a : kAliases) names += std::string(names.empty() ? "" : ", ") + a.name;
+  names += "; or a numeric column of docs/query.md (";
+  bool first = true;
+  for (const FlatColumn& c : FlatColumns()) {
+    if (!IsMetricUnit(c.unit) || c.unit == FlatUnit::kCount) continue;
+    names += std::string(first ? "" : ", ") + c.name;
+    first = false;
+  }
+  return names + ")";
+}
+
+// The column a metric name means, or an error listing the names there are.
+Result<const FlatColumn*> MetricColumn(const std::string& name, bool allow_counts) {
+  std::string column = name;
+  for (const Alias& a : kAliases) {
+    if (name == a.name) column = a.column;
+  }
+  const FlatColumn* found = FindFlatColumn(column);
+  if (!found || !IsMetricUnit(found->unit) || (!allow_counts && found->unit == FlatUnit::kCount)) {
+    if (found) {
+      return Status::Error("'" + name + "' is not a metric to rank by; metrics: " + MetricNames());
+    }
+    return Status::Error("unknown metric '" + name + "'; metrics: " + MetricNames());
+  }
+  return found;
+}
+
+std::string Trim(const std::string& s) {
+  const size_t begin = s.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
+}
+
+std::vector<std::string> SplitList(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!Trim(item).empty()) items.push_back(Trim(item));
+  }
+  return items;
+}
+
+// Factor from `unit` to the column's unit; nullopt when the unit does not fit the column.
+std::optional<double> UnitFactor(FlatUnit column, const std::string& unit) {
+  static const std::map<FlatUnit, std::map<std::string, double>> factors = {
+      {FlatUnit::kMilliseconds, {{"", 1}, {"ns", 1e-6}, {"us", 1e-3}, {"µs", 1e-3}, {"ms", 1}, {"s", 1e3}}},
+      {FlatUnit::kMillijoules, {{"", 1}, {"uJ", 1e-3}, {"µJ", 1e-3}, {"mJ", 1}, {"J", 1e3}}},
+      {FlatUnit::kMilliwatts, {{"", 1}, {"mW", 1}, {"W", 1e3}}},
+      {FlatUnit::kMebibytes,
+       {{"", 1}, {"B", 1.0 / (1 << 20)}, {"KiB", 1.0 / 1024}, {"MiB", 1}, {"GiB", 1024},
+        {"KB", 1e3 / (1 << 20)}, {"MB", 1e6 / (1 << 20)}, {"GB", 1e9 / (1 << 20)}}},
+      {FlatUnit::kFraction, {{"", 1}, {"%", 0.01}}},
+      {FlatUnit::kPerSecond, {{"", 1}, {"/s", 1}, {"qps", 1}, {"tok/s", 1}}},
+      {FlatUnit::kCount, {{"", 1}}},
+  };
+  const auto column_units = factors.find(column);
+  if (column_units == factors.end()) return std::nullopt;
+  const auto factor = column_units->second.find(unit);
+  if (factor == column_units->second.end()) return std::nullopt;
+  return factor->second;
+}
+
+std::string UnitsFor(FlatUnit column) {
+  switch (column) {
+    case FlatUnit::kMilliseconds: return "ns, us, ms (the default), s";
+    case FlatUnit::kMillijoules: return "uJ, mJ (the default), J";
+    case FlatUnit::kMilliwatts: return "mW (the default), W";
+    case FlatUnit::kMebibytes: return "B, KiB, MiB (the default), GiB, KB, MB, GB";
+    case FlatUnit::kFraction: return "a fraction (0.9) or a percentage (90%)";
+    case FlatUnit::kPerSecond: return "a plain number, /s, qps or tok/s";
+    default: return "a plain number";
+  }
+}
+
+const char* ComparisonText(Comparison c) {
+  switch (c) {
+    case Comparison::kAtMost: return "<=";
+    case Comparison::kAtLeast: return ">=";
+    case Comparison::kBelow: return "<";
+    case Comparison::kAbove: return ">";
+  }
+  return "?";
+}
+
+// A number as people read it: up to 4 significant digits, no exponent for everyday sizes.
+std::string Format(double v) {
+  std::ostringstream out;
+  if (v != 0 && (std::abs(v) >= 1e7 || std::abs(v) < 1e-4)) {
+    out << std::setprecision(3) << std::scientific << v;
+  } else {
+    out << std::setprecision(std::abs(v) >= 1000 ? 7 : 4) << v;
+  }
+  return out.str();
+}
+
+std::string WithUnit(double v, FlatUnit unit) {
+  switch (unit) {
+    case FlatUnit::kMilliseconds: return Format(v) + " ms";
+    case FlatUnit::kMillijoules: return Format(v) + " mJ";
+    case FlatUnit::kMilliwatts: return Format(v) + " mW";
+    case FlatUnit::kMebibytes: return Format(v) + " MiB";
+    case FlatUnit::kPerSecond: return Format(v) + "/s";
+    default: return Format(v);
+  }
+}
+
+std::optional<double> NumberIn(const nlohmann::ordered_json& row, const std::string& column) {
+  const auto it = row.find(column);
+  if (it == row.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+// Whether a is better than b on one objective (strictly).
+bool Better(Direction d, double a, double b) { return d == Direction::kLower ? a < b : a > b; }
+
+bool Tied(double a, double b, double tolerance) {
+  return std::abs(a - b) <= tolerance * std::max(std::abs(a), std::abs(b));
+}
+
+// a dominates b: no worse on every active objective and better on one.
+bool Dominates(const Configuration& a, const Configuration& b, const std::vector<Objective>& objectives,
+               const std::vector<bool>& active) {
+  bool better_somewhere = false;
+  for (size_t k = 0; k < objectives.size(); ++k) {
+    if (!active[k]) continue;
+    const double va = *a.objective_values[k], vb = *b.objective_values[k];
+    if (Better(objectives[k].direction, vb, va)) return false;
+    if (Better(objectives[k].direction, va, vb)) better_somewhere = true;
+  }
+  return better_somewhere;
+}
+
+// The rule: objective by objective in order, keep the configurations within the tolerance of
+// the best; what is left after the last is ordered by the first objective, then record id.
+std::optional<size_t> PickByRule(std::vector<size_t> candidates, const std::vector<Configuration>& configurations,
+                                 const std::vector<Objective>& objectives, const std::vector<bool>& active,
+                                 double tolerance) {
+  if (candidates.empty()) return std::nullopt;
+  for (size_t k = 0; k < objectives.size() && candidates.size() > 1; ++k) {
+    if (!active[k]) continue;
+    double best = *configurations[candidates[0]].objective_values[k];
+    for (size_t c : candidates) {
+      const double v = *configurations[c].objective_values[k];
+      if (Better(objectives[k].direction, v, best)) best = v;
+    }
+    std::vector<size_t> kept;
+    for (size_t c : candidates) {
+      const double v = *configurations[c].objective_values[k];
+      if (std::abs(v - best) <= tolerance * std::abs(best)) kept.push_back(c);
+    }
+    candidates = kept;
+  }
+  size_t first_active = 0;
+  while (!active[first_active]) ++first_active;
+  return *std::min_element(candidates.begin(), candidates.end(), [&](size_t a, size_t b) {
+    const double va = *configurations[a].objective_values[first_active];
+    const double vb = *configurations[b].objective_values[first_active];
+    if (va != vb) return Better(objectives[first_active].direction, va, vb);
+    return configurations[a].record_ids.front() < configurations[b].record_ids.front();
+  });
+}
+
+std::string ObjectiveText(const Objective& o) {
+  return o.column + " (" + (o.direction == Direction::kLower ? "lower" : "higher") + " is better)";
+}
+
+std::string RuleText(const RecommendQuery& query, const std::vector<bool>& active) {
+  std::ostringstream rule;
+  rule << "Configurations are the ok, VALID records of the scenario (accuracy joined to the "
+          "single-stream record it names); those missing a constraint or an objective's metric "
+          "are out. The Pareto front is the rest that no other beats on one objective without "
+          "losing on another. The winner is picked from the front objective by objective in "
+          "the order given: ";
+  bool first = true;
+  for (size_t k = 0; k < query.objectives.size(); ++k) {
+    if (!active[k]) continue;
+    rule << (first ? "best " : "; then, among those within " + Format(query.tie_tolerance * 100) +
+                                  "% of the best (tied), best ")
+         << ObjectiveText(query.objectives[k]);
+    first = false;
+  }
+  rule << "; a tie left after the last objective goes to the best on the first, then the "
+          "earliest record id. The runner-up is the same rule's pick among the other "
+          "eligible configurations.";
+  return rule.str();
+}
+
+// Why `loser` lost to `winner`: the first objective where it falls outside the tie band.
+std::string LossReason(const Configuration& winner, const Configuration& loser, const RecommendQuery& query,
+                       const std::vector<bool>& active) {
+  std::string tied;
+  for (size_t k = 0; k < query.objectives.size(); ++k) {
+    if (!active[k]) continue;
+    const Objective& o = query.objectives[k];
+    const double w = *winner.objective_values[k], l = *loser.objective_values[k];
+    if (Tied(w, l, query.tie_tolerance)) {
+      tied += (tied.empty() ? "" : ", ") + o.column;
+      continue;
+    }
+    const double change = w != 0 ? (l - w) / std::abs(w) * 100 : 0;
+    std::ostringstream reason;
+    reason << (tied.empty() ? "" : "tied on " + tied + " (within " + Format(query.tie_tolerance * 100) + "%); ")
+           << (Better(o.direction, w, l) ? "lost on " : "better on ") << o.column << ": "
+           << WithUnit(l, o.unit) << " against the winner's " << WithUnit(w, o.unit);
+    reason << " (";
+    if (w != 0) reason << (change > 0 ? "+" : "") << Format(change) << "%, ";
+    reason << (o.direction == Direction::kLower ? "lower" : "higher") << " is better)";
+    if (!Better(o.direction, w, l)) {
+      reason << ", but the winner was already picked on an earlier objective's tie band";
+    }
+    return reason.str();
+  }
+  size_t first_active = 0;
+  while (!active[first_active]) ++first_active;
+  const Objective& o = query.objectives[first_active];
+  const double w = *winner.objective_values[first_active], l = *loser.objective_values[first_active];
+  if (w != l) {
+    return "tied within " + Format(query.tie_tolerance * 100) + "% on every objective; lost on the exact " +
+           o.column + ": " + WithUnit(l, o.unit) + " against " + WithUnit(w, o.unit);
+  }
+  return "equal on every objective; lost on record order";
+}
+
+std::string ConfigurationLabel(const nlohmann::ordered_json& row, bool with_scenario, bool with_host) {
+  std::string label = row["model"].get<std::string>();
+  const std::string variant = row["variant"].get<std::string>();
+  if (!variant.empty()) label += "?variant=" + variant;
+  label += " on " + row["target"].get<std::string>();
+  if (with_scenario) label += " [" + row["scenario"].get<std::string>() + "]";
+  if (with_host) label += " @" + row["host"].get<std::string>();
+  return label;
+}
+
+bool IsLlmColumn(const std::string& column) {
+  return column.rfind("ttft_", 0) == 0 || column.rfind("tpot_", 0) == 0 || column == "tokens_per_s";
+}
+
+}  // namespace
+
+Result<Objective> ParseObjective(const std::string& text) {
+  const std::string name = Trim(text);
+  auto column = MetricColumn(name, /*allow_counts=*/false);
+  if (!column.ok()) return Status::Error("objective: " + column.error());
+  Objective objective;
+  objective.name = name;
+  objective.column = column.value()->name;
+  objective.unit = column.value()->unit;
+  objective.direction = DirectionOf(objective.unit);
+  return objective;
+}
+
+Result<std::vector<Objective>> ParseObjectives(const std::string& list) {
+  std::vector<Objective> objectives;
+  for (const std::string& item : SplitList(list)) {
+    auto objective = ParseObjective(item);
+    if (!objective.ok()) return objective.status();
+    for (const Objective& o : objectives) {
+      if (o.column == objective.value().column) {
+        return Status::Error("objective '" + item + "' names " + o.column + " again (as '" + o.name + "')");
+      }
+    }
+    objectives.push_back(objective.take());
+  }
+  if (objectives.empty()) {
+    return Status::Error("no objective given; name at least one, e.g. --objective p99,energy,accuracy");
+  }
+  return objectives;
+}
+
+Result<Constraint> ParseConstraint(const std::string& text) {
+  static const std::regex pattern(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|<|>)\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([^\s0-9][^\s]*)?\s*$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, pattern)) {
+    return Status::Error("constraint '" + text +
+                         "' is not METRIC OP NUMBER[UNIT] with OP one of <=, >=, <, > (e.g. "
+                         "'p99<=10ms', 'accuracy>=0.90', 'energy<5mJ')");
+  }
+  auto column = MetricColumn(m[1].str(), /*allow_counts=*/true);
+  if (!column.ok()) return Status::Error("constraint '" + text + "': " + column.error());
+  Constraint constraint;
+  constraint.text = Trim(text);
+  constraint.column = column.value()->name;
+  constraint.unit = column.value()->unit;
+  const std::string op = m[2].str();
+  constraint.comparison = op == "<=" ? Comparison::kAtMost
+                          : op == ">=" ? Comparison::kAtLeast
+                          : op == "<"  ? Comparison::kBelow
+                                       : Comparison::kAbove;
+  const std::string unit = m[4].matched ? m[4].str() : "";
+  const auto factor = UnitFactor(constraint.unit, unit);
+  if (!factor) {
+    return Status::Error("constraint '" + text + "': unit '" + unit + "' does not fit " + constraint.column +
+                         " (" + FlatUnitName(constraint.unit) + "); write " + UnitsFor(constraint.unit));
+  }
+  constraint.bound = std::stod(m[3].str()) * *factor;
+  if (constraint.unit == FlatUnit::kFraction && unit.empty() && constraint.bound > 1) {
+    return Status::Error("constraint '" + text + "': " + constraint.column + " is a fraction from 0 to 1; write " +
+                         m[3].str() + "% or " + Format(constraint.bound / 100));
+  }
+  return constraint;
+}
+
+Result<std::vector<Constraint>> ParseConstraints(const std::string& list) {
+  std::vector<Constraint> constraints;
+  for (const std::string& item : SplitList(list)) {
+    auto constraint = ParseConstraint(item);
+    if (!constraint.ok()) return constraint.status();
+    constraints.push_back(constraint.take());
+  }
+  return constraints;
+}
+
+bool Meets(const Constraint& constraint, double value) {
+  switch (constraint.comparison) {
+    case Comparison::kAtMost: return value <= constraint.bound;
+    case Comparison::kAtLeast: return value >= constraint.bound;
+    case Comparison::kBelow: return value < constraint.bound;
+    case Comparison::kAbove: return value > constraint.bound;
+  }
+  return false;
+}
+
+Result<Recommendation> Recommend(const std::vector<Record>& records, const RecommendQuery& query) {
+  if (query.objectives.empty()) return Status::Error("recommend needs at least one objective");
+  Recommendation out;
+  out.query = query;
+  out.scenario = query.scenario;
+  if (out.scenario.empty()) {
+    const bool all_llm = std::all_of(query.objectives.begin(), query.objectives.end(),
+                                     [](const Objective& o) { return IsLlmColumn(o.column); });
+    out.scenario = all_llm ? "llm" : "single-stream";
+  }
+  const bool by_table = out.scenario.find(':') == std::string::npos;
+
+  // The latest record of each configuration (host and case key): a store that measured the
+  // same case twice (a re-run, two stores merged) counts it once.
+  std::map<std::pair<std::string, std::string>, const Record*> latest;
+  std::map<std::pair<std::string, std::string>, const Record*> accuracy_of;  // by latency case key
+  int not_ok = 0, invalid = 0, superseded = 0, other_scenario = 0;
+  for (const Record& r : records) {
+    if (r.status != CaseStatus::kOk) {
+      ++not_ok;
+      continue;
+    }
+    if (!r.valid) {
+      ++invalid;
+      continue;
+    }
+    if (r.scenario == "accuracy" && r.accuracy && !r.accuracy->latency_case_key.empty() && out.scenario != "accuracy") {
+      const auto key = std::make_pair(r.environment.hostname, r.accuracy->latency_case_key);
+      const Record*& slot = accuracy_of[key];
+      if (slot) ++superseded;
+      if (!slot || slot->started_at < r.started_at) slot = &r;
+      continue;
+    }
+    const bool in_scenario = by_table ? ScenarioTable(r.scenario) == out.scenario : r.scenario == out.scenario;
+    if (!in_scenario) {
+      ++other_scenario;
+      continue;
+    }
+    const auto key = std::make_pair(r.environment.hostname, r.case_key.empty() ? r.id : r.case_key);
+    const Record*& slot = latest[key];
+    if (slot) ++superseded;
+    if (!slot || slot->started_at < r.started_at) slot = &r;
+  }
+  if (not_ok) out.notes.push_back(std::to_string(not_ok) + " record(s) left out: status not ok");
+  if (invalid) out.notes.push_back(std::to_string(invalid) + " record(s) left out: INVALID (see their verdicts)");
+  if (other_scenario) {
+    out.notes.push_back(std::to_string(other_scenario) + " record(s) of other scenarios left out (this compares " +
+                        out.scenario + "; choose another with --scenario)");
+  }
+  if (superseded) {
+    out.notes.push_back(std::to_string(superseded) + " older record(s) of a configuration measured again left out (the latest counts)");
+  }
+
+  std::set<std::string> hosts, scenarios;
+  for (const auto& [key, r] : latest) {
+    hosts.insert(key.first);
+    scenarios.insert(r->scenario);
+  }
+  const std::vector<std::string> accuracy_columns = {"latency_case_key", "top1", "top1_ci_low", "top1_ci_high", "top5", "images"};
+  std::set<std::pair<std::string, std::string>> joined;
+  for (const auto& [key, r] : latest) {
+    Configuration c;
+    c.row = FlattenRecord(*r);
+    c.record_ids.push_back(r->id);
+    const auto accuracy = accuracy_of.find(key);
+    if (accuracy != accuracy_of.end()) {
+      const nlohmann::ordered_json accuracy_row = FlattenRecord(*accuracy->second);
+      for (const std::string& column : accuracy_columns) c.row[column] = accuracy_row[column];
+      c.record_ids.push_back(accuracy->second->id);
+      joined.insert(key);
+    }
+    c.label = ConfigurationLabel(c.row, scenarios.size() > 1, hosts.size() > 1);
+    out.configurations.push_back(std::move(c));
+  }
+  for (const auto& [key, r] : accuracy_of) {
+    if (joined.count(key)) continue;
+    out.notes.push_back("the accuracy of " + r->model + (r->variant.empty() ? "" : "?variant=" + r->variant) + " on " +
+                        r->effective_target + " has no " + out.scenario +
+                        " record to join (its latency_case_key " + key.second +
+                        "): measure it with `edgebench run` on the same artifact and target");
+  }
+
+  // Objectives no configuration has are dropped, said; a configuration lacking one that others
+  // have is out of the ranking, said.
+  const size_t n_objectives = query.objectives.size();
+  out.objective_active.assign(n_objectives, false);
+  for (Configuration& c : out.configurations) {
+    for (const Objective& o : query.objectives) c.objective_values.push_back(NumberIn(c.row, o.column));
+  }
+  for (size_t k = 0; k < n_objectives; ++k) {
+    for (const Configuration& c : out.configurations) {
+      if (c.objective_values[k]) out.objective_active[k] = true;
+    }
+    if (!out.objective_active[k] && !out.configurations.empty()) {
+      std::string why;
+      for (const Configuration& c : out.configurations) {
+        if (c.row.contains("energy_note") && c.row["energy_note"].is_string() &&
+            query.objectives[k].column == "energy_mj_per_query") {
+          why = " (" + c.row["energy_note"].get<std::string>() + ")";
+          break;
+        }
+      }
+      out.notes.push_back("objective " + query.objectives[k].name + " dropped: no configuration has " +
+                          query.objectives[k].column + why);
+    }
+  }
+  const bool any_active = std::find(out.objective_active.begin(), out.objective_active.end(), true) !=
+                          out.objective_active.end();
+
+  std::vector<size_t> eligible;
+  for (size_t i = 0; i < out.configurations.size(); ++i) {
+    Configuration& c = out.configurations[i];
+    for (size_t k = 0; k < n_objectives; ++k) {
+      if (out.objective_active[k] && !c.objective_values[k]) c.missing.push_back(query.objectives[k].column);
+    }
+    for (const Constraint& constraint : query.constraints) {
+      const auto value = NumberIn(c.row, constraint.column);
+      if (!value) {
+        c.failed_constraints.push_back(constraint.text + " (" + constraint.column + " unknown)");
+      } else if (!Meets(constraint, *value)) {
+        c.failed_constraints.push_back(constraint.text + " (" + WithUnit(*value, constraint.unit) + ")");
+      }
+    }
+    c.eligible = any_active && c.missing.empty() && c.failed_constraints.empty();
+    if (c.eligible) eligible.push_back(i);
+  }
+
+  for (size_t i : eligible) {
+    bool dominated = false;
+    for (size_t j : eligible) {
+      if (i != j && Dominates(out.configurations[j], out.configurations[i], query.objectives, out.objective_active)) {
+        dominated = true;
+        break;
+      }
+    }
+    out.configurations[i].on_front = !dominated;
+  }
+  out.rule = RuleText(query, out.objective_active);
+  if (!any_active) {
+    out.no_winner_reason = out.configurations.empty()
+                               ? "no ok, VALID " + out.scenario + " record to compare"
+                               : "no configuration has a value for any objective";
+    return out;
+  }
+  std::vector<size_t> front;
+  for (size_t i : eligible) {
+    if (out.configurations[i].on_front) front.push_back(i);
+  }
+  // The front in rule order: pick, remove, pick again.
+  std::vector<size_t> rest = front;
+  while (!rest.empty()) {
+    const size_t pick = *PickByRule(rest, out.configurations, query.objectives, out.objective_active, query.tie_tolerance);
+    out.front.push_back(pick);
+    rest.erase(std::find(rest.begin(), rest.end(), pick));
+  }
+  if (out.front.empty()) {
+    out.no_winner_reason = out.configurations.empty()
+                               ? "no ok, VALID " + out.scenario + " record to compare"
+                               : "no configuration meets every constraint with every objective measured";
+    return out;
+  }
+  out.winner = out.front.front();
+  std::vector<size_t> others;
+  for (size_t i : eligible) {
+    if (i != *out.winner) others.push_back(i);
+  }
+  out.runner_up = PickByRule(others, out.configurations, query.objectives, out.objective_active, query.tie_tolerance);
+  if (out.runner_up) {
+    out.runner_up_reason = LossReason(out.configurations[*out.winner], out.configurations[*out.runner_up], query,
+                                      out.objective_active);
+  }
+  return out;
+}
+
+nlohmann::json RecommendationToJson(const Recommendation& r) {
+  Json objectives = Json::array();
+  for (size_t k = 0; k < r.query.objectives.size(); ++k) {
+    const Objective& o = r.query.objectives[k];
+    objectives.push_back({{"name", o.name},
+                          {"column", o.column},
+                          {"direction", o.direction == Direction::kLower ? "lower" : "higher"},
+                          {"unit", FlatUnitName(o.unit)},
+                          {"active", r.objective_active.empty() ? true : static_cast<bool>(r.objective_active[k])}});
+  }
+  Json constraints = Json::array();
+  for (const Constraint& c : r.query.constraints) {
+    constraints.push_back({{"text", c.text},
+                           {"column", c.column},
+                           {"op", ComparisonText(c.comparison)},
+                           {"bound", c.bound},
+                           {"unit", FlatUnitName(c.unit)}});
+  }
+  Json configurations = Json::array();
+  for (size_t i = 0; i < r.configurations.size(); ++i) {
+    const Configuration& c = r.configurations[i];
+    Json values = Json::object();
+    for (size_t k = 0; k < r.query.objectives.size(); ++k) {
+      values[r.query.objectives[k].column] = c.objective_values[k] ? Json(*c.objective_values[k]) : Json(nullptr);
+    }
+    configurations.push_back({{"index", i},
+                              {"label", c.label},
+                              {"record_ids", c.record_ids},
+                              {"objectives", values},
+                              {"eligible", c.eligible},
+                              {"on_front", c.on_front},
+                              {"missing", c.missing},
+                              {"failed_constraints", c.failed_constraints},
+                              {"row", Json::parse(c.row.dump())}});
+  }
+  Json out = {{"schema", "edgebench.recommendation/1"},
+              {"scenario", r.scenario},
+              {"rule", r.rule},
+              {"tie_tolerance", r.query.tie_tolerance},
+              {"objectives", objectives},
+              {"constraints", constraints},
+              {"configurations", configurations},
+              {"front", r.front},
+              {"winner", r.winner ? Json(*r.winner) : Json(nullptr)},
+              {"runner_up", r.runner_up ? Json(*r.runner_up) : Json(nullptr)},
+              {"runner_up_reason", r.runner_up ? Json(r.runner_up_reason) : Json(nullptr)},
+              {"no_winner_reason", r.winner ? Json(nullptr) : Json(r.no_winner_reason)},
+              {"notes", r.notes}};
+  return out;
+}
+
+std::string RecommendationText(const Recommendation& r) {
+  std::ostringstream out;
+  std::vector<std::string> columns;  // objectives, then constrained columns not among them
+  std::vector<FlatUnit> units;
+  for (size_t k = 0; k < r.query.objectives.size(); ++k) {
+    if (r.objective_active[k]) {
+      columns.push_back(r.query.objectives[k].column);
+      units.push_back(r.query.objectives[k].unit);
+    }
+  }
+  for (const Constraint& c : r.query.constraints) {
+    if (std::find(columns.begin(), columns.end(), c.column) == columns.end()) {
+      columns.push_back(c.column);
+      units.push_back(c.unit);
+    }
+  }
+  out << "scenario: " << r.scenario << ", " << r.configurations.size() << " configuration(s)\n";
+  out << "objectives:";
+  for (size_t k = 0; k < r.query.objectives.size(); ++k) {
+    out << (k ? ", " : " ") << ObjectiveText(r.query.objectives[k]) << (r.objective_active[k] ? "" : " [dropped]");
+  }
+  out << "\nconstraints:";
+  if (r.query.constraints.empty()) out << " none";
+  for (size_t k = 0; k < r.query.constraints.size(); ++k) {
+    const Constraint& c = r.query.constraints[k];
+    out << (k ? ", " : " ") << c.column << " " << ComparisonText(c.comparison) << " " << WithUnit(c.bound, c.unit);
+  }
+  out << "\nrule: " << r.rule << "\n\n";
+
+  if (!r.configurations.empty()) {
+    size_t label_width = std::string("configuration").size();
+    for (const Configuration& c : r.configurations) label_width = std::max(label_width, c.label.size());
+    std::vector<size_t> widths;
+    for (const std::string& name : columns) widths.push_back(std::max<size_t>(name.size(), 10));
+    out << std::left << std::setw(static_cast<int>(label_width)) << "configuration";
+    for (size_t k = 0; k < columns.size(); ++k) out << "  " << std::right << std::setw(static_cast<int>(widths[k])) << columns[k];
+    out << "  " << std::left << "front  verdict\n";
+    // Rule order: the front first, then the rest as they came.
+    std::vector<size_t> order = r.front;
+    for (size_t i = 0; i < r.configurations.size(); ++i) {
+      if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+    }
+    for (size_t i : order) {
+      const Configuration& c = r.configurations[i];
+      out << std::left << std::setw(static_cast<int>(label_width)) << c.label;
+      for (size_t k = 0; k < columns.size(); ++k) {
+        const auto v = NumberIn(c.row, columns[k]);
+        out << "  " << std::right << std::setw(static_cast<int>(widths[k])) << (v ? Format(*v) : "-");
+      }
+      std::string verdict = r.winner == i ? "winner" : r.runner_up == i ? "runner-up" : "";
+      if (!c.failed_constraints.empty()) verdict = "misses a constraint";
+      else if (!c.missing.empty()) verdict = "not measured: " + c.missing.front();
+      else if (verdict.empty() && !c.on_front) verdict = "dominated";
+      out << "  " << std::left << std::setw(5) << (c.on_front ? "yes" : "") << "  " << verdict << "\n";
+    }
+    out << "\n";
+  }
+  if (r.winner) {
+    const Configuration& w = r.configurations[*r.winner];
+    out << "winner: " << w.label;
+    for (size_t k = 0; k < r.query.objectives.size(); ++k) {
+      if (r.objective_active[k]) {
+        out << (k ? ", " : ": ") << r.query.objectives[k].column << " "
+            << WithUnit(*w.objective_values[k], r.query.objectives[k].unit);
+      }
+    }
+    out << "\n";
+    if (r.runner_up) {
+      out << "runner-up: " << r.configurations[*r.runner_up].label << ": " << r.runner_up_reason << "\n";
+    } else {
+      out << "runner-up: none (no other configuration meets every constraint)\n";
+    }
+  } else {
+    out << "no winner: " << r.no_winner_reason << "\n";
+  }
+  bool header = false;
+  for (const Configuration& c : r.configurations) {
+    if (c.failed_constraints.empty() && c.missing.empty()) continue;
+    if (!header) out << "left out:\n";
+    header = true;
+    out << "  " << c.label << ": ";
+    std::string reasons;
+    for (const std::string& f : c.failed_constraints) reasons += (reasons.empty() ? "misses " : ", misses ") + f;
+    for (const std::string& m : c.missing) reasons += (reasons.empty() ? "" : ", ") + m + " not measured";
+    out << reasons << "\n";
+  }
+  for (const std::string& note : r.notes) out << "note: " << note << "\n";
+  return out.str();
+}
+
+}  // namespace edgebench

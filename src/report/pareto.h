@@ -1,0 +1,99 @@
+// `edgebench recommend`: which measured configuration (runtime x device x threads x precision x
+// batch) to pick under stated objectives and constraints. A recommendation is a query over
+// records, not an opinion: the configurations are the flat rows (report/flat_record.h) of ok,
+// VALID records, constraints filter them, the Pareto front is the set no other configuration
+// beats on one objective without losing on another, and the winner is picked from the front by
+// a rule that is printed with the answer (docs/recommend.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+#include "report/flat_record.h"
+#include "report/record.h"
+
+namespace edgebench {
+
+enum class Direction { kLower, kHigher };  // which values are better
+
+struct Objective {
+  std::string name;    // as the user wrote it ("p99")
+  std::string column;  // the flat column ("p99_ms")
+  Direction direction = Direction::kLower;
+  FlatUnit unit = FlatUnit::kMilliseconds;
+};
+
+// "p99", "energy", "accuracy", or any numeric flat column ("p90_ms", "tokens_per_s"). Latency,
+// energy, power and memory are better lower; accuracy and throughput higher. An error names
+// the objectives there are.
+Result<Objective> ParseObjective(const std::string& text);
+// A comma-separated list, in order of importance.
+Result<std::vector<Objective>> ParseObjectives(const std::string& list);
+
+enum class Comparison { kAtMost, kAtLeast, kBelow, kAbove };  // <=, >=, <, >
+
+struct Constraint {
+  std::string text;    // as written, e.g. "p99<=10ms"
+  std::string column;  // "p99_ms"
+  Comparison comparison = Comparison::kAtMost;
+  double bound = 0;    // in the column's unit (FlatUnitName)
+  FlatUnit unit = FlatUnit::kMilliseconds;
+};
+
+// "METRIC OP NUMBER[UNIT]": OP one of <= >= < >; units convert to the column's: time ns, us,
+// ms, s; energy uJ, mJ, J; power mW, W; memory B, KiB, MiB, GiB, KB, MB, GB; accuracy a
+// fraction (0.9) or a percentage (90%); rates /s, qps, tok/s. An error says what is wrong with
+// the text and what would be right.
+Result<Constraint> ParseConstraint(const std::string& text);
+Result<std::vector<Constraint>> ParseConstraints(const std::string& list);
+bool Meets(const Constraint& constraint, double value);
+
+struct RecommendQuery {
+  std::vector<Objective> objectives;    // at least one
+  std::vector<Constraint> constraints;
+  // The scenario whose records are compared (a table name such as "multi-stream" or a scenario
+  // as run such as "multi-stream:4"). Empty: "llm" when every objective is an LLM metric,
+  // else "single-stream". Accuracy records join the single-stream record they name.
+  std::string scenario;
+  double tie_tolerance = 0.01;  // relative: values this close count as tied in the rule
+};
+
+struct Configuration {
+  std::string label;  // model, variant, target (and scenario, host when they vary)
+  nlohmann::ordered_json row;          // the flat row, accuracy columns joined in
+  std::vector<std::string> record_ids;  // the records it is made of
+  std::vector<std::optional<double>> objective_values;  // per objective of the query
+  std::vector<std::string> missing;     // objective columns it has no value for
+  std::vector<std::string> failed_constraints;  // "p99<=10ms (12.3 ms)"
+  bool eligible = false;  // meets every constraint, every active objective measured
+  bool on_front = false;
+};
+
+struct Recommendation {
+  RecommendQuery query;
+  std::string scenario;  // the one compared
+  std::string rule;      // the winner's rule in words, printed with every answer
+  std::vector<bool> objective_active;  // false: dropped (no configuration has that metric)
+  std::vector<Configuration> configurations;
+  std::vector<size_t> front;          // indexes into configurations, in rule order
+  std::optional<size_t> winner;
+  std::optional<size_t> runner_up;
+  std::string runner_up_reason;       // which objective it lost on, and by how much
+  std::string no_winner_reason;       // when there is no winner
+  std::vector<std::string> notes;     // dropped objectives, records left out and why
+};
+
+// Never fails on records: a store with nothing to compare gives a Recommendation without a
+// winner and the reason. Fails only on a query that cannot be answered as asked (no objective).
+Result<Recommendation> Recommend(const std::vector<Record>& records, const RecommendQuery& query);
+
+nlohmann::json RecommendationToJson(const Recommendation& recommendation);
+// The answer for people: the rule, a table of configurations, the winner, the runner-up and
+// why it lost, the configurations that miss a constraint and which.
+std::string RecommendationText(const Recommendation& recommendation);
+
+}  // namespace edgebench
