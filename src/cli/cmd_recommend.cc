@@ -17,6 +17,7 @@ struct RecommendOptions {
   std::string objectives = "p99";
   std::vector<std::string> constraints;  // each may hold several, comma-separated
   std::string scenario;
+  std::string model;
   double tie_percent = 1;
   std::string format = "table";
 };
@@ -47,6 +48,7 @@ int RunRecommend(const RecommendOptions& o) {
   }
   query.tie_tolerance = o.tie_percent / 100;
   query.scenario = o.scenario;
+  query.model = o.model;
   auto records = ReadStoreArguments(o.stores, "recommend");
   if (!records.ok()) {
     std::cerr << "edgebench recommend: " << records.error() << "\n";
@@ -85,6 +87,8 @@ void AddRecommendCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--constraint", o->constraints,
                   "METRIC OP VALUE[UNIT], comma-separated or repeated: e.g. 'p99<=10ms,accuracy>=0.90'");
+  cmd->add_option("--model", o->model,
+                  "the model whose configurations are compared (needed when the store holds several)");
   cmd->add_option("--scenario", o->scenario,
                   "the scenario compared, e.g. multi-stream or server:200 (default single-stream; llm when "
                   "every objective is an LLM metric)");

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/strings.h"
+
 namespace edgebench {
 namespace {
 
@@ -72,7 +74,7 @@ std::string Trim(const std::string& s) {
   return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
 }
 
-std::vector<std::string> SplitList(const std::string& list) {
+std::vector<std::string> TrimmedItems(const std::string& list) {
   std::vector<std::string> items;
   std::stringstream in(list);
   std::string item;
@@ -293,7 +295,7 @@ Result<Objective> ParseObjective(const std::string& text) {
 
 Result<std::vector<Objective>> ParseObjectives(const std::string& list) {
   std::vector<Objective> objectives;
-  for (const std::string& item : SplitList(list)) {
+  for (const std::string& item : TrimmedItems(list)) {
     auto objective = ParseObjective(item);
     if (!objective.ok()) return objective.status();
     for (const Objective& o : objectives) {
@@ -344,7 +346,7 @@ Result<Constraint> ParseConstraint(const std::string& text) {
 
 Result<std::vector<Constraint>> ParseConstraints(const std::string& list) {
   std::vector<Constraint> constraints;
-  for (const std::string& item : SplitList(list)) {
+  for (const std::string& item : TrimmedItems(list)) {
     auto constraint = ParseConstraint(item);
     if (!constraint.ok()) return constraint.status();
     constraints.push_back(constraint.take());
@@ -378,8 +380,12 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
   // same case twice (a re-run, two stores merged) counts it once.
   std::map<std::pair<std::string, std::string>, const Record*> latest;
   std::map<std::pair<std::string, std::string>, const Record*> accuracy_of;  // by latency case key
-  int not_ok = 0, invalid = 0, superseded = 0, other_scenario = 0;
+  int not_ok = 0, invalid = 0, superseded = 0, other_scenario = 0, other_model = 0;
   for (const Record& r : records) {
+    if (!query.model.empty() && r.model != query.model) {
+      ++other_model;
+      continue;
+    }
     if (r.status != CaseStatus::kOk) {
       ++not_ok;
       continue;
@@ -404,6 +410,17 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     const Record*& slot = latest[key];
     if (slot) ++superseded;
     if (!slot || slot->started_at < r.started_at) slot = &r;
+  }
+  std::set<std::string> models;
+  for (const auto& [key, r] : latest) models.insert(r->model);
+  if (models.size() > 1) {
+    return Status::Error("the " + out.scenario + " records hold " + std::to_string(models.size()) +
+                         " models (" + Join(std::vector<std::string>(models.begin(), models.end()), ", ") +
+                         "): a recommendation compares configurations of one model; name it with --model");
+  }
+  if (!query.model.empty() && models.empty() && other_model > 0) {
+    out.notes.push_back("no record of model '" + query.model + "' to compare (" + std::to_string(other_model) +
+                        " record(s) of other models)");
   }
   if (not_ok) out.notes.push_back(std::to_string(not_ok) + " record(s) left out: status not ok");
   if (invalid) out.notes.push_back(std::to_string(invalid) + " record(s) left out: INVALID (see their verdicts)");

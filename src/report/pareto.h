@@ -60,6 +60,9 @@ struct RecommendQuery {
   // else "single-stream". Accuracy records join the single-stream record they name.
   std::string scenario;
   double tie_tolerance = 0.01;  // relative: values this close count as tied in the rule
+  // The model whose configurations are compared: configurations of different models are
+  // different products, never rivals. Empty: the records must hold one model.
+  std::string model;
 };
 
 struct Configuration {
@@ -87,8 +90,9 @@ struct Recommendation {
   std::vector<std::string> notes;     // dropped objectives, records left out and why
 };
 
-// Never fails on records: a store with nothing to compare gives a Recommendation without a
-// winner and the reason. Fails only on a query that cannot be answered as asked (no objective).
+// A store with nothing to compare gives a Recommendation without a winner and the reason. Fails
+// only on a query that cannot be answered as asked: no objective, or no model named while the
+// records to compare hold several (the error lists them).
 Result<Recommendation> Recommend(const std::vector<Record>& records, const RecommendQuery& query);
 
 nlohmann::json RecommendationToJson(const Recommendation& recommendation);

@@ -64,11 +64,12 @@ TEST_F(RecommendCli, ConstraintsChooseAnotherAndNoneMetIsExitOne) {
   auto all = RunCommand(Executable() + " recommend " + store_ + " --objective p50 --format json");
   ASSERT_EQ(all.exit_code, 0) << all.output;
   double p50_1ms = 0, p50_2ms = 0;
-  for (const auto& c : nlohmann::json::parse(all.output)["configurations"]) {
+  const auto all_json = nlohmann::json::parse(all.output);  // kept alive for the loop
+  for (const auto& c : all_json["configurations"]) {
     if (c["row"]["target"] == "null:sleep?us=1000") p50_1ms = c["row"]["p50_ms"].get<double>();
     if (c["row"]["target"] == "null:sleep?us=2000") p50_2ms = c["row"]["p50_ms"].get<double>();
   }
-  ASSERT_LT(p50_1ms, p50_2ms);
+  ASSERT_LT(p50_1ms, p50_2ms) << all.output;
   const std::string bound = std::to_string(static_cast<int64_t>((p50_1ms + p50_2ms) / 2 * 1000)) + "us";
   auto r = RunCommand(Executable() + " recommend " + store_ + " --objective p50 --constraint 'p50>=" + bound + "' 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.output;

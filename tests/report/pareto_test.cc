@@ -292,5 +292,24 @@ TEST(Pareto, JsonCarriesTheFrontTheWinnerAndEveryConfiguration) {
   EXPECT_TRUE(json["runner_up_reason"].is_string());
 }
 
+// Configurations of different models are never rivals: a store of two models needs --model.
+TEST(Pareto, SeveralModelsNeedOneNamed) {
+  Record vit = Latency("a", "ort:cpu", 20, 30);
+  vit.model = "vit";
+  Record face = Latency("b", "ort:cpu", 2, 3);
+  face.model = "blazeface";
+  face.case_key = "key-face";
+  auto mixed = Recommend({vit, face}, Query("p50"));
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_NE(mixed.error().find("2 models (blazeface, vit)"), std::string::npos) << mixed.error();
+  EXPECT_NE(mixed.error().find("--model"), std::string::npos) << mixed.error();
+  RecommendQuery only_vit = Query("p50");
+  only_vit.model = "vit";
+  auto named = Recommend({vit, face}, only_vit);
+  ASSERT_TRUE(named.ok()) << named.error();
+  ASSERT_EQ(named.value().configurations.size(), 1u);
+  EXPECT_EQ(named.value().configurations[0].row["model"], "vit");
+}
+
 }  // namespace
 }  // namespace edgebench
