@@ -3,6 +3,7 @@
 // --fail-if-slower when a case is slower by more than its bound; 2 for usage errors and stores
 // that cannot be compared.
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -41,6 +42,13 @@ Result<double> ParseRelative(const std::string& flag, const std::string& text) {
     return Status::Error(flag + ": '" + text + "' is not a relative change; write e.g. 1% or 0.01");
   }
   return percent ? value / 100 : value;
+}
+
+// "+2.75%".
+std::string Percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.2f%%", 100 * fraction);
+  return text;
 }
 
 // DIR holding results.jsonl, or a .jsonl file; its records, with the reader's warnings on stderr.
@@ -134,9 +142,9 @@ int RunCompare(const CompareCommandOptions& command) {
       const auto slowdown = m.MinimumSlowdown();
       if (m.verdict != MetricVerdict::kSlower || !slowdown || !(*slowdown > *fail_if_slower)) continue;
       std::cerr << "edgebench compare: " << c.model << " on " << c.target << " (" << c.scenario << "): " << m.name
-                << " slower by at least " << 100 * *slowdown << "% (95% interval of the change ["
-                << 100 * *m.ci_low << "%, " << 100 * *m.ci_high << "%]), more than --fail-if-slower "
-                << command.fail_if_slower << "\n";
+                << " slower by at least " << Percent(*slowdown) << " (change " << Percent(m.change)
+                << ", 95% interval [" << Percent(*m.ci_low) << ", " << Percent(*m.ci_high)
+                << "]), more than --fail-if-slower " << command.fail_if_slower << "\n";
       exit_code = 1;
     }
   }
