@@ -485,6 +485,7 @@ std::string Number(double value, const std::string& unit) {
 std::string PValue(const std::optional<double>& p) {
   if (!p) return "-";
   char text[32];
+  if (*p == 0) return "<1e-300";  // below the smallest double the normal tail gives
   if (*p < 1e-4) {
     std::snprintf(text, sizeof text, "%.0e", *p);
   } else {
