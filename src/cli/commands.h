@@ -25,5 +25,6 @@ void AddWorkerCommand(CLI::App& app, CommandContext& context);
 void AddCoverageCommand(CLI::App& app, CommandContext& context);
 void AddExportCommand(CLI::App& app, CommandContext& context);
 void AddRecommendCommand(CLI::App& app, CommandContext& context);
+void AddCompareCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

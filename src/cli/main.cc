@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
   edgebench::AddCoverageCommand(app, context);
   edgebench::AddExportCommand(app, context);
   edgebench::AddRecommendCommand(app, context);
+  edgebench::AddCompareCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,186 @@
+// `edgebench compare BASE NEW`: whether NEW's runs are slower or faster than BASE's, case by case,
+// with a test rather than a guess (report/compare.h, docs/compare.md). Exit status: 0, or 1 with
+// --fail-if-slower when a case is slower by more than its bound; 2 for usage errors and stores
+// that cannot be compared.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "cli/command_support.h"
+#include "cli/commands.h"
+#include "report/compare.h"
+#include "report/store.h"
+
+namespace edgebench {
+namespace {
+
+struct CompareCommandOptions {
+  std::string base;
+  std::string candidate;
+  std::string format = "text";
+  std::string noise_threshold = "1%";
+  std::string fail_if_slower;  // empty: never exit 1
+  std::string by;              // empty: case keys
+  int resamples = 2000;
+  uint64_t seed = 0;
+  bool ignore_environment = false;
+  bool ignore_runtime_version = false;
+};
+
+// "1%", "0.5%" or a fraction "0.01". The error names the flag.
+Result<double> ParseRelative(const std::string& flag, const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !(value >= 0) || !std::isfinite(value)) {
+    return Status::Error(flag + ": '" + text + "' is not a relative change; write e.g. 1% or 0.01");
+  }
+  return percent ? value / 100 : value;
+}
+
+// "+2.75%".
+std::string Percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.2f%%", 100 * fraction);
+  return text;
+}
+
+// DIR holding results.jsonl, or a .jsonl file; its records, with the reader's warnings on stderr.
+// An error says what is wrong with the store and what to do.
+Result<std::vector<Record>> LoadStore(const std::string& side, const std::string& path) {
+  std::error_code ec;
+  std::string file = path;
+  if (std::filesystem::is_directory(path, ec)) {
+    file = (std::filesystem::path(path) / "results.jsonl").string();
+    if (!std::filesystem::exists(file, ec)) {
+      return Status::Error(side + " '" + path + "' is a directory without results.jsonl: give a store written by "
+                           "`edgebench run ... --out DIR` or a .jsonl file");
+    }
+  } else if (!std::filesystem::exists(path, ec)) {
+    return Status::Error(side + " '" + path + "' does not exist: give a store written by `edgebench run ... --out "
+                         "DIR` or a .jsonl file");
+  }
+  auto contents = ReadStore(file);
+  if (!contents.ok()) return Status::Error(side + ": " + contents.error());
+  for (const std::string& warning : contents.value().warnings) {
+    std::cerr << "edgebench compare: " << side << ": " << warning << "\n";
+  }
+  std::vector<Record> records = std::move(contents.value().records);
+  if (records.empty()) return Status::Error(side + " '" + file + "' holds no records");
+  std::map<std::string, int> statuses;
+  for (const Record& r : records) ++statuses[CaseStatusName(r.status)];
+  if (!statuses.count(CaseStatusName(CaseStatus::kOk))) {
+    std::string list;
+    for (const auto& [status, count] : statuses) list += (list.empty() ? "" : ", ") + std::to_string(count) + " " + status;
+    return Status::Error(side + " '" + file + "' has no measured record (" + list + "): nothing to compare");
+  }
+  return records;
+}
+
+int RunCompare(const CompareCommandOptions& command) {
+  CompareOptions options;
+  auto threshold = ParseRelative("--noise-threshold", command.noise_threshold);
+  if (!threshold.ok()) {
+    std::cerr << "edgebench compare: " << threshold.error() << "\n";
+    return 2;
+  }
+  options.noise_threshold = threshold.value();
+  std::optional<double> fail_if_slower;
+  if (!command.fail_if_slower.empty()) {
+    auto bound = ParseRelative("--fail-if-slower", command.fail_if_slower);
+    if (!bound.ok()) {
+      std::cerr << "edgebench compare: " << bound.error() << "\n";
+      return 2;
+    }
+    fail_if_slower = bound.value();
+  }
+  if (!command.by.empty()) {
+    auto fields = ParseMatchFields(command.by);
+    if (!fields.ok()) {
+      std::cerr << "edgebench compare: " << fields.error() << "\n";
+      return 2;
+    }
+    options.match_by = fields.take();
+  }
+  options.resamples = command.resamples;
+  options.seed = command.seed;
+  options.ignore_environment = command.ignore_environment;
+  options.ignore_runtime_version = command.ignore_runtime_version;
+  auto base = LoadStore("BASE", command.base);
+  if (!base.ok()) {
+    std::cerr << "edgebench compare: " << base.error() << "\n";
+    return 2;
+  }
+  auto candidate = LoadStore("NEW", command.candidate);
+  if (!candidate.ok()) {
+    std::cerr << "edgebench compare: " << candidate.error() << "\n";
+    return 2;
+  }
+  auto comparison = CompareRecords(base.value(), candidate.value(), options);
+  if (!comparison.ok()) {
+    std::cerr << "edgebench compare: " << comparison.error() << "\n";
+    return 2;
+  }
+  if (command.format == "json") {
+    std::cout << ComparisonToJson(comparison.value()).dump(2) << "\n";
+  } else if (command.format == "markdown") {
+    std::cout << ComparisonMarkdown(comparison.value());
+  } else {
+    std::cout << ComparisonText(comparison.value());
+  }
+  if (!fail_if_slower) return 0;
+  int exit_code = 0;
+  for (const CaseComparison& c : comparison.value().cases) {
+    if (c.verdict != CaseVerdict::kSlower) continue;
+    for (const MetricComparison& m : c.metrics) {
+      const auto slowdown = m.MinimumSlowdown();
+      if (m.verdict != MetricVerdict::kSlower || !slowdown || !(*slowdown > *fail_if_slower)) continue;
+      std::cerr << "edgebench compare: " << c.model << " on " << c.target << " (" << c.scenario << "): " << m.name
+                << " slower by at least " << Percent(*slowdown) << " (change " << Percent(m.change)
+                << ", 95% interval [" << Percent(*m.ci_low) << ", " << Percent(*m.ci_high)
+                << "]), more than --fail-if-slower " << command.fail_if_slower << "\n";
+      exit_code = 1;
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+void AddCompareCommand(CLI::App& app, CommandContext& context) {
+  CLI::App* cmd = app.add_subcommand(
+      "compare", "whether NEW's runs are slower or faster than BASE's, case by case, with a significance test");
+  auto options = std::make_shared<CompareCommandOptions>();
+  cmd->add_option("base", options->base, "the store measured before (a directory with results.jsonl, or a .jsonl)")
+      ->required();
+  cmd->add_option("new", options->candidate, "the store measured after")->required();
+  cmd->add_option("--format", options->format, "text, markdown (for a pull request) or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--noise-threshold", options->noise_threshold,
+                  "changes whose 95% interval reaches inside +-this are \"no change\" (1% or 0.01)")
+      ->capture_default_str();
+  cmd->add_option("--fail-if-slower", options->fail_if_slower,
+                  "exit 1 when a case is judged slower and its change's interval lies above this (e.g. 5%)");
+  cmd->add_option("--by", options->by,
+                  "pair cases by these record fields instead of the case key (model, variant, artifact, backend, "
+                  "device, target, scenario), to compare a deliberate change of target options or settings")
+      ->check(NonEmpty());
+  cmd->add_option("--resamples", options->resamples, "bootstrap resamples per interval")
+      ->check(CLI::Range(100, 1000000))
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "the bootstrap's seed")->capture_default_str();
+  cmd->add_flag("--ignore-environment", options->ignore_environment,
+                "compare runs from different machines (host, CPU, cores, memory) anyway; the difference is noted");
+  cmd->add_flag("--ignore-runtime-version", options->ignore_runtime_version,
+                "compare runs of different runtime versions anyway (an upgrade); the difference is noted");
+  cmd->callback([&context, options] { context.exit_code = RunCompare(*options); });
+}
+
+}  // namespace edgebench

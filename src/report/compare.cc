@@ -1,0 +1,652 @@
+#include "report/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "stats/summary.h"
+
+namespace edgebench {
+
+Result<std::vector<std::string>> ParseMatchFields(const std::string& text) {
+  std::vector<std::string> fields;
+  std::stringstream in(text);
+  std::string field;
+  while (std::getline(in, field, ',')) {
+    if (field.empty()) continue;
+    if (std::find(kCompareMatchFields.begin(), kCompareMatchFields.end(), field) == kCompareMatchFields.end()) {
+      std::string known;
+      for (const std::string& f : kCompareMatchFields) known += (known.empty() ? "" : ", ") + f;
+      return Status::Error("--by: unknown field '" + field + "'; fields: " + known);
+    }
+    if (std::find(fields.begin(), fields.end(), field) == fields.end()) fields.push_back(field);
+  }
+  if (fields.empty()) return Status::Error("--by: no field given; e.g. --by model,backend,device,scenario");
+  return fields;
+}
+
+std::string MetricVerdictName(MetricVerdict verdict) {
+  switch (verdict) {
+    case MetricVerdict::kFaster: return "faster";
+    case MetricVerdict::kSlower: return "slower";
+    case MetricVerdict::kNoChange: return "no change";
+    case MetricVerdict::kNotTested: return "not tested";
+  }
+  return "not tested";
+}
+
+std::string CaseVerdictName(CaseVerdict verdict) {
+  switch (verdict) {
+    case CaseVerdict::kFaster: return "faster";
+    case CaseVerdict::kSlower: return "slower";
+    case CaseVerdict::kNoChange: return "no change";
+    case CaseVerdict::kNotComparable: return "not comparable";
+  }
+  return "not comparable";
+}
+
+std::optional<double> MetricComparison::MinimumSlowdown() const {
+  if (!ci_low || !ci_high) return std::nullopt;
+  return higher_is_slower ? *ci_low : -*ci_high;
+}
+
+namespace {
+
+std::string Percent(double fraction, bool sign = true) {
+  char text[32];
+  std::snprintf(text, sizeof text, sign ? "%+.2f%%" : "%.2f%%", 100 * fraction);
+  return text;
+}
+
+std::string FieldValue(const Record& r, const std::string& field) {
+  if (field == "model") return r.model;
+  if (field == "variant") return r.variant;
+  if (field == "artifact") return r.artifact_sha256.empty() ? r.artifact : r.artifact_sha256;
+  if (field == "backend") return r.backend;
+  if (field == "device") return r.device;
+  if (field == "target") return r.effective_target;
+  if (field == "scenario") return r.scenario;
+  return "";
+}
+
+std::string MatchKey(const Record& r, const std::vector<std::string>& by) {
+  if (by.empty()) return r.case_key;
+  std::string key;
+  for (const std::string& field : by) key += (key.empty() ? "" : ", ") + field + "=" + FieldValue(r, field);
+  return key;
+}
+
+// The records of one store grouped by match key, keys in the order they first appear.
+struct Grouped {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const Record*>> records;
+};
+
+Grouped Group(const std::vector<Record>& records, const std::vector<std::string>& by) {
+  Grouped grouped;
+  for (const Record& r : records) {
+    const std::string key = MatchKey(r, by);
+    auto& group = grouped.records[key];
+    if (group.empty()) grouped.order.push_back(key);
+    group.push_back(&r);
+  }
+  return grouped;
+}
+
+// The record compared from a group: the last measured one, else the last. An empty `ambiguous`
+// unless the group holds several cases (different keys, possible with --by).
+const Record* Pick(const std::vector<const Record*>& group, const std::string& side, std::vector<std::string>& notes,
+                   std::string& ambiguous) {
+  std::vector<std::string> keys;
+  for (const Record* r : group) {
+    if (std::find(keys.begin(), keys.end(), r->case_key) == keys.end()) keys.push_back(r->case_key);
+  }
+  if (keys.size() > 1) {
+    std::string targets;
+    for (const Record* r : group) {
+      if (targets.find(r->effective_target) == std::string::npos) {
+        targets += (targets.empty() ? "" : ", ") + r->effective_target;
+      }
+    }
+    ambiguous = side + " has " + std::to_string(keys.size()) + " different cases that match (targets " + targets +
+                "): add fields to --by so that one case of each store matches";
+  }
+  const Record* picked = group.back();
+  for (auto it = group.rbegin(); it != group.rend(); ++it) {
+    if ((*it)->status == CaseStatus::kOk) {
+      picked = *it;
+      break;
+    }
+  }
+  if (group.size() > 1) {
+    notes.push_back(side + " has " + std::to_string(group.size()) + " records of this case: compared " +
+                    (picked->status == CaseStatus::kOk ? "the last measured one" : "the last one") + " (" +
+                    picked->id + ")");
+  }
+  return picked;
+}
+
+UnmatchedCase Unmatched(const std::string& match, const Record& r) {
+  return {match, r.model, r.effective_target.empty() ? r.requested_target : r.effective_target, r.scenario};
+}
+
+std::vector<double> AsDoubles(const std::vector<int64_t>& values) { return {values.begin(), values.end()}; }
+
+// One tested metric: U test and bootstrap on both sides' values, judged by Criterion's rule.
+MetricComparison Tested(const std::string& name, const std::string& unit, double scale, const std::vector<double>& base,
+                        const std::vector<double>& candidate, const Statistic& statistic, bool higher_is_slower,
+                        const MannWhitneyResult& test, const CompareOptions& options) {
+  MetricComparison m;
+  m.name = name;
+  m.unit = unit;
+  m.higher_is_slower = higher_is_slower;
+  m.base = ComputeStatistic(base, statistic) * scale;
+  m.candidate = ComputeStatistic(candidate, statistic) * scale;
+  m.base_samples = static_cast<int64_t>(base.size());
+  m.candidate_samples = static_cast<int64_t>(candidate.size());
+  m.p_value = test.p;
+  BootstrapOptions bootstrap;
+  bootstrap.resamples = options.resamples;
+  bootstrap.seed = options.seed;
+  const auto change = BootstrapRelativeChange(base, candidate, statistic, bootstrap);
+  if (!change) {
+    m.note = "BASE's value is 0: no relative change";
+    return m;
+  }
+  m.change = change->estimate;
+  m.ci_low = change->low;
+  m.ci_high = change->high;
+  switch (JudgeChange(test.p, *change, options.noise_threshold, higher_is_slower, options.alpha)) {
+    case ChangeVerdict::kFaster: m.verdict = MetricVerdict::kFaster; break;
+    case ChangeVerdict::kSlower: m.verdict = MetricVerdict::kSlower; break;
+    case ChangeVerdict::kNoChange: m.verdict = MetricVerdict::kNoChange; break;
+  }
+  if (!test.approximation_ok) {
+    m.note = std::to_string(base.size()) + " and " + std::to_string(candidate.size()) +
+             " samples: fewer than " + std::to_string(kMannWhitneyMinSamples) +
+             " on a side, the U test's p is a rough approximation";
+  }
+  return m;
+}
+
+// A metric with values only: the change, no interval or test.
+MetricComparison Untested(const std::string& name, const std::string& unit, double base, double candidate,
+                          bool higher_is_slower, const std::string& note) {
+  MetricComparison m;
+  m.name = name;
+  m.unit = unit;
+  m.higher_is_slower = higher_is_slower;
+  m.base = base;
+  m.candidate = candidate;
+  m.change = base != 0 ? candidate / base - 1 : 0;
+  m.note = note;
+  return m;
+}
+
+bool IsLoadScenario(const std::string& scenario) {
+  return scenario.rfind("multi-stream", 0) == 0 || scenario.rfind("server", 0) == 0 ||
+         scenario.rfind("offline", 0) == 0;
+}
+
+void AddLatencyMetrics(const Record& b, const Record& c, const CompareOptions& options, CaseComparison& out) {
+  if (!b.measured_ns.empty() && !c.measured_ns.empty()) {
+    const auto base = AsDoubles(b.measured_ns);
+    const auto candidate = AsDoubles(c.measured_ns);
+    const MannWhitneyResult test = MannWhitneyU(base, candidate);
+    for (double fraction : {0.50, 0.99}) {
+      const int64_t needed = SamplesNeededFor(fraction);
+      if (static_cast<int64_t>(base.size()) < needed || static_cast<int64_t>(candidate.size()) < needed) {
+        out.notes.push_back(PercentileName(fraction) + " not compared: it needs " + std::to_string(needed) +
+                            " queries per side (" + std::to_string(base.size()) + " and " +
+                            std::to_string(candidate.size()) + ")");
+        continue;
+      }
+      MetricComparison m = Tested(PercentileName(fraction), "ms", 1e-6, base, candidate,
+                                  Statistic::Percentile(fraction), true, test, options);
+      m.primary = true;
+      out.metrics.push_back(std::move(m));
+    }
+    return;
+  }
+  // Past the raw-sample cap only histograms are kept: the summaries are still worth showing.
+  for (double fraction : {0.50, 0.99}) {
+    const auto base = b.summary.Percentile(fraction);
+    const auto candidate = c.summary.Percentile(fraction);
+    if (!base || !candidate) continue;
+    MetricComparison m = Untested(PercentileName(fraction), "ms", static_cast<double>(*base) * 1e-6,
+                                  static_cast<double>(*candidate) * 1e-6, true,
+                                  "no raw samples (a run past the raw-sample cap keeps histograms): summaries "
+                                  "compared, no test or interval");
+    m.primary = true;
+    out.metrics.push_back(std::move(m));
+  }
+}
+
+void AddThroughputMetric(const Record& b, const Record& c, const CompareOptions& options, CaseComparison& out) {
+  if (!IsLoadScenario(b.scenario) || !b.load || !c.load) return;
+  std::string unit = "qps";
+  double base = b.summary.throughput_qps;
+  double candidate = c.summary.throughput_qps;
+  if (b.scenario.rfind("offline", 0) == 0) {
+    unit = "samples/s";
+    base = b.load->samples_per_s;
+    candidate = c.load->samples_per_s;
+  } else if (b.load->server && c.load->server) {
+    base = b.load->server->achieved_qps;
+    candidate = c.load->server->achieved_qps;
+  }
+  auto full_windows = [](const LoadRecord& load) {
+    std::vector<double> values;
+    for (const LatencyWindow& w : load.windows) {
+      if (!w.partial) values.push_back(w.throughput_qps);
+    }
+    return values;
+  };
+  const auto base_windows = full_windows(*b.load);
+  const auto candidate_windows = full_windows(*c.load);
+  constexpr size_t kMinWindows = 5;
+  if (base_windows.size() < kMinWindows || candidate_windows.size() < kMinWindows) {
+    out.metrics.push_back(Untested("throughput", unit, base, candidate, false,
+                                   "fewer than 5 full windows (" + std::to_string(base_windows.size()) + " and " +
+                                       std::to_string(candidate_windows.size()) +
+                                       "): no interval or test; a longer --min-duration or a shorter "
+                                       "--window gives more"));
+    return;
+  }
+  MetricComparison m = Tested("throughput", unit, 1.0, base_windows, candidate_windows, Statistic::Mean(), false,
+                              MannWhitneyU(base_windows, candidate_windows), options);
+  // The values shown are the runs' own; the interval and test come from the windows.
+  m.base = base;
+  m.candidate = candidate;
+  if (base != 0) m.change = candidate / base - 1;
+  m.note = "interval and test over " + std::to_string(base_windows.size()) + " and " +
+           std::to_string(candidate_windows.size()) + " windows' throughputs" +
+           (m.note.empty() ? "" : "; " + m.note);
+  out.metrics.push_back(std::move(m));
+}
+
+void AddLlmMetrics(const Record& b, const Record& c, const CompareOptions& options, CaseComparison& out) {
+  if (!b.llm || !c.llm) return;
+  std::vector<double> base_ttft;
+  std::vector<double> candidate_ttft;
+  std::vector<double> base_tpot;
+  std::vector<double> candidate_tpot;
+  for (const LlmRequestTiming& t : b.llm->measured) {
+    base_ttft.push_back(static_cast<double>(t.ttft_ns()));
+    if (const auto tpot = t.tpot_ns()) base_tpot.push_back(*tpot);
+  }
+  for (const LlmRequestTiming& t : c.llm->measured) {
+    candidate_ttft.push_back(static_cast<double>(t.ttft_ns()));
+    if (const auto tpot = t.tpot_ns()) candidate_tpot.push_back(*tpot);
+  }
+  if (!base_ttft.empty() && !candidate_ttft.empty()) {
+    MetricComparison m = Tested("ttft p50", "ms", 1e-6, base_ttft, candidate_ttft, Statistic::Percentile(0.5), true,
+                                MannWhitneyU(base_ttft, candidate_ttft), options);
+    m.primary = true;
+    out.metrics.push_back(std::move(m));
+  }
+  if (!base_tpot.empty() && !candidate_tpot.empty()) {
+    MetricComparison m = Tested("tpot p50", "ms", 1e-6, base_tpot, candidate_tpot, Statistic::Percentile(0.5), true,
+                                MannWhitneyU(base_tpot, candidate_tpot), options);
+    m.primary = true;
+    out.metrics.push_back(std::move(m));
+  }
+}
+
+void AddEnergyMetric(const Record& b, const Record& c, CaseComparison& out) {
+  if (!b.monitor || !c.monitor) return;
+  const auto& base = b.monitor->derived.energy.per_query_mj;
+  const auto& candidate = c.monitor->derived.energy.per_query_mj;
+  if (!base || !candidate) return;
+  out.metrics.push_back(Untested(b.scenario == "llm" ? "energy/request" : "energy/query", "mJ", *base, *candidate,
+                                 true, "one energy reading per run: the change only, no interval or test"));
+}
+
+// Why the pair's machines or runtimes differ, each difference a line.
+std::vector<std::string> EnvironmentDifferences(const Environment& b, const Environment& c) {
+  std::vector<std::string> differences;
+  auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
+    if (x != y) differences.push_back(what + " '" + x + "' vs '" + y + "'");
+  };
+  differ("host", b.hostname, c.hostname);
+  differ("CPU", b.cpu_model, c.cpu_model);
+  differ("logical cores", std::to_string(b.logical_cores), std::to_string(c.logical_cores));
+  differ("memory", std::to_string(b.memory_total_bytes), std::to_string(c.memory_total_bytes));
+  return differences;
+}
+
+std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string joined;
+  for (const std::string& p : parts) joined += (joined.empty() ? "" : separator) + p;
+  return joined;
+}
+
+}  // namespace
+
+CaseComparison CompareCase(const Record& b, const Record& c, const CompareOptions& options) {
+  CaseComparison out;
+  out.model = b.model;
+  out.target = b.effective_target.empty() ? b.requested_target : b.effective_target;
+  out.scenario = b.scenario;
+  out.base = {b.id, b.case_key, b.effective_target, CaseStatusName(b.status)};
+  out.candidate = {c.id, c.case_key, c.effective_target, CaseStatusName(c.status)};
+  std::vector<std::string> reasons;
+  if (b.status != CaseStatus::kOk) reasons.push_back("BASE's record is " + CaseStatusName(b.status) + ": " + b.error);
+  if (c.status != CaseStatus::kOk) reasons.push_back("NEW's record is " + CaseStatusName(c.status) + ": " + c.error);
+  const auto machine = EnvironmentDifferences(b.environment, c.environment);
+  if (!machine.empty()) {
+    const std::string line = "different environment: " + Join(machine, ", ");
+    if (options.ignore_environment) {
+      out.notes.push_back(line + " (--ignore-environment)");
+    } else {
+      reasons.push_back(line + "; --ignore-environment compares them anyway");
+    }
+  }
+  auto runtime_of = [](const Record& r) {
+    const auto it = r.environment.runtimes.find(r.backend);
+    return it == r.environment.runtimes.end() ? std::string("unknown") : it->second;
+  };
+  if (runtime_of(b) != runtime_of(c) || b.backend != c.backend) {
+    const std::string line = "different runtime version: " + b.backend + " " + runtime_of(b) + " vs " + c.backend +
+                             " " + runtime_of(c);
+    if (options.ignore_runtime_version) {
+      out.notes.push_back(line + " (--ignore-runtime-version)");
+    } else {
+      reasons.push_back(line + "; --ignore-runtime-version compares them anyway");
+    }
+  }
+  if (b.environment.edgebench_version != c.environment.edgebench_version ||
+      b.environment.edgebench_commit != c.environment.edgebench_commit) {
+    out.notes.push_back("measured by different edgebench builds: " + b.environment.edgebench_version + " (" +
+                        b.environment.edgebench_commit + ") vs " + c.environment.edgebench_version + " (" +
+                        c.environment.edgebench_commit + ")");
+  }
+  if (b.case_key != c.case_key) {
+    // Paired by --by: say what differs, since the case key covered it.
+    if (b.effective_target != c.effective_target) {
+      out.notes.push_back("targets differ: " + b.effective_target + " vs " + c.effective_target);
+    }
+    const nlohmann::json bs = RunSettingsToJson(b.effective_settings);
+    const nlohmann::json cs = RunSettingsToJson(c.effective_settings);
+    std::vector<std::string> settings;
+    for (const auto& [key, value] : bs.items()) {
+      if (!cs.contains(key) || cs[key] != value) settings.push_back(key);
+    }
+    if (!settings.empty()) out.notes.push_back("settings differ: " + Join(settings, ", "));
+    if (b.artifact_sha256 != c.artifact_sha256) out.notes.push_back("artifacts differ (sha256)");
+  }
+  if (!reasons.empty()) {
+    out.verdict = CaseVerdict::kNotComparable;
+    out.reason = Join(reasons, "; ");
+    return out;
+  }
+  if (b.scenario != "llm") AddLatencyMetrics(b, c, options, out);
+  AddThroughputMetric(b, c, options, out);
+  AddLlmMetrics(b, c, options, out);
+  AddEnergyMetric(b, c, out);
+  if (out.metrics.empty()) {
+    out.verdict = CaseVerdict::kNotComparable;
+    out.reason = "nothing to compare: no latency, throughput, TTFT/TPOT or energy in both records (scenario " +
+                 b.scenario + ")";
+    return out;
+  }
+  bool slower = false;
+  bool faster = false;
+  for (const MetricComparison& m : out.metrics) {
+    slower = slower || m.verdict == MetricVerdict::kSlower;
+    faster = faster || m.verdict == MetricVerdict::kFaster;
+  }
+  if (slower && faster) out.notes.push_back("some metrics faster, others slower: judged slower");
+  out.verdict = slower ? CaseVerdict::kSlower : faster ? CaseVerdict::kFaster : CaseVerdict::kNoChange;
+  return out;
+}
+
+Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::vector<Record>& candidate,
+                                  const CompareOptions& options) {
+  Comparison comparison;
+  comparison.noise_threshold = options.noise_threshold;
+  comparison.match_rule = options.match_by.empty() ? "case key" : Join(options.match_by, ", ");
+  const Grouped base_groups = Group(base, options.match_by);
+  const Grouped candidate_groups = Group(candidate, options.match_by);
+  for (const std::string& key : base_groups.order) {
+    const auto& group = base_groups.records.at(key);
+    const auto other = candidate_groups.records.find(key);
+    if (other == candidate_groups.records.end()) {
+      comparison.only_base.push_back(Unmatched(key, *group.back()));
+      continue;
+    }
+    std::vector<std::string> notes;
+    std::string ambiguous_base;
+    std::string ambiguous_candidate;
+    const Record* b = Pick(group, "BASE", notes, ambiguous_base);
+    const Record* c = Pick(other->second, "NEW", notes, ambiguous_candidate);
+    CaseComparison compared = CompareCase(*b, *c, options);
+    compared.match = key;
+    compared.notes.insert(compared.notes.begin(), notes.begin(), notes.end());
+    if (!ambiguous_base.empty() || !ambiguous_candidate.empty()) {
+      compared.verdict = CaseVerdict::kNotComparable;
+      compared.metrics.clear();
+      std::vector<std::string> reasons;
+      for (const std::string* why : {&ambiguous_base, &ambiguous_candidate}) {
+        if (!why->empty()) reasons.push_back(*why);
+      }
+      compared.reason = Join(reasons, "; ");
+    }
+    comparison.cases.push_back(std::move(compared));
+  }
+  for (const std::string& key : candidate_groups.order) {
+    if (!base_groups.records.count(key)) {
+      comparison.only_candidate.push_back(Unmatched(key, *candidate_groups.records.at(key).back()));
+    }
+  }
+  if (comparison.cases.empty()) {
+    const std::string by = options.match_by.empty()
+                               ? "case keys, which cover the model (its artifact's hash), the target with its "
+                                 "options, the scenario and its settings"
+                               : "--by " + comparison.match_rule;
+    return Status::Error("no case in both stores: BASE has " + std::to_string(base_groups.order.size()) +
+                         " cases, NEW has " + std::to_string(candidate_groups.order.size()) +
+                         ", none matching by " + by +
+                         ". To pair runs whose settings differ on purpose, pass --by, e.g. --by "
+                         "model,backend,device,scenario");
+  }
+  return comparison;
+}
+
+std::string Comparison::SummaryLine() const {
+  std::map<CaseVerdict, int> counts;
+  for (const CaseComparison& c : cases) ++counts[c.verdict];
+  std::vector<std::string> parts;
+  for (CaseVerdict v : {CaseVerdict::kSlower, CaseVerdict::kFaster, CaseVerdict::kNoChange,
+                        CaseVerdict::kNotComparable}) {
+    if (counts[v]) parts.push_back(std::to_string(counts[v]) + " " + CaseVerdictName(v));
+  }
+  if (!only_base.empty()) parts.push_back(std::to_string(only_base.size()) + " only in BASE");
+  if (!only_candidate.empty()) parts.push_back(std::to_string(only_candidate.size()) + " only in NEW");
+  return Join(parts, ", ");
+}
+
+namespace {
+
+std::string Number(double value, const std::string& unit) {
+  char text[48];
+  if (unit == "ms") {
+    std::snprintf(text, sizeof text, "%.3f ms", value);
+  } else if (unit == "mJ") {
+    std::snprintf(text, sizeof text, "%.3g mJ", value);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f %s", value, unit.c_str());
+  }
+  return text;
+}
+
+std::string PValue(const std::optional<double>& p) {
+  if (!p) return "-";
+  char text[32];
+  if (*p == 0) return "<1e-300";  // below the smallest double the normal tail gives
+  if (*p < 1e-4) {
+    std::snprintf(text, sizeof text, "%.0e", *p);
+  } else {
+    std::snprintf(text, sizeof text, "%.4f", *p);
+  }
+  return text;
+}
+
+std::string Interval(const MetricComparison& m) {
+  if (!m.ci_low || !m.ci_high) return "-";
+  return "[" + Percent(*m.ci_low) + ", " + Percent(*m.ci_high) + "]";
+}
+
+using Row = std::vector<std::string>;
+
+std::vector<Row> TableRows(const Comparison& comparison) {
+  std::vector<Row> rows;
+  for (const CaseComparison& c : comparison.cases) {
+    if (c.verdict == CaseVerdict::kNotComparable && c.metrics.empty()) {
+      rows.push_back({c.model, c.target, c.scenario, "-", "-", "-", "-", "-", "-", CaseVerdictName(c.verdict)});
+      continue;
+    }
+    for (const MetricComparison& m : c.metrics) {
+      rows.push_back({c.model, c.target, c.scenario, m.name, Number(m.base, m.unit), Number(m.candidate, m.unit),
+                      Percent(m.change), Interval(m), PValue(m.p_value), MetricVerdictName(m.verdict)});
+    }
+  }
+  return rows;
+}
+
+const Row kHeader = {"model", "target", "scenario", "metric", "base", "new", "change", "95% CI", "p", "verdict"};
+
+// Notes and reasons under the table, one line each, naming the case.
+std::vector<std::string> NoteLines(const Comparison& comparison) {
+  std::vector<std::string> lines;
+  for (const CaseComparison& c : comparison.cases) {
+    const std::string name = c.model + " on " + c.target + " (" + c.scenario + ")";
+    if (!c.reason.empty()) lines.push_back(name + ": not comparable: " + c.reason);
+    for (const std::string& note : c.notes) lines.push_back(name + ": " + note);
+    for (const MetricComparison& m : c.metrics) {
+      if (!m.note.empty()) lines.push_back(name + ", " + m.name + ": " + m.note);
+    }
+  }
+  for (const UnmatchedCase& u : comparison.only_base) {
+    lines.push_back("only in BASE: " + u.model + " on " + u.target + " (" + u.scenario + ")");
+  }
+  for (const UnmatchedCase& u : comparison.only_candidate) {
+    lines.push_back("only in NEW: " + u.model + " on " + u.target + " (" + u.scenario + ")");
+  }
+  return lines;
+}
+
+std::string RuleLine(const Comparison& comparison) {
+  return "rule: slower/faster when the Mann-Whitney U test gives p < 0.05 and the whole 95% bootstrap interval "
+         "of the change lies outside +-" +
+         Percent(comparison.noise_threshold, false) + " (the noise threshold); cases paired by " +
+         comparison.match_rule;
+}
+
+}  // namespace
+
+std::string ComparisonText(const Comparison& comparison) {
+  std::vector<Row> rows = TableRows(comparison);
+  rows.insert(rows.begin(), kHeader);
+  std::vector<size_t> widths(kHeader.size(), 0);
+  for (const Row& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  std::ostringstream out;
+  for (const Row& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
+    }
+    out << line << "\n";
+  }
+  const auto notes = NoteLines(comparison);
+  if (!notes.empty()) out << "\n";
+  for (const std::string& line : notes) out << line << "\n";
+  out << "\n" << comparison.SummaryLine() << "\n" << RuleLine(comparison) << "\n";
+  return out.str();
+}
+
+std::string ComparisonMarkdown(const Comparison& comparison) {
+  std::ostringstream out;
+  out << "**edgebench compare: " << comparison.SummaryLine() << "**\n\n";
+  auto cell = [](std::string text) {
+    for (size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) text.replace(at, 1, "\\|");
+    return text;
+  };
+  const std::vector<Row> rows = TableRows(comparison);
+  out << "|";
+  for (const std::string& h : kHeader) out << " " << h << " |";
+  out << "\n|";
+  for (size_t i = 0; i < kHeader.size(); ++i) out << (i >= 4 && i <= 8 ? " ---: |" : " --- |");
+  out << "\n";
+  for (const Row& row : rows) {
+    out << "|";
+    for (size_t i = 0; i < row.size(); ++i) {
+      const bool verdict = i + 1 == row.size() && (row[i] == "slower" || row[i] == "faster");
+      out << " " << (verdict ? "**" + row[i] + "**" : cell(row[i])) << " |";
+    }
+    out << "\n";
+  }
+  const auto notes = NoteLines(comparison);
+  if (!notes.empty()) out << "\n";
+  for (const std::string& line : notes) out << "- " << cell(line) << "\n";
+  out << "\n" << RuleLine(comparison) << " (`edgebench compare`, docs/compare.md).\n";
+  return out.str();
+}
+
+nlohmann::json ComparisonToJson(const Comparison& comparison) {
+  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CaseComparison& c : comparison.cases) {
+    nlohmann::json metrics = nlohmann::json::array();
+    for (const MetricComparison& m : c.metrics) {
+      metrics.push_back({{"metric", m.name},
+                         {"unit", m.unit},
+                         {"higher_is_slower", m.higher_is_slower},
+                         {"primary", m.primary},
+                         {"base", m.base},
+                         {"new", m.candidate},
+                         {"change", m.change},
+                         {"ci_low", optional(m.ci_low)},
+                         {"ci_high", optional(m.ci_high)},
+                         {"p", optional(m.p_value)},
+                         {"base_samples", m.base_samples},
+                         {"new_samples", m.candidate_samples},
+                         {"verdict", MetricVerdictName(m.verdict)},
+                         {"note", m.note}});
+    }
+    auto side = [](const CompareSide& s) {
+      return nlohmann::json{{"record_id", s.record_id}, {"case_key", s.case_key}, {"target", s.target},
+                            {"status", s.status}};
+    };
+    cases.push_back({{"match", c.match},
+                     {"model", c.model},
+                     {"target", c.target},
+                     {"scenario", c.scenario},
+                     {"base", side(c.base)},
+                     {"new", side(c.candidate)},
+                     {"verdict", CaseVerdictName(c.verdict)},
+                     {"reason", c.reason},
+                     {"notes", c.notes},
+                     {"metrics", metrics}});
+  }
+  auto unmatched = [](const std::vector<UnmatchedCase>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const UnmatchedCase& u : list) {
+      out.push_back({{"match", u.match}, {"model", u.model}, {"target", u.target}, {"scenario", u.scenario}});
+    }
+    return out;
+  };
+  return {{"summary", comparison.SummaryLine()},
+          {"noise_threshold", comparison.noise_threshold},
+          {"matched_by", comparison.match_rule},
+          {"cases", cases},
+          {"only_in_base", unmatched(comparison.only_base)},
+          {"only_in_new", unmatched(comparison.only_candidate)}};
+}
+
+}  // namespace edgebench

@@ -1,0 +1,224 @@
+// CompareRecords on records made in memory: the pairing rules and each kind of metric (the CLI
+// test covers stores measured by the null backend).
+#include "report/compare.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "../test_util.h"
+
+namespace edgebench {
+namespace {
+
+// 400 latencies around `median_ns`, seeded.
+std::vector<int64_t> Latencies(uint64_t seed, double median_ns) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> body(std::log(median_ns), 0.05);
+  std::vector<int64_t> samples(400);
+  for (int64_t& s : samples) s = static_cast<int64_t>(body(rng));
+  return samples;
+}
+
+Record MeasuredRun(const std::string& key, uint64_t seed, double median_ns = 2e6) {
+  Record r = testing::MakeRecord(Latencies(seed, median_ns));
+  r.case_key = key;
+  r.id = key + "-" + std::to_string(seed);
+  r.environment.runtimes["null"] = "1";
+  return r;
+}
+
+const MetricComparison* Metric(const CaseComparison& c, const std::string& name) {
+  for (const MetricComparison& m : c.metrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+TEST(Compare, PairsByCaseKeyAndListsTheRest) {
+  auto result = CompareRecords({MeasuredRun("a", 1), MeasuredRun("b", 2)}, {MeasuredRun("b", 3, 2.2e6), MeasuredRun("c", 4)}, {});
+  ASSERT_TRUE(result.ok()) << result.error();
+  const Comparison& comparison = result.value();
+  ASSERT_EQ(comparison.cases.size(), 1u);
+  EXPECT_EQ(comparison.cases[0].match, "b");
+  EXPECT_EQ(comparison.cases[0].verdict, CaseVerdict::kSlower);
+  ASSERT_EQ(comparison.only_base.size(), 1u);
+  EXPECT_EQ(comparison.only_base[0].match, "a");
+  ASSERT_EQ(comparison.only_candidate.size(), 1u);
+  EXPECT_EQ(comparison.SummaryLine(), "1 slower, 1 only in BASE, 1 only in NEW");
+  const MetricComparison* p50 = Metric(comparison.cases[0], "p50");
+  ASSERT_TRUE(p50);
+  EXPECT_NEAR(p50->change, 0.10, 0.01);
+  EXPECT_GT(*p50->MinimumSlowdown(), 0.08);
+}
+
+TEST(Compare, NoCommonKeyIsAnErrorThatCounts) {
+  auto result = CompareRecords({MeasuredRun("a", 1)}, {MeasuredRun("b", 2), MeasuredRun("c", 3)}, {});
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().find("BASE has 1 cases, NEW has 2"), std::string::npos) << result.error();
+}
+
+TEST(Compare, TheLastMeasuredRecordOfAKeyIsCompared) {
+  Record failed = MeasuredRun("a", 9);
+  failed.status = CaseStatus::kFailed;
+  failed.error = "boom";
+  auto result = CompareRecords({MeasuredRun("a", 1, 3e6), MeasuredRun("a", 2), failed}, {MeasuredRun("a", 3)}, {});
+  ASSERT_TRUE(result.ok());
+  const CaseComparison& c = result.value().cases[0];
+  EXPECT_EQ(c.base.record_id, "a-2");
+  EXPECT_EQ(c.verdict, CaseVerdict::kNoChange);
+  ASSERT_FALSE(c.notes.empty());
+  EXPECT_EQ(c.notes[0], "BASE has 3 records of this case: compared the last measured one (a-2)");
+}
+
+TEST(Compare, NotComparableSaysWhy) {
+  Record failed = MeasuredRun("a", 2);
+  failed.status = CaseStatus::kCrashed;
+  failed.error = "signal 11";
+  auto result = CompareRecords({MeasuredRun("a", 1)}, {failed}, {});
+  EXPECT_EQ(result.value().cases[0].verdict, CaseVerdict::kNotComparable);
+  EXPECT_EQ(result.value().cases[0].reason, "NEW's record is crashed: signal 11");
+
+  Record upgraded = MeasuredRun("a", 2);
+  upgraded.environment.runtimes["null"] = "2";
+  result = CompareRecords({MeasuredRun("a", 1)}, {upgraded}, {});
+  EXPECT_EQ(result.value().cases[0].verdict, CaseVerdict::kNotComparable);
+  EXPECT_NE(result.value().cases[0].reason.find("different runtime version: null 1 vs null 2"), std::string::npos);
+  CompareOptions options;
+  options.ignore_runtime_version = true;
+  result = CompareRecords({MeasuredRun("a", 1)}, {upgraded}, options);
+  EXPECT_EQ(result.value().cases[0].verdict, CaseVerdict::kNoChange);
+
+  Record elsewhere = MeasuredRun("a", 2);
+  elsewhere.environment.logical_cores = 64;
+  result = CompareRecords({MeasuredRun("a", 1)}, {elsewhere}, {});
+  EXPECT_NE(result.value().cases[0].reason.find("logical cores '0' vs '64'"), std::string::npos)
+      << result.value().cases[0].reason;
+
+  Record other_build = MeasuredRun("a", 2);
+  other_build.environment.edgebench_version = "9.9";
+  result = CompareRecords({MeasuredRun("a", 1)}, {other_build}, {});
+  EXPECT_EQ(result.value().cases[0].verdict, CaseVerdict::kNoChange);  // noted only
+  EXPECT_NE(result.value().cases[0].notes[0].find("different edgebench builds"), std::string::npos);
+}
+
+TEST(Compare, ByFieldsPairsDeliberateChangesAndRefusesAmbiguity) {
+  Record threads4 = MeasuredRun("k4", 1);
+  threads4.effective_target = "null:spin?threads=4";
+  Record threads8 = MeasuredRun("k8", 2, 1.8e6);
+  threads8.effective_target = "null:spin?threads=8";
+  CompareOptions options;
+  options.match_by = ParseMatchFields("model,backend,device,scenario").value();
+  auto result = CompareRecords({threads4}, {threads8}, options);
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result.value().cases[0].verdict, CaseVerdict::kFaster);
+  EXPECT_EQ(result.value().cases[0].match, "model=m, backend=null, device=spin, scenario=single-stream");
+  EXPECT_EQ(result.value().cases[0].notes[0], "targets differ: null:spin?threads=4 vs null:spin?threads=8");
+  // Both thread counts in BASE: which one to compare is not compare's guess.
+  result = CompareRecords({threads4, threads8}, {threads8}, options);
+  EXPECT_EQ(result.value().cases[0].verdict, CaseVerdict::kNotComparable);
+  EXPECT_NE(result.value().cases[0].reason.find("BASE has 2 different cases that match"), std::string::npos);
+  EXPECT_FALSE(ParseMatchFields("model,colour").ok());
+}
+
+TEST(Compare, WithoutRawSamplesTheSummariesAreShownUntested) {
+  Record base = MeasuredRun("a", 1);
+  Record candidate = MeasuredRun("a", 2, 2.5e6);
+  base.measured_ns.clear();  // as past the raw-sample cap: the summary came from histograms
+  candidate.measured_ns.clear();
+  auto result = CompareRecords({base}, {candidate}, {});
+  const CaseComparison& c = result.value().cases[0];
+  const MetricComparison* p50 = Metric(c, "p50");
+  ASSERT_TRUE(p50);
+  EXPECT_EQ(p50->verdict, MetricVerdict::kNotTested);
+  EXPECT_NEAR(p50->change, 0.25, 0.02);
+  EXPECT_FALSE(p50->p_value);
+  EXPECT_NE(p50->note.find("no raw samples"), std::string::npos);
+  EXPECT_EQ(c.verdict, CaseVerdict::kNoChange);  // nothing judged
+}
+
+TEST(Compare, ThroughputFromWindowsAndEnergyUntested) {
+  auto load_run = [](uint64_t seed, double qps, int windows) {
+    Record r = MeasuredRun("m", seed);
+    r.scenario = "multi-stream:2";
+    r.load = LoadRecord{};
+    r.summary.throughput_qps = qps;
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> noise(0, qps * 0.005);
+    for (int w = 0; w < windows; ++w) {
+      LatencyWindow window;
+      window.throughput_qps = qps + noise(rng);
+      r.load->windows.push_back(window);
+    }
+    r.monitor = MonitorRecord{};
+    r.monitor->derived.energy.per_query_mj = qps > 900 ? 1.0 : 1.2;
+    return r;
+  };
+  auto result = CompareRecords({load_run(1, 1000, 10)}, {load_run(2, 900, 10)}, {});
+  const CaseComparison& c = result.value().cases[0];
+  const MetricComparison* throughput = Metric(c, "throughput");
+  ASSERT_TRUE(throughput);
+  EXPECT_FALSE(throughput->higher_is_slower);
+  EXPECT_NEAR(throughput->change, -0.10, 1e-9);
+  EXPECT_EQ(throughput->verdict, MetricVerdict::kSlower);
+  EXPECT_LT(*throughput->ci_high, -0.05);
+  EXPECT_GT(*throughput->MinimumSlowdown(), 0.05);
+  const MetricComparison* energy = Metric(c, "energy/query");
+  ASSERT_TRUE(energy);
+  EXPECT_NEAR(energy->change, 0.2, 1e-9);
+  EXPECT_EQ(energy->verdict, MetricVerdict::kNotTested);
+  EXPECT_EQ(c.verdict, CaseVerdict::kSlower);
+  // Too few windows: the change only.
+  result = CompareRecords({load_run(1, 1000, 4)}, {load_run(2, 900, 4)}, {});
+  throughput = Metric(result.value().cases[0], "throughput");
+  ASSERT_TRUE(throughput);
+  EXPECT_EQ(throughput->verdict, MetricVerdict::kNotTested);
+  EXPECT_NE(throughput->note.find("fewer than 5 full windows (4 and 4)"), std::string::npos);
+}
+
+TEST(Compare, LlmTtftAndTpotPerRequest) {
+  auto llm_run = [](uint64_t seed, double ttft_ms, double tpot_ms) {
+    Record r = MeasuredRun("l", seed);
+    r.scenario = "llm";
+    r.measured_ns.clear();
+    r.llm = LlmRecord{};
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> noise(1.0, 0.01);
+    for (int i = 0; i < 12; ++i) {
+      LlmRequestTiming t;
+      t.start_ns = i * 1'000'000'000LL;
+      t.first_token_ns = t.start_ns + static_cast<int64_t>(ttft_ms * 1e6 * noise(rng));
+      for (int k = 1; k < 8; ++k) {
+        t.token_ns.push_back(t.first_token_ns + static_cast<int64_t>(k * tpot_ms * 1e6 * noise(rng)));
+      }
+      r.llm->measured.push_back(t);
+    }
+    return r;
+  };
+  auto result = CompareRecords({llm_run(1, 100, 20)}, {llm_run(2, 100, 24)}, {});
+  const CaseComparison& c = result.value().cases[0];
+  EXPECT_FALSE(Metric(c, "p50"));  // no per-query latencies in an llm record
+  const MetricComparison* ttft = Metric(c, "ttft p50");
+  const MetricComparison* tpot = Metric(c, "tpot p50");
+  ASSERT_TRUE(ttft && tpot);
+  EXPECT_EQ(ttft->verdict, MetricVerdict::kNoChange);
+  EXPECT_EQ(tpot->verdict, MetricVerdict::kSlower);
+  EXPECT_NEAR(tpot->change, 0.2, 0.03);
+  EXPECT_EQ(tpot->base_samples, 12);
+  EXPECT_EQ(c.verdict, CaseVerdict::kSlower);
+}
+
+TEST(Compare, OutputsCarryTheTableAndTheRule) {
+  auto result = CompareRecords({MeasuredRun("a", 1)}, {MeasuredRun("a", 2, 2.2e6)}, {});
+  const std::string text = ComparisonText(result.value());
+  EXPECT_EQ(text.rfind("model  target     scenario       metric", 0), 0u) << text;
+  EXPECT_NE(text.find("+-1.00% (the noise threshold)"), std::string::npos);
+  const std::string markdown = ComparisonMarkdown(result.value());
+  EXPECT_EQ(markdown.rfind("**edgebench compare: 1 slower**", 0), 0u) << markdown;
+  const nlohmann::json json = ComparisonToJson(result.value());
+  EXPECT_EQ(json["cases"][0]["metrics"][0]["verdict"], "slower");
+  EXPECT_EQ(json["cases"][0]["base"]["record_id"], "a-1");
+}
+
+}  // namespace
+}  // namespace edgebench
