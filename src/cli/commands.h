@@ -23,5 +23,6 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context);
 void AddShapesCommand(CLI::App& app, CommandContext& context);
 void AddWorkerCommand(CLI::App& app, CommandContext& context);
 void AddCoverageCommand(CLI::App& app, CommandContext& context);
+void AddReportCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

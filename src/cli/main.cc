@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   edgebench::AddSuiteCommand(app, context);
   edgebench::AddShapesCommand(app, context);
   edgebench::AddCoverageCommand(app, context);
+  edgebench::AddReportCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);
