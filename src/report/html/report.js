@@ -182,18 +182,31 @@
     body.appendChild(table(headers, rows, {className: 'side-by-side'}));
   }
 
+  // A store's name in the summary: its directory (or file) name; the full path is its title.
+  function shortStoreName(label) {
+    var parts = label.replace(/\/results\.jsonl$/, '').replace(/\/+$/, '').split('/');
+    return parts[parts.length - 1] || label;
+  }
+
   function drawSummary(body, part) {
     var stores = {};
     part.rows.forEach(function (r) { stores[r.store] = true; });
+    var shortNames = {};
+    Object.keys(stores).forEach(function (label, i) {
+      var name = shortStoreName(label);
+      var clash = Object.keys(stores).some(function (other) { return other !== label && shortStoreName(other) === name; });
+      shortNames[label] = clash ? (i + 1) + ': ' + name : name;
+    });
     var headers = [
       {label: 'Store'}, {label: 'Model'}, {label: 'Variant'}, {label: 'Target'}, {label: 'Scenario'},
-      {label: 'Shape'}, {label: 'Status'}, {label: 'Verdict'}, {label: 'p50 ms', num: true},
+      {label: 'Shape'}, {label: 'Status'}, {label: 'Verdict', message: true}, {label: 'p50 ms', num: true},
       {label: 'p99 ms', num: true}, {label: 'Throughput /s', num: true}, {label: 'Failure', message: true}
     ];
     var rows = part.rows.map(function (r) {
       var verdict = r.status !== 'ok' ? '' : r.valid ? 'valid' : 'INVALID: ' + r.reasons.join('; ');
       var failure = r.failed_stage ? r.failed_stage + ': ' + r.error : r.error;
-      return [r.store, r.model, r.variant, r.target, r.scenario, r.dims,
+      return [{node: el('span', {title: r.store, text: shortNames[r.store]}), sort: r.store},
+              r.model, r.variant, r.target, r.scenario, r.dims,
               {node: statusBadge(r.status), sort: r.status},
               {node: el('span', {className: r.valid ? 'verdict-valid' : 'verdict-invalid', text: verdict}), sort: verdict},
               fmt(r.p50_ms, 4), fmt(r.p99_ms, 4), fmt(r.throughput_qps, 4), failure];
@@ -396,8 +409,10 @@
       yAxis: {type: 'value', name: 'RSS (MiB)', scale: true, axisLine: {onZero: false}},
       series: series
     });
-    body.appendChild(table([{label: 'Case'}, {label: 'Peak MiB', num: true}, {label: 'Growth', message: true}],
-                           part.runs.map(function (r) { return [r.label, fmt(r.peak_mb, 4), r.verdict]; })));
+    var growth = el('details', null, [el('summary', {text: 'Peak and growth per case'})]);
+    growth.appendChild(table([{label: 'Case'}, {label: 'Peak MiB', num: true}, {label: 'Growth', message: true}],
+                             part.runs.map(function (r) { return [r.label, fmt(r.peak_mb, 4), r.verdict]; })));
+    body.appendChild(growth);
     if (part.left_out > 0) body.appendChild(note(part.left_out + ' more cases with a memory series are not drawn.'));
   }
 
@@ -437,7 +452,9 @@
         return {value: [c.column, c.row, STATUS_ORDER.indexOf(c.status)], text: text,
                 detail: c.status === 'ok' ? 'p50 ' + fmt(c.p50_ms, 4) + ' ms, p99 ' + fmt(c.p99_ms, 4) + ' ms' : c.reason};
       });
-      draw(chartBox(body, 'shapes/' + index, 80 + 40 * m.rows.length), {
+      var box = chartBox(body, 'shapes/' + index, 80 + 40 * m.rows.length);
+      box.style.maxWidth = (260 + 200 * m.columns.length) + 'px';  // cells no wider than they need
+      draw(box, {
         tooltip: {confine: true, formatter: function (p) {
           return m.rows[p.data.value[1]] + ' on ' + m.columns[p.data.value[0]] + ': ' + p.data.detail;
         }},
@@ -590,7 +607,11 @@
       var resize = function () { charts.forEach(function (c) { c.resize(); }); };
       if (print.addEventListener) print.addEventListener('change', resize);
     }
-    window.addEventListener('beforeprint', function () { charts.forEach(function (c) { c.resize(); }); });
+    window.addEventListener('beforeprint', function () {
+      // A printout shows what a reader would have to click open.
+      Array.prototype.forEach.call(main.querySelectorAll('details'), function (d) { d.open = true; });
+      charts.forEach(function (c) { c.resize(); });
+    });
     document.body.setAttribute('data-report-drawn', '1');
   }
 
