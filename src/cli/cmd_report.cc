@@ -46,8 +46,8 @@ Status WriteAtomically(const std::string& path, const std::string& text) {
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) {
-      return Status::Error("cannot write '" + path + "': cannot create a file in '" + directory.string() +
-                           "' (permission denied or read-only?)");
+      return Status::Error("cannot write '" + path + "': cannot create a file in '" +
+                           directory.string() + "' (permission denied or read-only?)");
     }
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.flush();
@@ -60,15 +60,20 @@ Status WriteAtomically(const std::string& path, const std::string& text) {
   std::filesystem::rename(temporary, target, ec);
   if (ec) {
     std::filesystem::remove(temporary, ec);
-    return Status::Error("cannot write '" + path + "': renaming the finished file into place failed: " + ec.message());
+    return Status::Error("cannot write '" + path +
+                         "': renaming the finished file into place failed: " + ec.message());
   }
   return Status::Ok();
 }
 
 std::string HumanSize(uintmax_t bytes) {
   char text[32];
-  if (bytes >= 1024 * 1024) std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
-  else std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
+  const double b = static_cast<double>(bytes);
+  if (bytes >= 1024 * 1024) {
+    std::snprintf(text, sizeof text, "%.1f MiB", b / (1024.0 * 1024.0));
+  } else {
+    std::snprintf(text, sizeof text, "%.1f KiB", b / 1024.0);
+  }
   return text;
 }
 
@@ -84,11 +89,11 @@ int Report(const ReportOptions& options) {
   if (!options.tradeoffs.empty()) {
     std::ifstream file(options.tradeoffs);
     nlohmann::json tradeoffs = nlohmann::json::parse(file, nullptr, false);
-    if (!file.is_open() || tradeoffs.is_discarded() || !tradeoffs.is_object() || !tradeoffs.contains("points") ||
-        !tradeoffs["points"].is_array()) {
+    if (!file.is_open() || tradeoffs.is_discarded() || !tradeoffs.is_object() ||
+        !tradeoffs.contains("points") || !tradeoffs["points"].is_array()) {
       std::cerr << "edgebench report: --tradeoffs '" << options.tradeoffs
-                << "' is not a readable JSON object with \"points\" (x_label, y_label, points: [{label, x, y, "
-                   "on_front, winner}])\n";
+                << "' is not a readable JSON object with \"points\" (x_label, y_label, "
+                   "points: [{label, x, y, on_front, winner}])\n";
       return 2;
     }
     in.tradeoffs = std::move(tradeoffs);
@@ -98,8 +103,9 @@ int Report(const ReportOptions& options) {
     std::cerr << "edgebench report: " << s.message() << "\n";
     return 1;
   }
-  std::cout << options.out << " (" << HumanSize(page.size()) << ", " << in.records.size() << " records from "
-            << in.stores.size() << (in.stores.size() == 1 ? " store" : " stores") << ")\n";
+  const char* stores = in.stores.size() == 1 ? " store" : " stores";
+  std::cout << options.out << " (" << HumanSize(page.size()) << ", " << in.records.size()
+            << " records from " << in.stores.size() << stores << ")\n";
   return 0;
 }
 
@@ -113,17 +119,20 @@ void AddReportCommand(CLI::App& app, CommandContext& context) {
       "open offline (docs/report.md)");
   cmd->footer(
       "Example: edgebench report results/ other-run/results.jsonl -o report.html\n"
-      "Exit status: 0 when the report was written, 1 when a store is missing or holds no records or "
-      "the file cannot be written, 2 for bad arguments.");
+      "Exit status: 0 when the report was written, 1 when a store is missing or holds no "
+      "records or the file cannot be written, 2 for bad arguments.");
   cmd->add_option("stores", options->stores,
-                  "STORE...: directories holding results.jsonl (and token_drift.jsonl), or .jsonl files; "
-                  "records of several stores are merged (a record id read twice counts once)")
+                  "STORE...: directories holding results.jsonl (and token_drift.jsonl), or "
+                  ".jsonl files; records of several stores are merged (a record id read twice "
+                  "counts once)")
       ->required();
-  cmd->add_option("-o,--out", options->out, "the HTML file to write")->required()->check(NonEmpty());
+  cmd->add_option("-o,--out", options->out, "the HTML file to write")
+      ->required()
+      ->check(NonEmpty());
   cmd->add_option("--title", options->title, "the page's title")->capture_default_str();
   cmd->add_option("--tradeoffs", options->tradeoffs,
-                  "a JSON file {x_label, y_label, points: [{label, x, y, on_front, winner}]} drawn as "
-                  "the trade-offs scatter with its Pareto front");
+                  "a JSON file {x_label, y_label, points: [{label, x, y, on_front, winner}]} "
+                  "drawn as the trade-offs scatter with its Pareto front");
   cmd->callback([options, &context] { context.exit_code = Report(*options); });
 }
 

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <thread>
 
@@ -79,13 +78,16 @@ class FakeBoard {
     std::filesystem::rename(path + ".tmp", path);
   }
   void Update() {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const auto elapsed = std::chrono::steady_clock::now() - start_;
+    const double s = std::chrono::duration<double>(elapsed).count();
     const double phase = std::fmod(s, 2.0) / 2.0;  // a 2 s cycle: 80 C up to 90 C and back
     const double temp_mc = 80000 + 10000 * (phase < 0.5 ? 2 * phase : 2 - 2 * phase);
     Put("sys/class/thermal/thermal_zone0/temp", std::to_string(static_cast<long long>(temp_mc)));
     // The clock drops while the zone is over its trip point, as a governor's would.
-    Put("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", temp_mc > 85000 ? "1200000" : "2400000");
-    Put("sys/class/powercap/intel-rapl:0/energy_uj", std::to_string(static_cast<long long>(s * 2e6)));
+    Put("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq",
+        temp_mc > 85000 ? "1200000" : "2400000");
+    Put("sys/class/powercap/intel-rapl:0/energy_uj",
+        std::to_string(static_cast<long long>(s * 2e6)));
   }
 
   std::string root_;
@@ -102,12 +104,14 @@ struct Chromium {
 };
 
 // Opens `page` in headless Chromium with `action` (--dump-dom or --screenshot=PATH).
-Chromium OpenInChromium(const std::string& page, const std::string& action, const std::string& scratch) {
+Chromium OpenInChromium(const std::string& page, const std::string& action,
+                        const std::string& scratch) {
   const std::string log = scratch + ".stderr";
   const std::string net = scratch + ".netlog.json";
   auto r = RunCommand(std::string(kChromium) +
                       " --no-sandbox --disable-gpu --hide-scrollbars --enable-logging=stderr --v=0"
-                      " --log-net-log=" + net + " --virtual-time-budget=5000 --window-size=1400,12000 " +
+                      " --log-net-log=" + net +
+                      " --virtual-time-budget=5000 --window-size=1400,12000 " +
                       action + " 'file://" + page + "' 2>" + log);
   Chromium result;
   result.exit_code = r.exit_code;
@@ -117,9 +121,10 @@ Chromium OpenInChromium(const std::string& page, const std::string& action, cons
     if (line.find(":CONSOLE") != std::string::npos) result.console.push_back(line);
   }
   const std::string netlog = ReadFile(net);
-  static const std::regex url("\"url\":\"([^\"]*)\"");
-  for (auto it = std::sregex_iterator(netlog.begin(), netlog.end(), url); it != std::sregex_iterator(); ++it) {
-    result.requests.push_back((*it)[1].str());
+  const std::string key = "\"url\":\"";
+  for (size_t at = netlog.find(key); at != std::string::npos; at = netlog.find(key, at + 1)) {
+    const size_t begin = at + key.size();
+    result.requests.push_back(netlog.substr(begin, netlog.find('"', begin) - begin));
   }
   return result;
 }
@@ -136,20 +141,26 @@ struct ChartInDom {
   bool svg = false;  // an <svg> with shapes in it
 };
 
+// The value of attribute `name` in an opening tag; empty when it has none.
+std::string Attribute(const std::string& tag, const std::string& name) {
+  const std::string key = " " + name + "=\"";
+  const size_t at = tag.find(key);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + key.size();
+  return tag.substr(begin, tag.find('"', begin) - begin);
+}
+
 // The chart containers of the dumped DOM by data-chart id, each with what follows it up to the
-// next chart.
+// next chart. (String searches, not <regex>: its locale facets would be copy-relocated into the
+// test binary and break the llama.cpp plugin that the Registry tests open with RTLD_DEEPBIND.)
 std::map<std::string, ChartInDom> ChartsIn(const std::string& dom) {
   std::map<std::string, ChartInDom> charts;
-  static const std::regex open("<div class=\"chart\"[^>]*>");
+  const std::string open = "<div class=\"chart\"";
   std::vector<std::pair<size_t, std::string>> tags;
-  for (auto it = std::sregex_iterator(dom.begin(), dom.end(), open); it != std::sregex_iterator(); ++it) {
-    tags.push_back({static_cast<size_t>(it->position()), it->str()});
+  for (size_t at = dom.find(open); at != std::string::npos; at = dom.find(open, at + 1)) {
+    tags.push_back({at, dom.substr(at, dom.find('>', at) + 1 - at)});
   }
-  auto attribute = [](const std::string& tag, const std::string& name) -> std::string {
-    std::smatch m;
-    if (std::regex_search(tag, m, std::regex(" " + name + "=\"([^\"]*)\""))) return m[1].str();
-    return "";
-  };
+  auto attribute = Attribute;
   for (size_t i = 0; i < tags.size(); ++i) {
     const size_t end = i + 1 < tags.size() ? tags[i + 1].first : dom.size();
     const std::string inside = dom.substr(tags[i].first, end - tags[i].first);
@@ -157,8 +168,9 @@ std::map<std::string, ChartInDom> ChartsIn(const std::string& dom) {
     chart.drawn = attribute(tags[i].second, "data-drawn");
     const std::string series = attribute(tags[i].second, "data-series");
     chart.series = series.empty() ? -1 : std::stoi(series);
-    chart.svg = inside.find("<svg") != std::string::npos &&
-                (inside.find("<path") != std::string::npos || inside.find("<rect") != std::string::npos);
+    const bool shapes = inside.find("<path") != std::string::npos ||
+                        inside.find("<rect") != std::string::npos;
+    chart.svg = inside.find("<svg") != std::string::npos && shapes;
     charts[attribute(tags[i].second, "data-chart")] = chart;
   }
   return charts;
@@ -187,8 +199,9 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
         if (n > 0) devices.insert(device);
       }
     }
-    if (ok && r.scenario.rfind("multi-stream", 0) == 0) load_groups.insert(r.model + r.requested_target + "streams");
-    if (ok && r.scenario.rfind("server:", 0) == 0) load_groups.insert(r.model + r.requested_target + "rate");
+    const std::string curve = r.model + " " + r.requested_target;
+    if (ok && r.scenario.rfind("multi-stream", 0) == 0) load_groups.insert(curve + " streams");
+    if (ok && r.scenario.rfind("server:", 0) == 0) load_groups.insert(curve + " rate");
     if (ok && r.llm) llm_groups.insert(r.model + " " + r.requested_target);
     if (!r.dims.empty()) shape_models.insert(r.model);
     if (ok && r.scenario.rfind("soak", 0) == 0) {
@@ -223,38 +236,54 @@ void Make(const std::string& what, const std::string& command) {
 
 TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutAConsoleMessage) {
   ASSERT_TRUE(std::filesystem::exists(kChromium))
-      << kChromium << " is missing: the devroot installs chromium-headless-shell (scripts/devroot.packages)";
+      << kChromium
+      << " is missing: the devroot installs chromium-headless-shell (scripts/devroot.packages)";
   const std::string scratch = testing::TempFilePath("report_browser_", "work");
   std::filesystem::remove_all(scratch);
   std::filesystem::create_directories(scratch);
   const std::string loads = scratch + "/loads", others = scratch + "/others";
   const std::string eb = Executable();
   const std::string quick = " --warmup 30 --min-queries 200 --min-duration 300 --max-duration 3000";
+  const std::string gguf = TestModel("llama-tiny.gguf");
+  const std::string llm_target = " --target 'llamacpp:cpu?threads=1'";
 
   // Store 1: single-stream and multi-stream curves, a server peak search, a shape sweep.
-  ASSERT_NO_FATAL_FAILURE(Make("single- and multi-stream", eb + " run x -t 'null:cpu?us=300' --scenario single-stream,multi-stream:2,multi-stream:4" +
-                                       quick + " --out " + loads));
-  ASSERT_NO_FATAL_FAILURE(Make("server peak search", eb + " run x -t 'null:sleep?us=1000' --scenario server:200 --find-peak --p99-bound-ms 50"
-                               " --warmup 0 --min-queries 100 --min-duration 300 --max-duration 1500 --out " + loads));
-  ASSERT_NO_FATAL_FAILURE(Make("shape sweep", eb + " shapes none --target 'null:sleep?us=50&dynamic=true' --dim batch=1,2,4"
-                        " --warmup 2 --min-queries 20 --min-duration 0 --out " + loads));
+  ASSERT_NO_FATAL_FAILURE(Make("single- and multi-stream",
+                               eb + " run x -t 'null:cpu?us=300'" + quick +
+                                   " --scenario single-stream,multi-stream:2,multi-stream:4"
+                                   " --out " + loads));
+  ASSERT_NO_FATAL_FAILURE(Make("server peak search",
+                               eb + " run x -t 'null:sleep?us=1000' --scenario server:200"
+                                    " --find-peak --p99-bound-ms 50 --warmup 0 --min-queries 100"
+                                    " --min-duration 300 --max-duration 1500 --out " + loads));
+  ASSERT_NO_FATAL_FAILURE(Make("shape sweep",
+                               eb + " shapes none --target 'null:sleep?us=50&dynamic=true'"
+                                    " --dim batch=1,2,4 --warmup 2 --min-queries 20"
+                                    " --min-duration 0 --out " + loads));
   // Store 2: a soak beside the fake board, LLM runs and drift, an accuracy pass.
   {
     FakeBoard board(scratch + "/board");
-    ASSERT_NO_FATAL_FAILURE(Make("soak", eb + " run x -t 'null:sleep?us=500' --scenario soak:4s --window 500ms --sysfs-root " + scratch +
-                     "/board --sample-hz 50 --out " + others));
+    ASSERT_NO_FATAL_FAILURE(Make("soak", eb + " run x -t 'null:sleep?us=500' --scenario soak:4s"
+                                              " --window 500ms --sample-hz 50 --sysfs-root " +
+                                              scratch + "/board --out " + others));
   }
-  const std::string gguf = TestModel("llama-tiny.gguf");
-  ASSERT_NO_FATAL_FAILURE(Make("llm against prompt length", eb + " llm " + gguf + " --prompt 8,32 --gen 4 --repeat 3 --warmup 1"
-                                       " --target 'llamacpp:cpu?threads=1' --out " + others));
-  ASSERT_NO_FATAL_FAILURE(Make("llm against concurrency", eb + " llm " + gguf + " --concurrency 2 --prompt 8 --gen 4 --repeat 4 --warmup 1"
-                                     " --target 'llamacpp:cpu?threads=1' --out " + others));
-  ASSERT_NO_FATAL_FAILURE(Make("token drift", eb + " drift --reference " + gguf + " --candidate " + gguf +
-                          " --random-prompts 2 --max-tokens 8 --out " + others));
-  ASSERT_NO_FATAL_FAILURE(Make("accuracy", eb + " accuracy " + TestModel("fashion/fashion_softmax.json") +
-                       " --target ort:cpu --limit 300 --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("llm against prompt length",
+                               eb + " llm " + gguf + llm_target +
+                                   " --prompt 8,32 --gen 4 --repeat 3 --warmup 1 --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("llm against concurrency",
+                               eb + " llm " + gguf + llm_target +
+                                   " --concurrency 2 --prompt 8 --gen 4 --repeat 4 --warmup 1"
+                                   " --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("token drift", eb + " drift --reference " + gguf + " --candidate " +
+                                                  gguf + " --random-prompts 2 --max-tokens 8"
+                                                  " --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("accuracy", eb + " accuracy " +
+                                               TestModel("fashion/fashion_softmax.json") +
+                                               " --target ort:cpu --limit 300 --out " + others));
+  // What `recommend` will give the page: minimising both, three points on the front.
   const std::string tradeoffs = scratch + "/tradeoffs.json";
-  std::ofstream(tradeoffs) << R"json({"x_label": "p99 (ms)", "y_label": "energy per query (mJ)", "points": [
+  std::ofstream(tradeoffs) << R"json({"x_label": "p99 (ms)", "y_label": "energy per query (mJ)",
+    "points": [
       {"label": "ort:cpu fp32", "x": 4.0, "y": 4.0, "on_front": true, "winner": false},
       {"label": "ort:cpu int8", "x": 2.5, "y": 6.0, "on_front": true, "winner": true},
       {"label": "tflite:cpu fp32", "x": 5.0, "y": 10.0, "on_front": false, "winner": false},
@@ -262,8 +291,9 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
 
   std::filesystem::create_directories(ArtifactsDir());
   const std::string page = ArtifactsDir() + "/report.html";
-  auto report = RunCommand(eb + " report " + loads + " " + others + "/results.jsonl --tradeoffs " + tradeoffs +
-                           " --title 'edgebench report: browser test' -o " + page + " 2>&1");
+  auto report = RunCommand(eb + " report " + loads + " " + others + "/results.jsonl --tradeoffs " +
+                           tradeoffs + " --title 'edgebench report: browser test' -o " + page +
+                           " 2>&1");
   ASSERT_EQ(report.exit_code, 0) << report.output;
   EXPECT_NE(report.output.find(page + " ("), std::string::npos) << report.output;
   const auto size = std::filesystem::file_size(page);
@@ -281,14 +311,16 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   const std::string control = scratch + "/control.html";
   std::ofstream(control) << "<html><body><img src=\"http://127.0.0.1:9/x.png\"></body></html>";
   const Chromium probe = OpenInChromium(control, "--dump-dom", scratch + "/control");
-  ASSERT_EQ(probe.requests.size() > 0, true) << "the net log shows no request even for a page that makes one";
+  ASSERT_EQ(probe.requests.size() > 0, true)
+      << "the net log shows no request even for a page that makes one";
 
   const Chromium dom = OpenInChromium(page, "--dump-dom", scratch + "/dom");
   ASSERT_EQ(dom.exit_code, 0);
   EXPECT_TRUE(dom.console.empty()) << "console messages:\n" << Joined(dom.console);
   EXPECT_TRUE(dom.requests.empty()) << "requests from the page:\n" << Joined(dom.requests);
   const std::string& html = dom.stdout_text;
-  EXPECT_NE(html.find("data-report-drawn=\"1\""), std::string::npos) << "the renderer did not finish";
+  EXPECT_NE(html.find("data-report-drawn=\"1\""), std::string::npos)
+      << "the renderer did not finish";
   EXPECT_EQ(html.find("error-box\">This section"), std::string::npos);
   for (const std::string& id : kReportSectionIds) {
     EXPECT_NE(html.find("<section class=\"report-section\" id=\"" + id + "\""), std::string::npos)
@@ -312,7 +344,8 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   }
   // The summary lists every record, and names both stores.
   for (const Record& r : records) {
-    const std::string target = std::regex_replace(r.requested_target, std::regex("&"), "&amp;");
+    std::string target;  // as the DOM writes it
+    for (char c : r.requested_target) target += c == '&' ? std::string("&amp;") : std::string(1, c);
     EXPECT_NE(html.find(">" + target + "<"), std::string::npos) << target;
   }
   EXPECT_NE(html.find("title=\"" + loads + "\">loads<"), std::string::npos);
@@ -341,16 +374,21 @@ TEST(ReportBrowser, BadStoresAndOutputsAreClearErrors) {
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.output.find("does not exist"), std::string::npos) << missing.output;
 
-  ASSERT_NO_FATAL_FAILURE(Make("a store", eb + " run x -t 'null:cpu?us=100' --warmup 2 --min-queries 20 --min-duration 0 --out " + dir + "/s"));
-  std::ofstream(dir + "/s/results.jsonl", std::ios::app) << "{\"schema\": \"edgebench.record/3\", \"id\": \n";
+  ASSERT_NO_FATAL_FAILURE(Make("a store", eb + " run x -t 'null:cpu?us=100' --warmup 2"
+                                                " --min-queries 20 --min-duration 0 --out " +
+                                                dir + "/s"));
+  std::ofstream(dir + "/s/results.jsonl", std::ios::app)
+      << "{\"schema\": \"edgebench.record/3\", \"id\": \n";
   auto corrupt = RunCommand(eb + " report " + dir + "/s -o " + dir + "/r.html 2>&1");
   EXPECT_EQ(corrupt.exit_code, 0) << corrupt.output;
-  EXPECT_NE(corrupt.output.find("warning: " + dir + "/s/results.jsonl:2: "), std::string::npos) << corrupt.output;
+  EXPECT_NE(corrupt.output.find("warning: " + dir + "/s/results.jsonl:2: "), std::string::npos)
+      << corrupt.output;
   EXPECT_NE(ReadFile(dir + "/r.html").find("results.jsonl:2: "), std::string::npos);
 
   auto unwritable = RunCommand(eb + " report " + dir + "/s -o " + dir + "/no/such/dir/r.html 2>&1");
   EXPECT_EQ(unwritable.exit_code, 1);
-  EXPECT_NE(unwritable.output.find("does not exist; create it"), std::string::npos) << unwritable.output;
+  EXPECT_NE(unwritable.output.find("does not exist; create it"), std::string::npos)
+      << unwritable.output;
   auto is_dir = RunCommand(eb + " report " + dir + "/s -o " + dir + " 2>&1");
   EXPECT_EQ(is_dir.exit_code, 1);
   EXPECT_NE(is_dir.output.find("it is a directory"), std::string::npos) << is_dir.output;

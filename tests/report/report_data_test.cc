@@ -48,13 +48,36 @@ TEST(ReportData, ASingleStreamRecordGivesItsSectionsAndNoOthers) {
   for (const char* id : {"environment", "summary", "latency", "warmup"}) {
     EXPECT_TRUE(sections.contains(id)) << id;
   }
-  for (const char* id : {"load", "soak", "memory", "placement", "shapes", "accuracy", "llm", "tradeoffs"}) {
+  for (const char* id :
+       {"load", "soak", "memory", "placement", "shapes", "accuracy", "llm", "tradeoffs"}) {
     EXPECT_FALSE(sections.contains(id)) << id;
   }
   EXPECT_EQ(data["records"], 1);
   EXPECT_EQ(sections["summary"]["rows"][0]["store"], "s1");
   EXPECT_EQ(sections["summary"]["rows"][0]["status"], "ok");
   EXPECT_DOUBLE_EQ(sections["summary"]["rows"][0]["p50_ms"].get<double>(), 50.0);
+}
+
+TEST(ReportData, MachinesAndBuildsStandSideBySideWithEveryRuntime) {
+  Record a = MakeRecord(Milliseconds(10));
+  a.environment.hostname = "laptop";
+  a.environment.runtimes = {{"ort", "1.23"}};
+  Record b = a;
+  b.id = "b";
+  b.environment.runtimes = {{"litert", "2.1"}};
+  Record c = a;
+  c.id = "c";
+  c.environment.hostname = "board";
+  ReportInputs in = InputsOf({a, b, c});
+  in.stores.push_back(ReportStore{"s2", "s2.jsonl", 1, 0});
+  in.record_store = {0, 0, 1};
+  const json hosts = BuildReportData(in)["sections"]["environment"]["hosts"];
+  ASSERT_EQ(hosts.size(), 2u) << hosts;
+  EXPECT_EQ(hosts[0]["hostname"], "laptop");
+  EXPECT_EQ(hosts[0]["records"], 2);
+  EXPECT_EQ(hosts[0]["runtimes"], json({{"litert", "2.1"}, {"ort", "1.23"}}));
+  EXPECT_EQ(hosts[1]["hostname"], "board");
+  EXPECT_EQ(hosts[1]["stores"], json({"s2"}));
 }
 
 TEST(ReportData, BoxStatisticsAreTheMeasuredPhasesNearestRankPercentiles) {
@@ -120,8 +143,10 @@ Channel ChannelOf(const std::string& id, ChannelKind kind) {
 MonitorRecord Monitor(int n) {
   MonitorRecord m;
   MonitorSeries& s = m.series;
-  s.channels = {ChannelOf("thermal0", ChannelKind::kTemperature), ChannelOf("thermal1", ChannelKind::kTemperature),
-                ChannelOf("cpu0.freq", ChannelKind::kFrequency), ChannelOf("rail", ChannelKind::kPower),
+  s.channels = {ChannelOf("thermal0", ChannelKind::kTemperature),
+                ChannelOf("thermal1", ChannelKind::kTemperature),
+                ChannelOf("cpu0.freq", ChannelKind::kFrequency),
+                ChannelOf("rail", ChannelKind::kPower),
                 ChannelOf("process.rss", ChannelKind::kRss)};
   s.values.resize(s.channels.size());
   for (int i = 0; i < n; ++i) {
@@ -210,7 +235,8 @@ TEST(ReportData, PlacementSharesCountTheModelsNodesWhereKnown) {
   EXPECT_EQ(targets[0]["nodes"]["gpu"], 7);
   EXPECT_EQ(targets[0]["basis"], "the model's nodes");
   EXPECT_EQ(targets[0]["cpu_op_types"]["Erf"], 1);
-  EXPECT_NE(targets[0]["fallback"].get<std::string>().find("3 of 10"), std::string::npos) << targets[0];
+  EXPECT_NE(targets[0]["fallback"].get<std::string>().find("3 of 10"), std::string::npos)
+      << targets[0];
 }
 
 TEST(ReportData, AShapeSweepIsAMatrixOfShapesByTargetsWithStatuses) {
@@ -235,7 +261,8 @@ TEST(ReportData, AShapeSweepIsAMatrixOfShapesByTargetsWithStatuses) {
 TEST(ReportData, LanguageModelsAreCurvesAgainstPromptLengthAndConcurrency) {
   std::vector<Record> records;
   int id = 0;
-  for (auto [prompt, concurrency] : std::vector<std::pair<int64_t, int64_t>>{{16, 1}, {64, 1}, {16, 4}}) {
+  const std::vector<std::pair<int64_t, int64_t>> runs = {{16, 1}, {64, 1}, {16, 4}};
+  for (auto [prompt, concurrency] : runs) {
     Record r = MakeRecord({});
     r.id = "llm" + std::to_string(id++);
     r.scenario = "llm";
@@ -299,9 +326,11 @@ TEST(ReportData, StoresMergeByRecordIdAndBadLinesAreWarnings) {
   EXPECT_EQ(in.value().record_store, (std::vector<size_t>{0, 1}));
   EXPECT_EQ(in.value().stores[1].duplicates, 1);
   ASSERT_EQ(in.value().warnings.size(), 2u);
-  EXPECT_NE(in.value().warnings[0].find(one + "/results.jsonl:2: not valid JSON"), std::string::npos)
+  const std::string bad_line = one + "/results.jsonl:2: not valid JSON";
+  EXPECT_NE(in.value().warnings[0].find(bad_line), std::string::npos)
       << in.value().warnings[0];
-  EXPECT_NE(in.value().warnings[1].find("already read"), std::string::npos) << in.value().warnings[1];
+  EXPECT_NE(in.value().warnings[1].find("already read"), std::string::npos)
+      << in.value().warnings[1];
   const json rows = BuildReportData(in.value())["sections"]["summary"]["rows"];
   EXPECT_EQ(rows[1]["store"], two + "/results.jsonl");
 }
@@ -309,13 +338,15 @@ TEST(ReportData, StoresMergeByRecordIdAndBadLinesAreWarnings) {
 TEST(ReportData, AMissingOrEmptyStoreIsAnErrorNamingIt) {
   auto missing = ReadReportStores({"/no/such/store"});
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().find("'/no/such/store' does not exist"), std::string::npos) << missing.error();
+  EXPECT_NE(missing.error().find("'/no/such/store' does not exist"), std::string::npos)
+      << missing.error();
   auto empty = ReadReportStores({StoreWith("empty", {})});
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().find("holds no records"), std::string::npos) << empty.error();
   auto corrupt = ReadReportStores({StoreWith("corrupt", {"{\"schema\": 7"})});
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_NE(corrupt.error().find("holds no records; line 1: "), std::string::npos) << corrupt.error();
+  EXPECT_NE(corrupt.error().find("holds no records; line 1: "), std::string::npos)
+      << corrupt.error();
 }
 
 TEST(ReportPage, IsSelfContainedWithThePolicyTheLibraryAndEscapedData) {

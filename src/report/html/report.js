@@ -171,7 +171,8 @@
       ['Kernel'].concat(hosts.map(function (h) { return h.kernel; })),
       ['edgebench'].concat(hosts.map(function (h) { return h.edgebench_version + ' (' + h.edgebench_commit + ')'; })),
       ['Build'].concat(hosts.map(function (h) {
-        return h.compiler + ', ' + h.build_type + (h.debug_build ? ', debug' : '') + (h.sanitizers ? ', sanitizers' : '');
+        return h.compiler + ', ' + h.build_type + (h.debug_build ? ', debug' : '') +
+               (h.sanitizers ? ', sanitizers' : '');
       }))
     ];
     runtimeNames.forEach(function (name) {
@@ -194,7 +195,9 @@
     var shortNames = {};
     Object.keys(stores).forEach(function (label, i) {
       var name = shortStoreName(label);
-      var clash = Object.keys(stores).some(function (other) { return other !== label && shortStoreName(other) === name; });
+      var clash = Object.keys(stores).some(function (other) {
+        return other !== label && shortStoreName(other) === name;
+      });
       shortNames[label] = clash ? (i + 1) + ': ' + name : name;
     });
     var headers = [
@@ -208,7 +211,8 @@
       return [{node: el('span', {title: r.store, text: shortNames[r.store]}), sort: r.store},
               r.model, r.variant, r.target, r.scenario, r.dims,
               {node: statusBadge(r.status), sort: r.status},
-              {node: el('span', {className: r.valid ? 'verdict-valid' : 'verdict-invalid', text: verdict}), sort: verdict},
+              {node: el('span', {className: r.valid ? 'verdict-valid' : 'verdict-invalid', text: verdict}),
+               sort: verdict},
               fmt(r.p50_ms, 4), fmt(r.p99_ms, 4), fmt(r.throughput_qps, 4), failure];
     });
     body.appendChild(note(part.rows.length + ' cases from ' + Object.keys(stores).length +
@@ -378,12 +382,15 @@
           series: deviceSeries
         });
       } else {
-        body.appendChild(note('No temperature, frequency or power was sampled beside this soak (the device monitor read none).'));
+        body.appendChild(note('No temperature, frequency or power was sampled beside this soak ' +
+                              '(the device monitor read none).'));
       }
       if (events.length) {
         body.appendChild(table([{label: 'Throttling'}, {label: 'Channel'}, {label: 'From s', num: true},
                                 {label: 'To s', num: true}, {label: 'Detail', message: true}],
-                               events.map(function (e) { return [e.kind, e.channel, fmt(e.start_s, 4), fmt(e.end_s, 4), e.detail]; })));
+                               events.map(function (e) {
+                                 return [e.kind, e.channel, fmt(e.start_s, 4), fmt(e.end_s, 4), e.detail];
+                               })));
       }
       if (isNumber(run.p99_drift_ratio)) {
         body.appendChild(note('p99 of the last full window / the first steady window: ' + fmt(run.p99_drift_ratio, 3)));
@@ -437,7 +444,9 @@
     body.appendChild(table([{label: 'Model and target'}, {label: 'Counted'}, {label: 'Nodes', num: true},
                             {label: 'Left on the CPU', message: true}],
                            targets.map(function (t) {
-                             var ops = Object.keys(t.cpu_op_types).map(function (op) { return op + ' x' + t.cpu_op_types[op]; });
+                             var ops = Object.keys(t.cpu_op_types).map(function (op) {
+                               return op + ' x' + t.cpu_op_types[op];
+                             });
                              return [t.label, t.basis, t.total, t.fallback || (ops.length ? ops.join(', ') : 'none')];
                            })));
   }
@@ -450,7 +459,8 @@
       var data = m.cells.map(function (c) {
         var text = c.status === 'ok' ? fmt(c.p50_ms, 3) + ' ms' + (c.valid ? '' : ' (invalid)') : c.status;
         return {value: [c.column, c.row, STATUS_ORDER.indexOf(c.status)], text: text,
-                detail: c.status === 'ok' ? 'p50 ' + fmt(c.p50_ms, 4) + ' ms, p99 ' + fmt(c.p99_ms, 4) + ' ms' : c.reason};
+                detail: c.status === 'ok' ? 'p50 ' + fmt(c.p50_ms, 4) + ' ms, p99 ' + fmt(c.p99_ms, 4) + ' ms'
+                                          : c.reason};
       });
       var box = chartBox(body, 'shapes/' + index, 80 + 40 * m.rows.length);
       box.style.maxWidth = (260 + 200 * m.columns.length) + 'px';  // cells no wider than they need
@@ -499,7 +509,8 @@
                               {label: 'Max KLD', num: true}, {label: 'Same top token', num: true},
                               {label: 'RMS Δp', num: true}],
                              part.drift.map(function (d) {
-                               return [d.reference, d.candidate, d.target, d.status === 'ok' ? 'ok' : d.status + ': ' + d.error,
+                               var status = d.status === 'ok' ? 'ok' : d.status + ': ' + d.error;
+                               return [d.reference, d.candidate, d.target, status,
                                        d.positions, valueText(d.mean_kld), valueText(d.max_kld),
                                        valueText(d.same_top), valueText(d.rms_delta_p)];
                              })));

@@ -38,6 +38,15 @@ const LatencySummary& MainSummary(const Record& r) {
   return r.summary;
 }
 
+// "vit?fp16 ort:cpu": a model (and variant) on a target, where scenarios are beside the point.
+std::string ModelOnTarget(const Record& r) {
+  return r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target;
+}
+
+bool ByX(const json& a, const json& b) { return a["x"].get<double>() < b["x"].get<double>(); }
+
+double Mib(double bytes) { return bytes / (1024.0 * 1024.0); }
+
 bool IsTensorScenario(const Record& r) {
   return r.scenario != "llm" && r.scenario != "accuracy" && r.scenario != "agree";
 }
@@ -106,7 +115,8 @@ json SummarySection(const ReportInputs& in) {
                 {"reasons", r.invalid_reasons},
                 {"p50_ms", s.count > 0 ? Ms(s.Percentile(0.50)) : json(nullptr)},
                 {"p99_ms", s.count > 0 ? Ms(s.Percentile(0.99)) : json(nullptr)},
-                {"throughput_qps", s.count > 0 ? Finite(Round(s.throughput_qps, 0.01)) : json(nullptr)},
+                {"throughput_qps",
+                 s.count > 0 ? Finite(Round(s.throughput_qps, 0.01)) : json(nullptr)},
                 {"failed_stage", r.failed_stage},
                 {"error", r.error}};
     rows.push_back(row);
@@ -162,20 +172,24 @@ json WarmupSection(const ReportInputs& in) {
   json curves = json::array();
   int left_out = 0;
   for (const Record& r : in.records) {
-    if (r.status != CaseStatus::kOk || r.scenario != "single-stream" || r.measured_ns.empty()) continue;
+    if (r.status != CaseStatus::kOk || r.scenario != "single-stream" || r.measured_ns.empty()) {
+      continue;
+    }
     if (curves.size() >= kMaxCurvesPerChart) {
       ++left_out;
       continue;
     }
     json latency = json::array();
-    for (size_t q = 0; q < r.warmup_ns.size() + r.measured_ns.size() && q < kWarmupCurveQueries; ++q) {
-      latency.push_back(Ms(q < r.warmup_ns.size() ? r.warmup_ns[q] : r.measured_ns[q - r.warmup_ns.size()]));
+    const size_t warmup = r.warmup_ns.size();
+    for (size_t q = 0; q < warmup + r.measured_ns.size() && q < kWarmupCurveQueries; ++q) {
+      latency.push_back(Ms(q < warmup ? r.warmup_ns[q] : r.measured_ns[q - warmup]));
     }
     curves.push_back({{"label", ReportCaseLabel(r)},
                       {"warmup_queries", r.warmup_ns.size()},
                       {"total_queries", r.warmup_ns.size() + r.measured_ns.size()},
                       {"steady_p50_ms", Ms(r.summary.Percentile(0.50))},
-                      {"settling_index", r.settling ? json(r.settling->query_index) : json(nullptr)},
+                      {"settling_index",
+                       r.settling ? json(r.settling->query_index) : json(nullptr)},
                       {"settling_ms", r.settling ? Ms(r.settling->time_ns) : json(nullptr)},
                       {"latency_ms", latency}});
   }
@@ -202,7 +216,10 @@ json LoadSection(const ReportInputs& in) {
   std::vector<Group> groups;
   auto group_of = [&](const Record& r, const std::string& axis) -> Group& {
     for (Group& g : groups) {
-      if (g.model == r.model && g.variant == r.variant && g.target == r.requested_target && g.axis == axis) return g;
+      if (g.model == r.model && g.variant == r.variant && g.target == r.requested_target &&
+          g.axis == axis) {
+        return g;
+      }
     }
     groups.push_back({r.model, r.variant, r.requested_target, axis, {}});
     return groups.back();
@@ -247,8 +264,7 @@ json LoadSection(const ReportInputs& in) {
       }
       if (r->effective_settings.p99_bound_ms > 0) bound_ms = r->effective_settings.p99_bound_ms;
     }
-    std::sort(points.begin(), points.end(),
-              [](const json& a, const json& b) { return a["x"].get<double>() < b["x"].get<double>(); });
+    std::sort(points.begin(), points.end(), ByX);
     json group = {{"model", g.model},
                   {"variant", g.variant},
                   {"target", g.target},
@@ -266,7 +282,8 @@ json LoadSection(const ReportInputs& in) {
 
 // One value per sample from the channels of `kind`: their maximum (temperature), mean
 // (frequency) or sum; absent where none of them read.
-std::vector<std::optional<double>> Combine(const MonitorSeries& s, ChannelKind kind, const std::string& how) {
+std::vector<std::optional<double>> Combine(const MonitorSeries& s, ChannelKind kind,
+                                           const std::string& how) {
   std::vector<std::optional<double>> out(s.t_ns.size());
   for (size_t i = 0; i < s.t_ns.size(); ++i) {
     double total = 0;
@@ -309,22 +326,31 @@ std::vector<std::optional<double>> PowerWatts(const MonitorSeries& s) {
 }
 
 bool HasKind(const MonitorSeries& s, ChannelKind kind) {
-  return std::any_of(s.channels.begin(), s.channels.end(), [&](const Channel& c) { return c.kind == kind; });
+  return std::any_of(s.channels.begin(), s.channels.end(),
+                     [&](const Channel& c) { return c.kind == kind; });
 }
+
+// One quantity per sample, and the factor that turns it into the unit the page shows.
+struct ScaledSeries {
+  std::string name;  // "temperature_c": the key in the data, with its unit
+  std::vector<std::optional<double>> values;
+  double scale = 1;
+};
 
 // The samples from `from_ns` on, thinned, as {"t_s": [...], name: [...]} per series given.
 json SampledSeries(const MonitorSeries& s, int64_t from_ns,
-                   const std::vector<std::pair<std::string, std::pair<std::vector<std::optional<double>>, double>>>& series) {
+                   const std::vector<ScaledSeries>& series) {
   std::vector<size_t> kept;
   for (size_t i = 0; i < s.t_ns.size(); ++i) if (s.t_ns[i] >= from_ns) kept.push_back(i);
   json out = {{"t_s", json::array()}};
-  for (const auto& [name, values] : series) out[name] = json::array();
+  for (const ScaledSeries& one : series) out[one.name] = json::array();
   for (size_t k : ThinnedIndices(kept.size(), kMaxSeriesPoints)) {
     const size_t i = kept[k];
     out["t_s"].push_back(Round(static_cast<double>(s.t_ns[i]) / 1e9, 1e-4));
-    for (const auto& [name, values] : series) {
-      const auto& v = values.first;
-      out[name].push_back(i < v.size() && v[i] ? json(Round(*v[i] * values.second, 1e-3)) : json(nullptr));
+    for (const ScaledSeries& one : series) {
+      const auto& v = one.values;
+      const bool read = i < v.size() && v[i].has_value();
+      out[one.name].push_back(read ? json(Round(*v[i] * one.scale, 1e-3)) : json(nullptr));
     }
   }
   return out;
@@ -347,23 +373,25 @@ json SoakSection(const ReportInputs& in) {
                          {"partial", w.partial}});
     }
     json run = {{"label", ReportCaseLabel(r)}, {"windows", windows}};
-    if (r.load->drift && r.load->drift->p99_ratio) run["p99_drift_ratio"] = Round(*r.load->drift->p99_ratio, 1e-3);
+    if (r.load->drift && r.load->drift->p99_ratio) {
+      run["p99_drift_ratio"] = Round(*r.load->drift->p99_ratio, 1e-3);
+    }
     if (r.monitor && !r.monitor->series.t_ns.empty()) {
       const MonitorSeries& s = r.monitor->series;
-      std::vector<std::pair<std::string, std::pair<std::vector<std::optional<double>>, double>>> series;
+      std::vector<ScaledSeries> series;
       if (HasKind(s, ChannelKind::kTemperature)) {
-        series.push_back({"temperature_c", {Combine(s, ChannelKind::kTemperature, "max"), 1e-3}});
+        series.push_back({"temperature_c", Combine(s, ChannelKind::kTemperature, "max"), 1e-3});
       }
       if (HasKind(s, ChannelKind::kFrequency)) {
-        series.push_back({"frequency_mhz", {Combine(s, ChannelKind::kFrequency, "mean"), 1e-3}});
+        series.push_back({"frequency_mhz", Combine(s, ChannelKind::kFrequency, "mean"), 1e-3});
       }
       if (HasKind(s, ChannelKind::kPower) || HasKind(s, ChannelKind::kEnergy)) {
-        series.push_back({"power_w", {PowerWatts(s), 1}});
+        series.push_back({"power_w", PowerWatts(s), 1});
       }
       if (!series.empty()) {
         json device = SampledSeries(s, 0, series);
         json names = json::array();
-        for (const auto& entry : series) names.push_back(entry.first);
+        for (const ScaledSeries& one : series) names.push_back(one.name);
         device["series"] = names;
         run["device"] = device;
       }
@@ -397,12 +425,12 @@ json MemorySection(const ReportInputs& in) {
       continue;
     }
     json run = SampledSeries(s, std::numeric_limits<int64_t>::min(),
-                             {{"rss_mb", {Combine(s, ChannelKind::kRss, "sum"), 1.0 / (1024 * 1024)}}});
+                             {{"rss_mb", Combine(s, ChannelKind::kRss, "sum"), Mib(1)}});
     run["label"] = ReportCaseLabel(r);
     const MemoryResult& m = r.monitor->derived.memory;
     run["verdict"] = m.explanation;
     run["leak"] = m.leak;
-    if (m.peak_rss_bytes) run["peak_mb"] = Round(static_cast<double>(*m.peak_rss_bytes) / (1024 * 1024), 0.01);
+    if (m.peak_rss_bytes) run["peak_mb"] = Round(Mib(static_cast<double>(*m.peak_rss_bytes)), 0.01);
     runs.push_back(run);
   }
   if (runs.empty()) return nullptr;
@@ -417,7 +445,7 @@ json PlacementSection(const ReportInputs& in) {
   for (const Record& r : in.records) {
     const Placement& p = r.placement;
     if (r.status != CaseStatus::kOk || !p.known) continue;
-    const std::string label = r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target;
+    const std::string label = ModelOnTarget(r);
     if (!seen.insert(label).second) continue;
     const bool model_view = p.model_nodes && !p.original_nodes_by_device.empty();
     const auto& counts = model_view ? p.original_nodes_by_device : p.nodes_by_device;
@@ -447,7 +475,8 @@ json ShapesSection(const ReportInputs& in) {
   for (const Record& r : in.records) {
     if (r.dims.empty() || !IsTensorScenario(r)) continue;
     const std::string model = r.model + (r.variant.empty() ? "" : "?" + r.variant);
-    auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const Sweep& s) { return s.model == model; });
+    auto it = std::find_if(sweeps.begin(), sweeps.end(),
+                           [&](const Sweep& s) { return s.model == model; });
     if (it == sweeps.end()) it = sweeps.insert(sweeps.end(), Sweep{model, {}});
     it->records.push_back(&r);
   }
@@ -464,7 +493,8 @@ json ShapesSection(const ReportInputs& in) {
     json cells = json::array();
     for (const Record* r : sweep.records) {
       const auto row = std::find(rows.begin(), rows.end(), ShapeLabel(r->dims, {})) - rows.begin();
-      const auto column = std::find(columns.begin(), columns.end(), r->requested_target) - columns.begin();
+      const auto column =
+          std::find(columns.begin(), columns.end(), r->requested_target) - columns.begin();
       json cell = {{"row", row}, {"column", column}, {"status", CaseStatusName(r->status)},
                    {"valid", r->valid}};
       if (r->status == CaseStatus::kOk && r->summary.count > 0) {
@@ -475,7 +505,8 @@ json ShapesSection(const ReportInputs& in) {
       }
       cells.push_back(cell);
     }
-    matrices.push_back({{"model", sweep.model}, {"rows", rows}, {"columns", columns}, {"cells", cells}});
+    matrices.push_back(
+        {{"model", sweep.model}, {"rows", rows}, {"columns", columns}, {"cells", cells}});
   }
   if (matrices.empty()) return nullptr;
   return {{"matrices", matrices}};
@@ -484,8 +515,11 @@ json ShapesSection(const ReportInputs& in) {
 // ---- accuracy ---------------------------------------------------------------------------
 
 json ProportionJson(const Proportion& p) {
-  return {{"value", Round(p.value, 1e-5)}, {"low", Round(p.low, 1e-5)}, {"high", Round(p.high, 1e-5)},
-          {"successes", p.successes}, {"trials", p.trials}};
+  return {{"value", Round(p.value, 1e-5)},
+          {"low", Round(p.low, 1e-5)},
+          {"high", Round(p.high, 1e-5)},
+          {"successes", p.successes},
+          {"trials", p.trials}};
 }
 
 json AccuracySection(const ReportInputs& in) {
@@ -533,8 +567,9 @@ json LlmSection(const ReportInputs& in) {
   std::vector<Group> groups;
   for (const Record& r : in.records) {
     if (!r.llm || r.status != CaseStatus::kOk || r.llm->summary.requests == 0) continue;
-    const std::string label = r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target;
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.label == label; });
+    const std::string label = ModelOnTarget(r);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group& g) { return g.label == label; });
     if (it == groups.end()) it = groups.insert(groups.end(), Group{label});
     const LlmSummary& s = r.llm->summary;
     json point = {{"ttft_p50_ms", Ms(s.ttft.Percentile(0.50))},
@@ -568,11 +603,11 @@ json LlmSection(const ReportInputs& in) {
     g.by_concurrency = kept;
   }
   json list = json::array();
-  auto by_x = [](const json& a, const json& b) { return a["x"].get<double>() < b["x"].get<double>(); };
   for (Group& g : groups) {
-    std::sort(g.by_prompt.begin(), g.by_prompt.end(), by_x);
-    std::sort(g.by_concurrency.begin(), g.by_concurrency.end(), by_x);
-    list.push_back({{"label", g.label}, {"by_prompt", g.by_prompt}, {"by_concurrency", g.by_concurrency}});
+    std::sort(g.by_prompt.begin(), g.by_prompt.end(), ByX);
+    std::sort(g.by_concurrency.begin(), g.by_concurrency.end(), ByX);
+    list.push_back(
+        {{"label", g.label}, {"by_prompt", g.by_prompt}, {"by_concurrency", g.by_concurrency}});
   }
   if (list.empty()) return nullptr;
   return {{"groups", list}};
@@ -581,7 +616,7 @@ json LlmSection(const ReportInputs& in) {
 }  // namespace
 
 std::string ReportCaseLabel(const Record& r) {
-  std::string label = r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target + " " + r.scenario;
+  std::string label = ModelOnTarget(r) + " " + r.scenario;
   if (!r.dims.empty()) label += " " + ShapeLabel(r.dims, {});
   return label;
 }
@@ -600,7 +635,9 @@ std::vector<size_t> ThinnedIndices(size_t n, size_t max_points) {
 
 Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
   ReportInputs inputs;
-  if (stores.empty()) return Status::Error("no store given: name a results directory or a .jsonl file");
+  if (stores.empty()) {
+    return Status::Error("no store given: name a results directory or a .jsonl file");
+  }
   std::set<std::string> ids;
   for (const std::string& given : stores) {
     std::error_code ec;
@@ -610,10 +647,13 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
       drift_path = path / "token_drift.jsonl";
       path /= "results.jsonl";
       if (!std::filesystem::exists(path, ec) && !std::filesystem::exists(drift_path, ec)) {
-        return Status::Error("store '" + given + "' holds no results.jsonl: give a directory that `edgebench run --out` wrote, or a .jsonl file");
+        return Status::Error("store '" + given +
+                             "' holds no results.jsonl: give a directory that `edgebench run "
+                             "--out` wrote, or a .jsonl file");
       }
     } else if (!std::filesystem::exists(path, ec)) {
-      return Status::Error("store '" + given + "' does not exist: give a results directory or a .jsonl file");
+      return Status::Error("store '" + given +
+                           "' does not exist: give a results directory or a .jsonl file");
     }
     ReportStore store{given, path.string()};
     const size_t index = inputs.stores.size();
@@ -633,7 +673,8 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
       }
       if (store.duplicates > 0) {
         inputs.warnings.push_back(path.string() + ": " + std::to_string(store.duplicates) +
-                                  " records already read from an earlier store (same id) were left out");
+                                  " records already read from an earlier store (same id) were "
+                                  "left out");
       }
     }
     if (!drift_path.empty() && std::filesystem::exists(drift_path, ec)) {
@@ -654,7 +695,9 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
     if (store.records_read == 0 && inputs.token_drift.empty()) {
       std::string why = "store '" + given + "' (" + path.string() + ") holds no records";
       for (const std::string& w : inputs.warnings) {
-        if (w.rfind(path.string() + ":", 0) == 0) why += "; line " + w.substr(path.string().size() + 1);
+        if (w.rfind(path.string() + ":", 0) == 0) {
+          why += "; line " + w.substr(path.string().size() + 1);
+        }
       }
       return Status::Error(why);
     }
@@ -666,7 +709,10 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
 json BuildReportData(const ReportInputs& in) {
   json stores = json::array();
   for (const ReportStore& s : in.stores) {
-    stores.push_back({{"label", s.label}, {"path", s.path}, {"records", s.records_read}, {"duplicates", s.duplicates}});
+    stores.push_back({{"label", s.label},
+                      {"path", s.path},
+                      {"records", s.records_read},
+                      {"duplicates", s.duplicates}});
   }
   json sections = json::object();
   auto add = [&](const std::string& id, json part) {

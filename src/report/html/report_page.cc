@@ -58,10 +58,12 @@ std::string RenderReportPage(const nlohmann::json& data) {
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"";
   page += kReportContentSecurityPolicy;
   page += "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  page += "<meta name=\"generator\" content=\"edgebench " + std::string(kEdgebenchVersion) + "\">\n";
+  page += "<meta name=\"generator\" content=\"edgebench " + std::string(kEdgebenchVersion) +
+          "\">\n";
   page += "<title>" + HtmlEscape(title) + "</title>\n<style>\n";
   page += ReportStyle();
-  page += "</style>\n</head>\n<body>\n<header class=\"page-header\"><h1>" + HtmlEscape(title) + "</h1>";
+  page += "</style>\n</head>\n<body>\n<header class=\"page-header\"><h1>" + HtmlEscape(title) +
+          "</h1>";
   page += "<p class=\"generated\" id=\"generated\"></p></header>\n";
   page += "<nav id=\"toc\" class=\"toc\"></nav>\n<main id=\"report\"></main>\n";
   page += "<noscript><p class=\"error-box\">This report draws its tables and charts with "
@@ -74,9 +76,11 @@ std::string RenderReportPage(const nlohmann::json& data) {
   page += library;
   page += "\n</script>\n<script id=\"report-renderer\">\n";
   page += ReportScript();
-  page += "\n</script>\n<footer class=\"page-footer\">\n<p>Drawn with " + HtmlEscape(ChartLibraryName()) +
+  page += "\n</script>\n<footer class=\"page-footer\">\n<p>Drawn with " +
+          HtmlEscape(ChartLibraryName()) +
           " (Apache-2.0), inlined from its npm package, sha256 <code>" +
-          HtmlEscape(ChartLibrarySha256()) + "</code>. Nothing in this page is fetched from a network.</p>\n";
+          HtmlEscape(ChartLibrarySha256()) +
+          "</code>. Nothing in this page is fetched from a network.</p>\n";
   page += "<details class=\"license\"><summary>Chart library licence</summary><pre>" +
           HtmlEscape(ChartLibraryLicense()) + "</pre></details>\n</footer>\n</body>\n</html>\n";
   return page;
