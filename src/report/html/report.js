@@ -82,7 +82,9 @@
     }));
     var t = el('table', {className: opts.className || ''}, [el('thead', null, [head]), body]);
     if (opts.sortable) makeSortable(t, headers);
-    return el('div', {className: 'table-wrap'}, [t]);
+    // A long table scrolls in its own box on screen (its header stays), so the sections after
+    // it stay a scroll away; printed, it runs over as many pages as it needs.
+    return el('div', {className: 'table-wrap' + (rows.length > 25 ? ' tall' : '')}, [t]);
   }
 
   // Clicking a header sorts by that column; again reverses. Numbers sort as numbers.
@@ -202,18 +204,25 @@
     });
     var headers = [
       {label: 'Store'}, {label: 'Model'}, {label: 'Variant'}, {label: 'Target'}, {label: 'Scenario'},
-      {label: 'Shape'}, {label: 'Status'}, {label: 'Verdict', message: true}, {label: 'p50 ms', num: true},
-      {label: 'p99 ms', num: true}, {label: 'Throughput /s', num: true}, {label: 'Failure', message: true}
+      {label: 'Shape'}, {label: 'Status'}, {label: 'Verdict or failure', message: true},
+      {label: 'p50 ms', num: true}, {label: 'p99 ms', num: true}, {label: 'Throughput /s', num: true}
     ];
     var rows = part.rows.map(function (r) {
-      var verdict = r.status !== 'ok' ? '' : r.valid ? 'valid' : 'INVALID: ' + r.reasons.join('; ');
-      var failure = r.failed_stage ? r.failed_stage + ': ' + r.error : r.error;
+      var verdict = r.status !== 'ok' ? '' : r.valid ? 'valid' : 'INVALID';
+      var verdictNode = el('span', {className: r.valid ? 'verdict-valid' : 'verdict-invalid', text: verdict});
+      if (r.status === 'ok' && !r.valid) {
+        verdictNode = el('span', null, [verdictNode, el('span', {className: 'reasons', text: r.reasons.join('; ')})]);
+      }
+      if (r.status !== 'ok') {
+        // One column for both: a case that did not measure has a failure, not a verdict.
+        verdict = r.failed_stage ? r.failed_stage + ': ' + r.error : r.error;
+        verdictNode = el('span', {className: 'reasons', text: verdict});
+      }
       return [{node: el('span', {title: r.store, text: shortNames[r.store]}), sort: r.store},
               r.model, r.variant, r.target, r.scenario, r.dims,
               {node: statusBadge(r.status), sort: r.status},
-              {node: el('span', {className: r.valid ? 'verdict-valid' : 'verdict-invalid', text: verdict}),
-               sort: verdict},
-              fmt(r.p50_ms, 4), fmt(r.p99_ms, 4), fmt(r.throughput_qps, 4), failure];
+              {node: verdictNode, sort: verdict},
+              fmt(r.p50_ms, 4), fmt(r.p99_ms, 4), fmt(r.throughput_qps, 4)];
     });
     body.appendChild(note(part.rows.length + ' cases from ' + Object.keys(stores).length +
                           ' store(s). Click a column to sort.'));
