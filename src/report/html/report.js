@@ -150,6 +150,22 @@
 
   function legend(names) { return {type: 'scroll', top: 0, data: names}; }
 
+  // Many curves in one chart: the first few are shown, the rest a click on the legend away.
+  var SHOWN_CURVES = 6;
+  function legendOfMany(names) {
+    var l = legend(names);
+    l.selected = {};
+    names.forEach(function (name, i) { l.selected[name] = i < SHOWN_CURVES; });
+    return l;
+  }
+
+  function manyCurvesNote(body, count) {
+    if (count > SHOWN_CURVES) {
+      body.appendChild(note('The first ' + SHOWN_CURVES + ' of ' + count +
+                            ' cases are drawn; click a case in the legend to show or hide it.'));
+    }
+  }
+
   // ---- sections --------------------------------------------------------------------------
 
   function drawEnvironment(body, part) {
@@ -271,7 +287,7 @@
     });
     var option = {
       tooltip: tooltipAxis(),
-      legend: legend(part.curves.map(function (c) { return c.label; })),
+      legend: legendOfMany(part.curves.map(function (c) { return c.label; })),
       grid: {left: 60, right: 30, top: 40 + 18 * Math.min(4, part.curves.length), bottom: 50},
       xAxis: {type: 'value', name: 'query (warmup, then measured)', nameLocation: 'middle', nameGap: 28},
       yAxis: {type: 'value', name: 'latency (ms)', scale: true},
@@ -281,6 +297,7 @@
       chart.setOption({yAxis: {type: log ? 'log' : 'value', scale: true}});
     });
     var chart = draw(chartBox(body, 'warmup/curves', 420), option);
+    manyCurvesNote(body, part.curves.length);
     var rows = part.curves.map(function (c) {
       return [c.label, c.warmup_queries, c.total_queries,
               isNumber(c.settling_index) ? c.settling_index : 'never', fmt(c.settling_ms, 4), fmt(c.steady_p50_ms, 4)];
@@ -292,9 +309,14 @@
   }
 
   function drawLoad(body, part) {
+    // Several curves side by side, two to a row, so that a suite's many targets stay readable.
+    var grid = el('div', {className: part.groups.length > 1 ? 'chart-grid' : ''});
+    body.appendChild(grid);
     part.groups.forEach(function (g, index) {
       var byRate = g.axis === 'rate';
-      body.appendChild(el('h3', {text: g.model + (g.variant ? '?' + g.variant : '') + ' on ' + g.target +
+      var cell = el('div');
+      grid.appendChild(cell);
+      cell.appendChild(el('h3', {text: g.model + (g.variant ? '?' + g.variant : '') + ' on ' + g.target +
                                        (byRate ? ': server, against offered rate' : ': against streams')}));
       var throughput = {
         name: 'throughput (queries/s)', type: 'line', yAxisIndex: 0, symbolSize: 8,
@@ -311,10 +333,10 @@
       }
       if (isNumber(g.p99_bound_ms)) {
         p99.markLine = {symbol: 'none', lineStyle: {color: '#b8860b', type: 'dotted'},
-                        label: {formatter: 'p99 bound ' + fmt(g.p99_bound_ms, 3) + ' ms'},
+                        label: {position: 'insideEndTop', formatter: 'p99 bound ' + fmt(g.p99_bound_ms, 3) + ' ms'},
                         data: [{yAxis: g.p99_bound_ms}]};
       }
-      draw(chartBox(body, 'load/' + index, 340), {
+      draw(chartBox(cell, 'load/' + index, 320), {
         tooltip: tooltipAxis(),
         legend: legend([throughput.name, p99.name]),
         grid: {left: 70, right: 70, top: 40, bottom: 50},
@@ -324,9 +346,9 @@
         series: [throughput, p99]
       });
       if (byRate && g.peak_qps === undefined) {
-        body.appendChild(note('No peak search in these records.'));
+        cell.appendChild(note('No peak search in these records.'));
       } else if (byRate && !isNumber(g.peak_qps)) {
-        body.appendChild(note('The peak search found no rate that passed.'));
+        cell.appendChild(note('The peak search found no rate that passed.'));
       }
     });
   }
@@ -418,13 +440,14 @@
     }
     draw(chartBox(body, 'memory/rss', 380), {
       tooltip: tooltipAxis(),
-      legend: legend(series.map(function (s) { return s.name; })),
+      legend: legendOfMany(series.map(function (s) { return s.name; })),
       grid: {left: 70, right: 30, top: 40 + 18 * Math.min(4, series.length), bottom: 45},
       xAxis: {type: 'value', name: 'time from the measured phase\'s start (s)', nameLocation: 'middle', nameGap: 26},
       // Left of the plot, not at time 0 (samples before the measured phase are negative).
       yAxis: {type: 'value', name: 'RSS (MiB)', scale: true, axisLine: {onZero: false}},
       series: series
     });
+    manyCurvesNote(body, series.length);
     var growth = el('details', null, [el('summary', {text: 'Peak and growth per case'})]);
     growth.appendChild(table([{label: 'Case'}, {label: 'Peak MiB', num: true}, {label: 'Growth', message: true}],
                              part.runs.map(function (r) { return [r.label, fmt(r.peak_mb, 4), r.verdict]; })));
