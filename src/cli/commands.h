@@ -23,8 +23,9 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context);
 void AddShapesCommand(CLI::App& app, CommandContext& context);
 void AddWorkerCommand(CLI::App& app, CommandContext& context);
 void AddCoverageCommand(CLI::App& app, CommandContext& context);
-void AddExportCommand(CLI::App& app, CommandContext& context);
-void AddRecommendCommand(CLI::App& app, CommandContext& context);
+void AddReportCommand(CLI::App& app, CommandContext& context);
 void AddCompareCommand(CLI::App& app, CommandContext& context);
+void AddRecommendCommand(CLI::App& app, CommandContext& context);
+void AddExportCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

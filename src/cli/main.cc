@@ -71,9 +71,10 @@ int main(int argc, char** argv) {
   edgebench::AddSuiteCommand(app, context);
   edgebench::AddShapesCommand(app, context);
   edgebench::AddCoverageCommand(app, context);
-  edgebench::AddExportCommand(app, context);
-  edgebench::AddRecommendCommand(app, context);
+  edgebench::AddReportCommand(app, context);
   edgebench::AddCompareCommand(app, context);
+  edgebench::AddRecommendCommand(app, context);
+  edgebench::AddExportCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,744 @@
+#include "report/html/report_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/version.h"
+#include "report/shape_matrix.h"
+#include "report/store.h"
+#include "stats/summary.h"
+
+namespace edgebench {
+namespace {
+
+using nlohmann::json;
+
+// Milliseconds rounded to 4 significant decimals: the page never needs nanoseconds, and short
+// numbers keep a report of many cases small.
+json Ms(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4; }
+json Ms(const std::optional<int64_t>& ns) { return ns ? Ms(*ns) : json(nullptr); }
+double Round(double value, double unit) { return std::round(value / unit) * unit; }
+json Finite(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+bool StartsWith(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+// The latency summary a case is judged by: the tensor summary, an LLM's end-to-end latency, or
+// an accuracy pass's inference time.
+const LatencySummary& MainSummary(const Record& r) {
+  if (r.summary.count == 0 && r.llm) return r.llm->summary.e2e;
+  if (r.summary.count == 0 && r.accuracy) return r.accuracy->inference_summary;
+  return r.summary;
+}
+
+// "vit?fp16 ort:cpu": a model (and variant) on a target, where scenarios are beside the point.
+std::string ModelOnTarget(const Record& r) {
+  return r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target;
+}
+
+bool ByX(const json& a, const json& b) { return a["x"].get<double>() < b["x"].get<double>(); }
+
+double Mib(double bytes) { return bytes / (1024.0 * 1024.0); }
+
+bool IsTensorScenario(const Record& r) {
+  return r.scenario != "llm" && r.scenario != "accuracy" && r.scenario != "agree";
+}
+
+// ---- environment ------------------------------------------------------------------------
+
+json EnvironmentSection(const ReportInputs& in) {
+  std::map<std::string, json> hosts;  // keyed by what makes two machines or builds differ
+  std::vector<std::string> order;
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    const Environment& e = in.records[i].environment;
+    const std::string key = e.hostname + "|" + e.cpu_model + "|" + e.os + "|" + e.kernel + "|" +
+                            e.edgebench_version + "|" + e.edgebench_commit;
+    auto [it, added] = hosts.try_emplace(key);
+    json& h = it->second;
+    if (added) {
+      order.push_back(key);
+      h = {{"hostname", e.hostname},
+           {"os", e.os},
+           {"kernel", e.kernel},
+           {"cpu_model", e.cpu_model},
+           {"logical_cores", e.logical_cores},
+           {"cpu_features", e.cpu_features},
+           {"cpu_governor", e.cpu_governor},
+           {"cpu_max_freq_mhz", e.cpu_max_freq_mhz},
+           {"memory_total_bytes", e.memory_total_bytes},
+           {"compiler", e.compiler},
+           {"build_type", e.build_type},
+           {"debug_build", e.debug_build},
+           {"sanitizers", e.sanitizers},
+           {"edgebench_version", e.edgebench_version},
+           {"edgebench_commit", e.edgebench_commit},
+           {"runtimes", json::object()},
+           {"records", 0},
+           {"stores", json::array()}};
+    }
+    for (const auto& [backend, version] : e.runtimes) h["runtimes"][backend] = version;
+    h["records"] = h["records"].get<int>() + 1;
+    const std::string& store = in.stores[in.record_store[i]].label;
+    if (std::find(h["stores"].begin(), h["stores"].end(), store) == h["stores"].end()) {
+      h["stores"].push_back(store);
+    }
+  }
+  json list = json::array();
+  for (const std::string& key : order) list.push_back(hosts[key]);
+  return {{"hosts", list}};
+}
+
+// ---- summary ----------------------------------------------------------------------------
+
+json SummarySection(const ReportInputs& in) {
+  json rows = json::array();
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    const Record& r = in.records[i];
+    const LatencySummary& s = MainSummary(r);
+    json row = {{"id", r.id},
+                {"store", in.stores[in.record_store[i]].label},
+                {"model", r.model},
+                {"variant", r.variant},
+                {"target", r.requested_target},
+                {"effective_target", r.effective_target},
+                {"scenario", r.scenario},
+                {"dims", r.dims.empty() ? "" : ShapeLabel(r.dims, {})},
+                {"status", CaseStatusName(r.status)},
+                {"valid", r.valid},
+                {"reasons", r.invalid_reasons},
+                {"p50_ms", s.count > 0 ? Ms(s.Percentile(0.50)) : json(nullptr)},
+                {"p99_ms", s.count > 0 ? Ms(s.Percentile(0.99)) : json(nullptr)},
+                {"throughput_qps",
+                 s.count > 0 ? Finite(Round(s.throughput_qps, 0.01)) : json(nullptr)},
+                {"failed_stage", r.failed_stage},
+                {"error", r.error}};
+    rows.push_back(row);
+  }
+  return {{"rows", rows}};
+}
+
+// ---- latency ----------------------------------------------------------------------------
+
+// min, p25, p50, p75, p90, p99, max of the measured phase: exact from raw samples, from the
+// histograms (within their relative error) for a run past the raw-sample cap.
+json BoxStatistics(const Record& r) {
+  const std::vector<double> ps = {0.25, 0.50, 0.75, 0.90, 0.99};
+  std::vector<std::optional<int64_t>> values;
+  if (!r.measured_ns.empty()) {
+    std::vector<int64_t> sorted = r.measured_ns;
+    std::sort(sorted.begin(), sorted.end());
+    for (double p : ps) values.push_back(NearestRankPercentile(sorted, p));
+  } else if (r.measured_histograms) {
+    const LatencyHistogram total = r.measured_histograms->Total();
+    for (double p : ps) values.push_back(total.Percentile(p));
+  } else {
+    return nullptr;
+  }
+  return {{"min", Ms(r.summary.min_ns)}, {"p25", Ms(values[0])}, {"p50", Ms(values[1])},
+          {"p75", Ms(values[2])},       {"p90", Ms(values[3])}, {"p99", Ms(values[4])},
+          {"max", Ms(r.summary.max_ns)}, {"count", r.summary.count}};
+}
+
+json LatencySection(const ReportInputs& in) {
+  json cases = json::array();
+  for (const Record& r : in.records) {
+    if (r.status != CaseStatus::kOk || !IsTensorScenario(r) || r.summary.count == 0) continue;
+    json box = BoxStatistics(r);
+    if (box.is_null()) continue;
+    box["label"] = ReportCaseLabel(r);
+    box["target"] = r.requested_target;
+    box["model"] = r.model;
+    box["scenario"] = r.scenario;
+    cases.push_back(box);
+  }
+  // Grouped by target, so the boxes of one target stand together.
+  std::stable_sort(cases.begin(), cases.end(), [](const json& a, const json& b) {
+    return a["target"].get<std::string>() < b["target"].get<std::string>();
+  });
+  if (cases.empty()) return nullptr;
+  return {{"cases", cases}};
+}
+
+// ---- warmup -----------------------------------------------------------------------------
+
+json WarmupSection(const ReportInputs& in) {
+  json curves = json::array();
+  int left_out = 0;
+  for (const Record& r : in.records) {
+    if (r.status != CaseStatus::kOk || r.scenario != "single-stream" || r.measured_ns.empty()) {
+      continue;
+    }
+    if (curves.size() >= kMaxCurvesPerChart) {
+      ++left_out;
+      continue;
+    }
+    json latency = json::array();
+    const size_t warmup = r.warmup_ns.size();
+    for (size_t q = 0; q < warmup + r.measured_ns.size() && q < kWarmupCurveQueries; ++q) {
+      latency.push_back(Ms(q < warmup ? r.warmup_ns[q] : r.measured_ns[q - warmup]));
+    }
+    curves.push_back({{"label", ReportCaseLabel(r)},
+                      {"warmup_queries", r.warmup_ns.size()},
+                      {"total_queries", r.warmup_ns.size() + r.measured_ns.size()},
+                      {"steady_p50_ms", Ms(r.summary.Percentile(0.50))},
+                      {"settling_index",
+                       r.settling ? json(r.settling->query_index) : json(nullptr)},
+                      {"settling_ms", r.settling ? Ms(r.settling->time_ns) : json(nullptr)},
+                      {"latency_ms", latency}});
+  }
+  if (curves.empty()) return nullptr;
+  return {{"curves", curves}, {"left_out", left_out}};
+}
+
+// ---- load -------------------------------------------------------------------------------
+
+std::optional<double> ServerRate(const std::string& scenario) {
+  if (!StartsWith(scenario, "server:")) return std::nullopt;
+  try {
+    return std::stod(scenario.substr(7));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+json LoadSection(const ReportInputs& in) {
+  struct Group {
+    std::string model, variant, target, axis;
+    std::vector<const Record*> records;
+  };
+  std::vector<Group> groups;
+  auto group_of = [&](const Record& r, const std::string& axis) -> Group& {
+    for (Group& g : groups) {
+      if (g.model == r.model && g.variant == r.variant && g.target == r.requested_target &&
+          g.axis == axis) {
+        return g;
+      }
+    }
+    groups.push_back({r.model, r.variant, r.requested_target, axis, {}});
+    return groups.back();
+  };
+  for (const Record& r : in.records) {
+    if (r.status != CaseStatus::kOk || r.summary.count == 0) continue;
+    if (StartsWith(r.scenario, "multi-stream")) group_of(r, "streams").records.push_back(&r);
+    if (StartsWith(r.scenario, "server:")) group_of(r, "rate").records.push_back(&r);
+  }
+  // Single-stream is the one-stream point of a streams curve that exists.
+  for (Group& g : groups) {
+    if (g.axis != "streams") continue;
+    for (const Record& r : in.records) {
+      if (r.status == CaseStatus::kOk && r.scenario == "single-stream" && r.model == g.model &&
+          r.variant == g.variant && r.requested_target == g.target && r.summary.count > 0) {
+        g.records.push_back(&r);
+      }
+    }
+  }
+  json list = json::array();
+  for (const Group& g : groups) {
+    json points = json::array();
+    json peak = nullptr;
+    double bound_ms = 0;
+    for (const Record* r : g.records) {
+      double x = 1;
+      if (g.axis == "streams") {
+        x = r->load ? r->load->streams : 1;
+      } else if (auto rate = ServerRate(r->scenario)) {
+        x = *rate;
+      } else if (r->load && r->load->server) {
+        x = r->load->server->offered_qps;
+      }
+      points.push_back({{"x", x},
+                        {"throughput_qps", Finite(Round(r->summary.throughput_qps, 0.01))},
+                        {"p50_ms", Ms(r->summary.Percentile(0.50))},
+                        {"p99_ms", Ms(r->summary.Percentile(0.99))},
+                        {"valid", r->valid}});
+      if (r->load_peak) {
+        peak = r->load_peak->peak_qps ? json(*r->load_peak->peak_qps) : json(nullptr);
+        bound_ms = r->load_peak->p99_bound_ms;
+      }
+      if (r->effective_settings.p99_bound_ms > 0) bound_ms = r->effective_settings.p99_bound_ms;
+    }
+    std::sort(points.begin(), points.end(), ByX);
+    json group = {{"model", g.model},
+                  {"variant", g.variant},
+                  {"target", g.target},
+                  {"axis", g.axis},
+                  {"points", points}};
+    if (!peak.is_null()) group["peak_qps"] = peak;
+    if (bound_ms > 0) group["p99_bound_ms"] = bound_ms;
+    list.push_back(group);
+  }
+  if (list.empty()) return nullptr;
+  return {{"groups", list}};
+}
+
+// ---- monitor series ---------------------------------------------------------------------
+
+// One value per sample from the channels of `kind`: their maximum (temperature), mean
+// (frequency) or sum; absent where none of them read.
+std::vector<std::optional<double>> Combine(const MonitorSeries& s, ChannelKind kind,
+                                           const std::string& how) {
+  std::vector<std::optional<double>> out(s.t_ns.size());
+  for (size_t i = 0; i < s.t_ns.size(); ++i) {
+    double total = 0;
+    int n = 0;
+    for (size_t c = 0; c < s.channels.size() && c < s.values.size(); ++c) {
+      if (s.channels[c].kind != kind || i >= s.values[c].size() || !s.values[c][i]) continue;
+      if (kind == ChannelKind::kPower && s.channels[c].part_of_total) continue;
+      const double v = *s.values[c][i];
+      total = n == 0 ? v : how == "max" ? std::max(total, v) : total + v;
+      ++n;
+    }
+    if (n > 0) out[i] = how == "mean" ? total / n : total;
+  }
+  return out;
+}
+
+// The device's power in W per sample: its power channels, or the device-total energy counters
+// differenced between samples (undoing a wrap).
+std::vector<std::optional<double>> PowerWatts(const MonitorSeries& s) {
+  std::vector<std::optional<double>> power = Combine(s, ChannelKind::kPower, "sum");
+  bool any = std::any_of(power.begin(), power.end(), [](const auto& v) { return v.has_value(); });
+  if (any) {
+    for (auto& v : power) if (v) *v /= 1e6;
+    return power;
+  }
+  for (auto& v : power) v.reset();
+  for (size_t c = 0; c < s.channels.size() && c < s.values.size(); ++c) {
+    const Channel& ch = s.channels[c];
+    if (ch.kind != ChannelKind::kEnergy || ch.part_of_total) continue;
+    for (size_t i = 1; i < s.t_ns.size() && i < s.values[c].size(); ++i) {
+      if (!s.values[c][i] || !s.values[c][i - 1] || s.t_ns[i] <= s.t_ns[i - 1]) continue;
+      double delta_uj = *s.values[c][i] - *s.values[c][i - 1];
+      if (delta_uj < 0 && ch.wrap_uj > 0) delta_uj += static_cast<double>(ch.wrap_uj);
+      if (delta_uj < 0) continue;
+      const double watts = delta_uj / (static_cast<double>(s.t_ns[i] - s.t_ns[i - 1]) / 1e3);
+      power[i] = power[i].value_or(0) + watts;
+    }
+  }
+  return power;
+}
+
+bool HasKind(const MonitorSeries& s, ChannelKind kind) {
+  return std::any_of(s.channels.begin(), s.channels.end(),
+                     [&](const Channel& c) { return c.kind == kind; });
+}
+
+// One quantity per sample, and the factor that turns it into the unit the page shows.
+struct ScaledSeries {
+  std::string name;  // "temperature_c": the key in the data, with its unit
+  std::vector<std::optional<double>> values;
+  double scale = 1;
+};
+
+// The samples from `from_ns` on, thinned, as {"t_s": [...], name: [...]} per series given.
+json SampledSeries(const MonitorSeries& s, int64_t from_ns,
+                   const std::vector<ScaledSeries>& series) {
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < s.t_ns.size(); ++i) if (s.t_ns[i] >= from_ns) kept.push_back(i);
+  json out = {{"t_s", json::array()}};
+  for (const ScaledSeries& one : series) out[one.name] = json::array();
+  for (size_t k : ThinnedIndices(kept.size(), kMaxSeriesPoints)) {
+    const size_t i = kept[k];
+    out["t_s"].push_back(Round(static_cast<double>(s.t_ns[i]) / 1e9, 1e-4));
+    for (const ScaledSeries& one : series) {
+      const auto& v = one.values;
+      const bool read = i < v.size() && v[i].has_value();
+      out[one.name].push_back(read ? json(Round(*v[i] * one.scale, 1e-3)) : json(nullptr));
+    }
+  }
+  return out;
+}
+
+// ---- soak -------------------------------------------------------------------------------
+
+json SoakSection(const ReportInputs& in) {
+  json runs = json::array();
+  for (const Record& r : in.records) {
+    if (r.status != CaseStatus::kOk || !StartsWith(r.scenario, "soak") || !r.load) continue;
+    json windows = json::array();
+    for (const LatencyWindow& w : r.load->windows) {
+      windows.push_back({{"start_s", Round(static_cast<double>(w.start_ns) / 1e9, 1e-4)},
+                         {"end_s", Round(static_cast<double>(w.end_ns) / 1e9, 1e-4)},
+                         {"count", w.count},
+                         {"p50_ms", Ms(w.p50_ns)},
+                         {"p99_ms", Ms(w.p99_ns)},
+                         {"throughput_qps", Finite(Round(w.throughput_qps, 0.01))},
+                         {"partial", w.partial}});
+    }
+    json run = {{"label", ReportCaseLabel(r)}, {"windows", windows}};
+    if (r.load->drift && r.load->drift->p99_ratio) {
+      run["p99_drift_ratio"] = Round(*r.load->drift->p99_ratio, 1e-3);
+    }
+    if (r.monitor && !r.monitor->series.t_ns.empty()) {
+      const MonitorSeries& s = r.monitor->series;
+      std::vector<ScaledSeries> series;
+      if (HasKind(s, ChannelKind::kTemperature)) {
+        series.push_back({"temperature_c", Combine(s, ChannelKind::kTemperature, "max"), 1e-3});
+      }
+      if (HasKind(s, ChannelKind::kFrequency)) {
+        series.push_back({"frequency_mhz", Combine(s, ChannelKind::kFrequency, "mean"), 1e-3});
+      }
+      if (HasKind(s, ChannelKind::kPower) || HasKind(s, ChannelKind::kEnergy)) {
+        series.push_back({"power_w", PowerWatts(s), 1});
+      }
+      if (!series.empty()) {
+        json device = SampledSeries(s, 0, series);
+        json names = json::array();
+        for (const ScaledSeries& one : series) names.push_back(one.name);
+        device["series"] = names;
+        run["device"] = device;
+      }
+      json events = json::array();
+      for (const ThrottleEvent& e : r.monitor->derived.throttling) {
+        events.push_back({{"kind", e.kind},
+                          {"channel", e.channel},
+                          {"start_s", Round(static_cast<double>(e.start_ns) / 1e9, 1e-4)},
+                          {"end_s", Round(static_cast<double>(e.end_ns) / 1e9, 1e-4)},
+                          {"detail", e.detail}});
+      }
+      run["throttling"] = events;
+    }
+    runs.push_back(run);
+  }
+  if (runs.empty()) return nullptr;
+  return {{"runs", runs}};
+}
+
+// ---- memory -----------------------------------------------------------------------------
+
+json MemorySection(const ReportInputs& in) {
+  json runs = json::array();
+  int left_out = 0;
+  for (const Record& r : in.records) {
+    if (!r.monitor || r.monitor->series.t_ns.empty()) continue;
+    const MonitorSeries& s = r.monitor->series;
+    if (!HasKind(s, ChannelKind::kRss)) continue;
+    if (runs.size() >= kMaxCurvesPerChart) {
+      ++left_out;
+      continue;
+    }
+    json run = SampledSeries(s, std::numeric_limits<int64_t>::min(),
+                             {{"rss_mb", Combine(s, ChannelKind::kRss, "sum"), Mib(1)}});
+    run["label"] = ReportCaseLabel(r);
+    const MemoryResult& m = r.monitor->derived.memory;
+    run["verdict"] = m.explanation;
+    run["leak"] = m.leak;
+    if (m.peak_rss_bytes) run["peak_mb"] = Round(Mib(static_cast<double>(*m.peak_rss_bytes)), 0.01);
+    runs.push_back(run);
+  }
+  if (runs.empty()) return nullptr;
+  return {{"runs", runs}, {"left_out", left_out}};
+}
+
+// ---- placement --------------------------------------------------------------------------
+
+json PlacementSection(const ReportInputs& in) {
+  json targets = json::array();
+  std::set<std::string> seen;
+  for (const Record& r : in.records) {
+    const Placement& p = r.placement;
+    if (r.status != CaseStatus::kOk || !p.known) continue;
+    const std::string label = ModelOnTarget(r);
+    if (!seen.insert(label).second) continue;
+    const bool model_view = p.model_nodes && !p.original_nodes_by_device.empty();
+    const auto& counts = model_view ? p.original_nodes_by_device : p.nodes_by_device;
+    int total = 0;
+    for (const auto& [device, n] : counts) total += n;
+    if (total == 0) continue;
+    json entry = {{"label", label},
+                  {"basis", model_view ? "the model's nodes" : "executed nodes"},
+                  {"total", total},
+                  {"nodes", counts},
+                  {"cpu_op_types", p.cpu_op_types}};
+    if (auto fallback = CpuFallbackText(p, r.device)) entry["fallback"] = *fallback;
+    targets.push_back(entry);
+  }
+  if (targets.empty()) return nullptr;
+  return {{"targets", targets}};
+}
+
+// ---- shapes -----------------------------------------------------------------------------
+
+json ShapesSection(const ReportInputs& in) {
+  struct Sweep {
+    std::string model;
+    std::vector<const Record*> records;
+  };
+  std::vector<Sweep> sweeps;
+  for (const Record& r : in.records) {
+    if (r.dims.empty() || !IsTensorScenario(r)) continue;
+    const std::string model = r.model + (r.variant.empty() ? "" : "?" + r.variant);
+    auto it = std::find_if(sweeps.begin(), sweeps.end(),
+                           [&](const Sweep& s) { return s.model == model; });
+    if (it == sweeps.end()) it = sweeps.insert(sweeps.end(), Sweep{model, {}});
+    it->records.push_back(&r);
+  }
+  json matrices = json::array();
+  for (const Sweep& sweep : sweeps) {
+    std::vector<std::string> rows, columns;
+    for (const Record* r : sweep.records) {
+      const std::string row = ShapeLabel(r->dims, {});
+      if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+      if (std::find(columns.begin(), columns.end(), r->requested_target) == columns.end()) {
+        columns.push_back(r->requested_target);
+      }
+    }
+    json cells = json::array();
+    for (const Record* r : sweep.records) {
+      const auto row = std::find(rows.begin(), rows.end(), ShapeLabel(r->dims, {})) - rows.begin();
+      const auto column =
+          std::find(columns.begin(), columns.end(), r->requested_target) - columns.begin();
+      json cell = {{"row", row}, {"column", column}, {"status", CaseStatusName(r->status)},
+                   {"valid", r->valid}};
+      if (r->status == CaseStatus::kOk && r->summary.count > 0) {
+        cell["p50_ms"] = Ms(r->summary.Percentile(0.50));
+        cell["p99_ms"] = Ms(r->summary.Percentile(0.99));
+      } else {
+        cell["reason"] = r->failed_stage.empty() ? r->error : r->failed_stage + ": " + r->error;
+      }
+      cells.push_back(cell);
+    }
+    matrices.push_back(
+        {{"model", sweep.model}, {"rows", rows}, {"columns", columns}, {"cells", cells}});
+  }
+  if (matrices.empty()) return nullptr;
+  return {{"matrices", matrices}};
+}
+
+// ---- accuracy ---------------------------------------------------------------------------
+
+json ProportionJson(const Proportion& p) {
+  return {{"value", Round(p.value, 1e-5)},
+          {"low", Round(p.low, 1e-5)},
+          {"high", Round(p.high, 1e-5)},
+          {"successes", p.successes},
+          {"trials", p.trials}};
+}
+
+json AccuracySection(const ReportInputs& in) {
+  json rows = json::array();
+  for (const Record& r : in.records) {
+    if (!r.accuracy) continue;
+    const AccuracyRecord& a = *r.accuracy;
+    json row = {{"model", r.model},
+                {"variant", r.variant},
+                {"target", r.requested_target},
+                {"status", CaseStatusName(r.status)},
+                {"data", a.data_description.empty() ? a.data_source : a.data_description},
+                {"top1", ProportionJson(a.top1_accuracy)},
+                {"top5", a.top5_accuracy ? ProportionJson(*a.top5_accuracy) : json(nullptr)},
+                {"inference_p50_ms", Ms(a.inference_summary.Percentile(0.50))}};
+    if (r.status != CaseStatus::kOk) row["error"] = r.error;
+    rows.push_back(row);
+  }
+  json drift = json::array();
+  for (const json& line : in.token_drift) {
+    const json d = line.value("drift", json::object());
+    drift.push_back({{"reference", line.value("reference", "")},
+                     {"candidate", line.value("candidate", "")},
+                     {"target", line.value("target", "")},
+                     {"status", line.value("status", "")},
+                     {"error", line.value("error", "")},
+                     {"positions", d.value("positions", json(nullptr))},
+                     {"mean_kld", d.value("mean_kld", json(nullptr))},
+                     {"max_kld", d.value("max_kld", json(nullptr))},
+                     {"same_top", d.value("same_top", json(nullptr))},
+                     {"rms_delta_p", d.value("rms_delta_p", json(nullptr))}});
+  }
+  if (rows.empty() && drift.empty()) return nullptr;
+  return {{"rows", rows}, {"drift", drift}};
+}
+
+// ---- llm --------------------------------------------------------------------------------
+
+json LlmSection(const ReportInputs& in) {
+  struct Group {
+    std::string label;
+    json by_prompt = json::array();
+    json by_concurrency = json::array();
+  };
+  std::vector<Group> groups;
+  for (const Record& r : in.records) {
+    if (!r.llm || r.status != CaseStatus::kOk || r.llm->summary.requests == 0) continue;
+    const std::string label = ModelOnTarget(r);
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group& g) { return g.label == label; });
+    if (it == groups.end()) it = groups.insert(groups.end(), Group{label});
+    const LlmSummary& s = r.llm->summary;
+    json point = {{"ttft_p50_ms", Ms(s.ttft.Percentile(0.50))},
+                  {"tpot_p50_ms", s.tpot.count > 0 ? Ms(s.tpot.Percentile(0.50)) : json(nullptr)},
+                  {"tokens_per_s", Finite(Round(s.aggregate_tokens_per_s, 0.01))}};
+    const LlmSettings& settings = r.llm->settings;
+    if (settings.concurrency <= 1 && !settings.prompt_range.set()) {
+      point["x"] = r.llm->prompt_tokens_run;
+      it->by_prompt.push_back(point);
+    }
+    if (!settings.prompt_range.set() && settings.rate == 0) {
+      point["x"] = settings.concurrency;
+      point["prompt_tokens"] = r.llm->prompt_tokens_run;
+      it->by_concurrency.push_back(point);
+    }
+  }
+  // Concurrency curves compare like with like: the prompt length the serving runs used.
+  for (Group& g : groups) {
+    std::optional<int64_t> serving_prompt;
+    for (const json& p : g.by_concurrency) {
+      if (p["x"].get<int64_t>() > 1) {
+        serving_prompt = p["prompt_tokens"].get<int64_t>();
+        break;
+      }
+    }
+    if (!serving_prompt) continue;
+    json kept = json::array();
+    for (const json& p : g.by_concurrency) {
+      if (p["prompt_tokens"].get<int64_t>() == *serving_prompt) kept.push_back(p);
+    }
+    g.by_concurrency = kept;
+  }
+  json list = json::array();
+  for (Group& g : groups) {
+    std::sort(g.by_prompt.begin(), g.by_prompt.end(), ByX);
+    std::sort(g.by_concurrency.begin(), g.by_concurrency.end(), ByX);
+    list.push_back(
+        {{"label", g.label}, {"by_prompt", g.by_prompt}, {"by_concurrency", g.by_concurrency}});
+  }
+  if (list.empty()) return nullptr;
+  return {{"groups", list}};
+}
+
+}  // namespace
+
+std::string ReportCaseLabel(const Record& r) {
+  std::string label = ModelOnTarget(r) + " " + r.scenario;
+  if (!r.dims.empty()) label += " " + ShapeLabel(r.dims, {});
+  return label;
+}
+
+std::vector<size_t> ThinnedIndices(size_t n, size_t max_points) {
+  std::vector<size_t> kept;
+  if (n == 0) return kept;
+  const size_t stride = max_points < 2 ? n : (n + max_points - 2) / (max_points - 1);
+  for (size_t i = 0; i < n; i += std::max<size_t>(stride, 1)) kept.push_back(i);
+  if (kept.back() != n - 1) {
+    if (kept.size() >= max_points) kept.back() = n - 1;
+    else kept.push_back(n - 1);
+  }
+  return kept;
+}
+
+Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
+  ReportInputs inputs;
+  if (stores.empty()) {
+    return Status::Error("no store given: name a results directory or a .jsonl file");
+  }
+  std::set<std::string> ids;
+  for (const std::string& given : stores) {
+    std::error_code ec;
+    std::filesystem::path path = given;
+    std::filesystem::path drift_path;
+    if (std::filesystem::is_directory(path, ec)) {
+      drift_path = path / "token_drift.jsonl";
+      path /= "results.jsonl";
+      if (!std::filesystem::exists(path, ec) && !std::filesystem::exists(drift_path, ec)) {
+        return Status::Error("store '" + given +
+                             "' holds no results.jsonl: give a directory that `edgebench run "
+                             "--out` wrote, or a .jsonl file");
+      }
+    } else if (!std::filesystem::exists(path, ec)) {
+      return Status::Error("store '" + given +
+                           "' does not exist: give a results directory or a .jsonl file");
+    }
+    ReportStore store{given, path.string()};
+    const size_t index = inputs.stores.size();
+    if (std::filesystem::exists(path, ec)) {
+      auto contents = ReadStore(path.string());
+      if (!contents.ok()) return Status::Error("store '" + given + "': " + contents.error());
+      // ReadStore's warnings name the file and line already.
+      for (const std::string& w : contents.value().warnings) inputs.warnings.push_back(w);
+      for (Record& r : contents.value().records) {
+        ++store.records_read;
+        if (!ids.insert(r.id).second) {
+          ++store.duplicates;
+          continue;
+        }
+        inputs.records.push_back(std::move(r));
+        inputs.record_store.push_back(index);
+      }
+      if (store.duplicates > 0) {
+        inputs.warnings.push_back(path.string() + ": " + std::to_string(store.duplicates) +
+                                  " records already read from an earlier store (same id) were "
+                                  "left out");
+      }
+    }
+    if (!drift_path.empty() && std::filesystem::exists(drift_path, ec)) {
+      std::ifstream in(drift_path);
+      int line_number = 0;
+      for (std::string line; std::getline(in, line);) {
+        ++line_number;
+        if (line.empty()) continue;
+        json j = json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || j.value("kind", "") != "token_drift") {
+          inputs.warnings.push_back(drift_path.string() + ": line " + std::to_string(line_number) +
+                                    " is not a token drift row; skipped");
+          continue;
+        }
+        inputs.token_drift.push_back(std::move(j));
+      }
+    }
+    if (store.records_read == 0 && inputs.token_drift.empty()) {
+      std::string why = "store '" + given + "' (" + path.string() + ") holds no records";
+      for (const std::string& w : inputs.warnings) {
+        if (w.rfind(path.string() + ":", 0) == 0) {
+          why += "; line " + w.substr(path.string().size() + 1);
+        }
+      }
+      return Status::Error(why);
+    }
+    inputs.stores.push_back(store);
+  }
+  return inputs;
+}
+
+json BuildReportData(const ReportInputs& in) {
+  json stores = json::array();
+  for (const ReportStore& s : in.stores) {
+    stores.push_back({{"label", s.label},
+                      {"path", s.path},
+                      {"records", s.records_read},
+                      {"duplicates", s.duplicates}});
+  }
+  json sections = json::object();
+  auto add = [&](const std::string& id, json part) {
+    if (!part.is_null()) sections[id] = std::move(part);
+  };
+  if (!in.records.empty()) {
+    add("environment", EnvironmentSection(in));
+    add("summary", SummarySection(in));
+  }
+  add("latency", LatencySection(in));
+  add("warmup", WarmupSection(in));
+  add("load", LoadSection(in));
+  add("soak", SoakSection(in));
+  add("memory", MemorySection(in));
+  add("placement", PlacementSection(in));
+  add("shapes", ShapesSection(in));
+  add("accuracy", AccuracySection(in));
+  add("llm", LlmSection(in));
+  if (!in.tradeoffs.is_null()) add("tradeoffs", in.tradeoffs);
+  return {{"title", in.title},
+          {"generated_at", UtcNowIso8601()},
+          {"edgebench_version", kEdgebenchVersion},
+          {"records", in.records.size()},
+          {"stores", stores},
+          {"warnings", in.warnings},
+          {"sections", sections}};
+}
+
+}  // namespace edgebench

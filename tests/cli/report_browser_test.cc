@@ -1,0 +1,399 @@
+// `edgebench report` in a real browser (issue 15): stores of every kind of record made by real
+// runs (the null backend's scenarios, a soak beside a fake board's sensors, a shape sweep, a
+// tiny GGUF's LLM runs and its per-token drift, an accuracy pass), one report from them, opened
+// in Debian's headless Chromium. The page must log nothing to the console (the renderer logs
+// only errors; a CSP violation or an uncaught exception logs too), make no request (the net
+// log), and draw every section and every chart with the series the records call for. The
+// report and a screenshot stay in build/test-artifacts/.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "../test_util.h"
+#include "report/html/report_data.h"
+#include "report/store.h"
+
+namespace edgebench {
+namespace {
+
+using testing::Executable;
+using testing::RunCommand;
+using testing::TestModel;
+
+constexpr const char* kChromium = "/usr/bin/chromium-headless-shell";
+
+std::string ArtifactsDir() { return EDGEBENCH_TEST_ARTIFACTS_DIR; }
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A board's sysfs for the soak: a thermal zone swinging across its passive trip point (so the
+// monitor sees throttling), one core's frequency, and a RAPL package drawing 2 W, written by a
+// thread while it lives. proc/ is the machine's own, so the worker's memory is read too.
+class FakeBoard {
+ public:
+  explicit FakeBoard(const std::string& root) : root_(root) {
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_ + "/sys/class/thermal/thermal_zone0");
+    std::filesystem::create_directories(root_ + "/sys/devices/system/cpu/cpu0/cpufreq");
+    std::filesystem::create_directories(root_ + "/sys/class/powercap/intel-rapl:0");
+    std::filesystem::create_directory_symlink("/proc", root_ + "/proc");
+    Put("sys/class/thermal/thermal_zone0/type", "cpu-thermal");
+    Put("sys/class/thermal/thermal_zone0/trip_point_0_temp", "85000");
+    Put("sys/class/thermal/thermal_zone0/trip_point_0_type", "passive");
+    Put("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "2400000");
+    Put("sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_min_freq", "600000");
+    Put("sys/class/powercap/intel-rapl:0/name", "package-0");
+    Put("sys/class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850");
+    start_ = std::chrono::steady_clock::now();
+    Update();
+    writer_ = std::thread([this] {
+      while (!stop_) {
+        Update();
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    });
+  }
+  ~FakeBoard() {
+    stop_ = true;
+    writer_.join();
+    std::filesystem::remove_all(root_);
+  }
+
+ private:
+  // Replaced by rename: sysfs never shows a half-written value.
+  void Put(const std::string& relative, const std::string& value) {
+    const std::string path = root_ + "/" + relative;
+    std::ofstream(path + ".tmp") << value << "\n";
+    std::filesystem::rename(path + ".tmp", path);
+  }
+  void Update() {
+    const auto elapsed = std::chrono::steady_clock::now() - start_;
+    const double s = std::chrono::duration<double>(elapsed).count();
+    const double phase = std::fmod(s, 2.0) / 2.0;  // a 2 s cycle: 80 C up to 90 C and back
+    const double temp_mc = 80000 + 10000 * (phase < 0.5 ? 2 * phase : 2 - 2 * phase);
+    Put("sys/class/thermal/thermal_zone0/temp", std::to_string(static_cast<long long>(temp_mc)));
+    // The clock drops while the zone is over its trip point, as a governor's would.
+    Put("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq",
+        temp_mc > 85000 ? "1200000" : "2400000");
+    Put("sys/class/powercap/intel-rapl:0/energy_uj",
+        std::to_string(static_cast<long long>(s * 2e6)));
+  }
+
+  std::string root_;
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<bool> stop_{false};
+  std::thread writer_;
+};
+
+struct Chromium {
+  int exit_code = -1;
+  std::string stdout_text;
+  std::vector<std::string> console;        // every console message (CONSOLE lines)
+  std::vector<std::string> requests;       // every URL in the net log
+};
+
+// Opens `page` in headless Chromium with `action` (--dump-dom or --screenshot=PATH).
+Chromium OpenInChromium(const std::string& page, const std::string& action,
+                        const std::string& scratch) {
+  const std::string log = scratch + ".stderr";
+  const std::string net = scratch + ".netlog.json";
+  auto r = RunCommand(std::string(kChromium) +
+                      " --no-sandbox --disable-gpu --hide-scrollbars --enable-logging=stderr --v=0"
+                      " --log-net-log=" + net +
+                      " --virtual-time-budget=5000 --window-size=1400,12000 " +
+                      action + " 'file://" + page + "' 2>" + log);
+  Chromium result;
+  result.exit_code = r.exit_code;
+  result.stdout_text = r.output;
+  std::istringstream lines(ReadFile(log));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(":CONSOLE") != std::string::npos) result.console.push_back(line);
+  }
+  const std::string netlog = ReadFile(net);
+  const std::string key = "\"url\":\"";
+  for (size_t at = netlog.find(key); at != std::string::npos; at = netlog.find(key, at + 1)) {
+    const size_t begin = at + key.size();
+    result.requests.push_back(netlog.substr(begin, netlog.find('"', begin) - begin));
+  }
+  return result;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  return text;
+}
+
+struct ChartInDom {
+  std::string drawn;
+  int series = -1;
+  bool svg = false;  // an <svg> with shapes in it
+};
+
+// The value of attribute `name` in an opening tag; empty when it has none.
+std::string Attribute(const std::string& tag, const std::string& name) {
+  const std::string key = " " + name + "=\"";
+  const size_t at = tag.find(key);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + key.size();
+  return tag.substr(begin, tag.find('"', begin) - begin);
+}
+
+// The chart containers of the dumped DOM by data-chart id, each with what follows it up to the
+// next chart. (String searches, not <regex>: its locale facets would be copy-relocated into the
+// test binary and break the llama.cpp plugin that the Registry tests open with RTLD_DEEPBIND.)
+std::map<std::string, ChartInDom> ChartsIn(const std::string& dom) {
+  std::map<std::string, ChartInDom> charts;
+  const std::string open = "<div class=\"chart\"";
+  std::vector<std::pair<size_t, std::string>> tags;
+  for (size_t at = dom.find(open); at != std::string::npos; at = dom.find(open, at + 1)) {
+    tags.push_back({at, dom.substr(at, dom.find('>', at) + 1 - at)});
+  }
+  auto attribute = Attribute;
+  for (size_t i = 0; i < tags.size(); ++i) {
+    const size_t end = i + 1 < tags.size() ? tags[i + 1].first : dom.size();
+    const std::string inside = dom.substr(tags[i].first, end - tags[i].first);
+    ChartInDom chart;
+    chart.drawn = attribute(tags[i].second, "data-drawn");
+    const std::string series = attribute(tags[i].second, "data-series");
+    chart.series = series.empty() ? -1 : std::stoi(series);
+    const bool shapes = inside.find("<path") != std::string::npos ||
+                        inside.find("<rect") != std::string::npos;
+    chart.svg = inside.find("<svg") != std::string::npos && shapes;
+    charts[attribute(tags[i].second, "data-chart")] = chart;
+  }
+  return charts;
+}
+
+// The charts and series counts the records call for (docs/report.md says what each draws).
+std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
+  std::map<std::string, int> expected = {{"latency/boxes", 3}, {"tradeoffs/scatter", 2}};
+  int warmup = 0, memory = 0, soak = 0;
+  std::set<std::string> devices, llm_groups, load_groups, shape_models;
+  for (const Record& r : records) {
+    const bool ok = r.status == CaseStatus::kOk;
+    if (ok && r.scenario == "single-stream" && !r.measured_ns.empty()) ++warmup;
+    if (r.monitor) {
+      for (const Channel& c : r.monitor->series.channels) {
+        if (c.kind == ChannelKind::kRss && !r.monitor->series.t_ns.empty()) {
+          ++memory;
+          break;
+        }
+      }
+    }
+    if (ok && r.placement.known) {
+      const Placement& p = r.placement;
+      const bool model_view = p.model_nodes && !p.original_nodes_by_device.empty();
+      for (const auto& [device, n] : model_view ? p.original_nodes_by_device : p.nodes_by_device) {
+        if (n > 0) devices.insert(device);
+      }
+    }
+    const std::string curve = r.model + " " + r.requested_target;
+    if (ok && r.scenario.rfind("multi-stream", 0) == 0) load_groups.insert(curve + " streams");
+    if (ok && r.scenario.rfind("server:", 0) == 0) load_groups.insert(curve + " rate");
+    if (ok && r.llm) llm_groups.insert(r.model + " " + r.requested_target);
+    if (!r.dims.empty()) shape_models.insert(r.model);
+    if (ok && r.scenario.rfind("soak", 0) == 0) {
+      std::set<ChannelKind> kinds;
+      for (const Channel& c : r.monitor->series.channels) {
+        if (c.kind == ChannelKind::kEnergy) kinds.insert(ChannelKind::kPower);
+        if (c.kind == ChannelKind::kTemperature || c.kind == ChannelKind::kFrequency ||
+            c.kind == ChannelKind::kPower) {
+          kinds.insert(c.kind);
+        }
+      }
+      expected["soak/" + std::to_string(soak) + "-windows"] = 3;
+      expected["soak/" + std::to_string(soak) + "-device"] = static_cast<int>(kinds.size());
+      ++soak;
+    }
+  }
+  expected["warmup/curves"] = std::min<int>(warmup, kMaxCurvesPerChart);
+  expected["memory/rss"] = std::min<int>(memory, kMaxCurvesPerChart);
+  expected["placement/share"] = static_cast<int>(devices.size());
+  for (size_t i = 0; i < load_groups.size(); ++i) expected["load/" + std::to_string(i)] = 2;
+  for (size_t i = 0; i < shape_models.size(); ++i) expected["shapes/" + std::to_string(i)] = 1;
+  expected["llm/prompt"] = 2 * static_cast<int>(llm_groups.size());
+  expected["llm/concurrency"] = 2 * static_cast<int>(llm_groups.size());
+  return expected;
+}
+
+// Runs one command of the fixture; its output is kept for the message when it fails.
+void Make(const std::string& what, const std::string& command) {
+  auto r = RunCommand(command + " 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << what << ":\n" << command << "\n" << r.output.substr(0, 3000);
+}
+
+TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutAConsoleMessage) {
+  ASSERT_TRUE(std::filesystem::exists(kChromium))
+      << kChromium
+      << " is missing: the devroot installs chromium-headless-shell (scripts/devroot.packages)";
+  const std::string scratch = testing::TempFilePath("report_browser_", "work");
+  std::filesystem::remove_all(scratch);
+  std::filesystem::create_directories(scratch);
+  const std::string loads = scratch + "/loads", others = scratch + "/others";
+  const std::string eb = Executable();
+  const std::string quick = " --warmup 30 --min-queries 200 --min-duration 300 --max-duration 3000";
+  const std::string gguf = TestModel("llama-tiny.gguf");
+  const std::string llm_target = " --target 'llamacpp:cpu?threads=1'";
+
+  // Store 1: single-stream and multi-stream curves, a server peak search, a shape sweep.
+  ASSERT_NO_FATAL_FAILURE(Make("single- and multi-stream",
+                               eb + " run x -t 'null:cpu?us=300'" + quick +
+                                   " --scenario single-stream,multi-stream:2,multi-stream:4"
+                                   " --out " + loads));
+  ASSERT_NO_FATAL_FAILURE(Make("server peak search",
+                               eb + " run x -t 'null:sleep?us=1000' --scenario server:200"
+                                    " --find-peak --p99-bound-ms 50 --warmup 0 --min-queries 100"
+                                    " --min-duration 300 --max-duration 1500 --out " + loads));
+  ASSERT_NO_FATAL_FAILURE(Make("shape sweep",
+                               eb + " shapes none --target 'null:sleep?us=50&dynamic=true'"
+                                    " --dim batch=1,2,4 --warmup 2 --min-queries 20"
+                                    " --min-duration 0 --out " + loads));
+  // Store 2: a soak beside the fake board, LLM runs and drift, an accuracy pass.
+  {
+    FakeBoard board(scratch + "/board");
+    ASSERT_NO_FATAL_FAILURE(Make("soak", eb + " run x -t 'null:sleep?us=500' --scenario soak:4s"
+                                              " --window 500ms --sample-hz 50 --sysfs-root " +
+                                              scratch + "/board --out " + others));
+  }
+  ASSERT_NO_FATAL_FAILURE(Make("llm against prompt length",
+                               eb + " llm " + gguf + llm_target +
+                                   " --prompt 8,32 --gen 4 --repeat 3 --warmup 1 --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("llm against concurrency",
+                               eb + " llm " + gguf + llm_target +
+                                   " --concurrency 2 --prompt 8 --gen 4 --repeat 4 --warmup 1"
+                                   " --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("token drift", eb + " drift --reference " + gguf + " --candidate " +
+                                                  gguf + " --random-prompts 2 --max-tokens 8"
+                                                  " --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("accuracy", eb + " accuracy " +
+                                               TestModel("fashion/fashion_softmax.json") +
+                                               " --target ort:cpu --limit 300 --out " + others));
+  // What `recommend` will give the page: minimising both, three points on the front.
+  const std::string tradeoffs = scratch + "/tradeoffs.json";
+  std::ofstream(tradeoffs) << R"json({"x_label": "p99 (ms)", "y_label": "energy per query (mJ)",
+    "points": [
+      {"label": "ort:cpu fp32", "x": 4.0, "y": 4.0, "on_front": true, "winner": false},
+      {"label": "ort:cpu int8", "x": 2.5, "y": 6.0, "on_front": true, "winner": true},
+      {"label": "tflite:cpu fp32", "x": 5.0, "y": 10.0, "on_front": false, "winner": false},
+      {"label": "tflite:xnnpack", "x": 1.5, "y": 12.0, "on_front": true, "winner": false}]})json";
+
+  std::filesystem::create_directories(ArtifactsDir());
+  const std::string page = ArtifactsDir() + "/report.html";
+  auto report = RunCommand(eb + " report " + loads + " " + others + "/results.jsonl --tradeoffs " +
+                           tradeoffs + " --title 'edgebench report: browser test' -o " + page +
+                           " 2>&1");
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  EXPECT_NE(report.output.find(page + " ("), std::string::npos) << report.output;
+  const auto size = std::filesystem::file_size(page);
+  std::printf("report: %s, %ju bytes\n", page.c_str(), static_cast<uintmax_t>(size));
+  EXPECT_LT(size, 4u * 1024 * 1024) << "the data is meant to be reduced, not raw samples";
+
+  std::vector<Record> records;
+  for (const std::string& store : {loads + "/results.jsonl", others + "/results.jsonl"}) {
+    auto read = ReadRecords(store);
+    ASSERT_TRUE(read.ok()) << read.error();
+    records.insert(records.end(), read.value().begin(), read.value().end());
+  }
+
+  // The net-log check can see a request: a page without the policy that makes one.
+  const std::string control = scratch + "/control.html";
+  std::ofstream(control) << "<html><body><img src=\"http://127.0.0.1:9/x.png\"></body></html>";
+  const Chromium probe = OpenInChromium(control, "--dump-dom", scratch + "/control");
+  ASSERT_EQ(probe.requests.size() > 0, true)
+      << "the net log shows no request even for a page that makes one";
+
+  const Chromium dom = OpenInChromium(page, "--dump-dom", scratch + "/dom");
+  ASSERT_EQ(dom.exit_code, 0);
+  EXPECT_TRUE(dom.console.empty()) << "console messages:\n" << Joined(dom.console);
+  EXPECT_TRUE(dom.requests.empty()) << "requests from the page:\n" << Joined(dom.requests);
+  const std::string& html = dom.stdout_text;
+  EXPECT_NE(html.find("data-report-drawn=\"1\""), std::string::npos)
+      << "the renderer did not finish";
+  EXPECT_EQ(html.find("error-box\">This section"), std::string::npos);
+  for (const std::string& id : kReportSectionIds) {
+    EXPECT_NE(html.find("<section class=\"report-section\" id=\"" + id + "\""), std::string::npos)
+        << "section " << id << " is missing";
+  }
+  const auto charts = ChartsIn(html);
+  const auto expected = ExpectedCharts(records);
+  for (const auto& [id, series] : expected) {
+    auto it = charts.find(id);
+    if (it == charts.end()) {
+      ADD_FAILURE() << "chart " << id << " is not in the page";
+      continue;
+    }
+    EXPECT_EQ(it->second.drawn, "1") << id;
+    EXPECT_TRUE(it->second.svg) << id << " has no SVG drawing";
+    EXPECT_EQ(it->second.series, series) << id;
+    EXPECT_GT(series, 0) << id << ": the fixture should give this chart something to draw";
+  }
+  for (const auto& [id, chart] : charts) {
+    EXPECT_TRUE(expected.count(id)) << "chart " << id << " was not expected";
+  }
+  // The summary lists every record, and names both stores.
+  for (const Record& r : records) {
+    std::string target;  // as the DOM writes it
+    for (char c : r.requested_target) target += c == '&' ? std::string("&amp;") : std::string(1, c);
+    EXPECT_NE(html.find(">" + target + "<"), std::string::npos) << target;
+  }
+  EXPECT_NE(html.find("title=\"" + loads + "\">loads<"), std::string::npos);
+  EXPECT_NE(html.find("title=\"" + others + "/results.jsonl\">others<"), std::string::npos);
+
+  const std::string png = ArtifactsDir() + "/report.png";
+  std::filesystem::remove(png);
+  const Chromium shot = OpenInChromium(page, "--screenshot=" + png, scratch + "/shot");
+  EXPECT_TRUE(shot.console.empty()) << "console messages:\n" << Joined(shot.console);
+  ASSERT_TRUE(std::filesystem::exists(png));
+  EXPECT_GT(std::filesystem::file_size(png), 100'000u);
+  std::printf("screenshot: %s\n", png.c_str());
+  std::filesystem::remove_all(scratch);
+}
+
+TEST(ReportBrowser, BadStoresAndOutputsAreClearErrors) {
+  const std::string dir = testing::TempFilePath("report_errors_", "stores");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/empty");
+  std::ofstream(dir + "/empty/results.jsonl");
+  const std::string eb = Executable();
+  auto empty = RunCommand(eb + " report " + dir + "/empty -o " + dir + "/r.html 2>&1");
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_NE(empty.output.find("holds no records"), std::string::npos) << empty.output;
+  auto missing = RunCommand(eb + " report " + dir + "/nothing -o " + dir + "/r.html 2>&1");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("does not exist"), std::string::npos) << missing.output;
+
+  ASSERT_NO_FATAL_FAILURE(Make("a store", eb + " run x -t 'null:cpu?us=100' --warmup 2"
+                                                " --min-queries 20 --min-duration 0 --out " +
+                                                dir + "/s"));
+  std::ofstream(dir + "/s/results.jsonl", std::ios::app)
+      << "{\"schema\": \"edgebench.record/3\", \"id\": \n";
+  auto corrupt = RunCommand(eb + " report " + dir + "/s -o " + dir + "/r.html 2>&1");
+  EXPECT_EQ(corrupt.exit_code, 0) << corrupt.output;
+  EXPECT_NE(corrupt.output.find("warning: " + dir + "/s/results.jsonl:2: "), std::string::npos)
+      << corrupt.output;
+  EXPECT_NE(ReadFile(dir + "/r.html").find("results.jsonl:2: "), std::string::npos);
+
+  auto unwritable = RunCommand(eb + " report " + dir + "/s -o " + dir + "/no/such/dir/r.html 2>&1");
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_NE(unwritable.output.find("does not exist; create it"), std::string::npos)
+      << unwritable.output;
+  auto is_dir = RunCommand(eb + " report " + dir + "/s -o " + dir + " 2>&1");
+  EXPECT_EQ(is_dir.exit_code, 1);
+  EXPECT_NE(is_dir.output.find("it is a directory"), std::string::npos) << is_dir.output;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace edgebench
