@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "report/html/report_data.h"
 #include "report/html/report_page.h"
+#include "report/html/report_tradeoffs.h"
 
 namespace edgebench {
 namespace {
@@ -25,7 +26,7 @@ struct ReportOptions {
   std::vector<std::string> stores;
   std::string out;
   std::string title = "edgebench report";
-  std::string tradeoffs;  // a JSON file for the trade-offs scatter
+  TradeoffsQuery tradeoffs;  // the trade-offs section's objectives and constraints
 };
 
 // Writes `text` to a temporary file beside `path`, then renames it over `path`: a reader never
@@ -86,18 +87,11 @@ int Report(const ReportOptions& options) {
   ReportInputs& in = inputs.value();
   for (const std::string& w : in.warnings) std::cerr << "edgebench report: warning: " << w << "\n";
   in.title = options.title;
-  if (!options.tradeoffs.empty()) {
-    std::ifstream file(options.tradeoffs);
-    nlohmann::json tradeoffs = nlohmann::json::parse(file, nullptr, false);
-    if (!file.is_open() || tradeoffs.is_discarded() || !tradeoffs.is_object() ||
-        !tradeoffs.contains("points") || !tradeoffs["points"].is_array()) {
-      std::cerr << "edgebench report: --tradeoffs '" << options.tradeoffs
-                << "' is not a readable JSON object with \"points\" (x_label, y_label, "
-                   "points: [{label, x, y, on_front, winner}])\n";
-      return 2;
-    }
-    in.tradeoffs = std::move(tradeoffs);
+  if (Status s = CheckTradeoffsQuery(options.tradeoffs); !s.ok()) {
+    std::cerr << "edgebench report: " << s.message() << "\n";
+    return 2;
   }
+  in.tradeoffs = TradeoffsSection(in.records, options.tradeoffs);
   const std::string page = RenderReportPage(BuildReportData(in));
   if (Status s = WriteAtomically(options.out, page); !s.ok()) {
     std::cerr << "edgebench report: " << s.message() << "\n";
@@ -130,9 +124,12 @@ void AddReportCommand(CLI::App& app, CommandContext& context) {
       ->required()
       ->check(NonEmpty());
   cmd->add_option("--title", options->title, "the page's title")->capture_default_str();
-  cmd->add_option("--tradeoffs", options->tradeoffs,
-                  "a JSON file {x_label, y_label, points: [{label, x, y, on_front, winner}]} "
-                  "drawn as the trade-offs scatter with its Pareto front");
+  cmd->add_option("--objective", options->tradeoffs.objectives,
+                  "the trade-offs section's objectives, as `recommend --objective` (two or more: "
+                  "the first two are the axes); default per model: p99,accuracy with accuracy "
+                  "records, else p99,memory (peak RSS)");
+  cmd->add_option("--constraint", options->tradeoffs.constraints,
+                  "the trade-offs section's constraints, as `recommend --constraint`");
   cmd->callback([options, &context] { context.exit_code = Report(*options); });
 }
 

@@ -584,7 +584,12 @@
                       .sort(function (a, b) { return a.x - b.x; });
     var winner = points.filter(function (p) { return p.winner; })[0];
     var scatter = {name: 'configurations', type: 'scatter', symbolSize: 10,
-                   data: points.map(function (p) { return {name: p.label, value: [p.x, p.y]}; }),
+                   data: points.map(function (p) {
+                     // A configuration that misses a constraint is drawn grey, out of the race.
+                     var item = {name: p.label, value: [p.x, p.y]};
+                     if (p.eligible === false) item.itemStyle = {color: '#b0b0b0'};
+                     return item;
+                   }),
                    label: {show: points.length <= 30, position: 'right', fontSize: 10,
                            formatter: function (p) { return p.name; }}};
     if (winner) {
@@ -604,9 +609,29 @@
     });
   }
 
+  // One scatter per model: `edgebench recommend`'s answer for it (the same objectives and
+  // constraints give the same winner on the command line).
   function drawTradeoffsSection(body, part) {
-    drawTradeoffs(chartBox(body, 'tradeoffs/scatter', 420), part);
-    if (part.rule) body.appendChild(note('Rule: ' + part.rule));
+    (part.charts || []).forEach(function (chart) {
+      body.appendChild(el('h3', {text: chart.model + ' (' + chart.scenario + ')'}));
+      drawTradeoffs(chartBox(body, 'tradeoffs/' + chart.model, 420), chart);
+      var lines = [];
+      if (chart.constraints && chart.constraints.length) {
+        lines.push('Constraints: ' + chart.constraints.join(', ') + ' (grey points miss one).');
+      }
+      if (chart.winner) lines.push('Winner: ' + chart.winner + '.');
+      if (chart.runner_up) lines.push('Runner-up: ' + chart.runner_up + ': ' + chart.runner_up_reason + '.');
+      if (chart.no_winner_reason) lines.push('No winner: ' + chart.no_winner_reason + '.');
+      lines.forEach(function (line) { body.appendChild(note(line)); });
+      if (chart.rule) body.appendChild(note('Rule: ' + chart.rule));
+      if (chart.notes && chart.notes.length) {
+        body.appendChild(el('ul', null, chart.notes.map(function (n) { return el('li', {text: n}); })));
+      }
+    });
+    if (part.notes && part.notes.length) {
+      body.appendChild(note('Models without a scatter:'));
+      body.appendChild(el('ul', null, part.notes.map(function (n) { return el('li', {text: n}); })));
+    }
   }
 
   var RENDERERS = {

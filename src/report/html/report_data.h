@@ -42,7 +42,7 @@ struct ReportInputs {
   std::vector<size_t> record_store;     // index into `stores`, one per record
   std::vector<nlohmann::json> token_drift;  // lines of the stores' token_drift.jsonl
   std::vector<std::string> warnings;    // lines skipped, duplicates: shown in the page too
-  nlohmann::json tradeoffs;             // `recommend`'s scatter (drawTradeoffs); null: none
+  nlohmann::json tradeoffs;             // TradeoffsSection (report_tradeoffs.h); null: none
 };
 
 // Reads each STORE (a directory holding results.jsonl, or a .jsonl file) and, beside a
