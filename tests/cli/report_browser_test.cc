@@ -178,12 +178,18 @@ std::map<std::string, ChartInDom> ChartsIn(const std::string& dom) {
 
 // The charts and series counts the records call for (docs/report.md says what each draws).
 std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
-  std::map<std::string, int> expected = {{"latency/boxes", 3}, {"tradeoffs/x", 2}};
-  int warmup = 0, memory = 0, soak = 0;
+  // Latency boxes and warmup curves: one chart per model.
+  std::map<std::string, int> expected = {{"tradeoffs/x", 2}};
+  std::map<std::string, int> warmup;
+  int memory = 0, soak = 0;
   std::set<std::string> devices, llm_groups, load_groups, shape_models;
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
-    if (ok && r.scenario == "single-stream" && !r.measured_ns.empty()) ++warmup;
+    if (ok && r.scenario == "single-stream" && !r.measured_ns.empty()) ++warmup[r.model];
+    const bool tensor = r.scenario != "llm" && r.scenario != "accuracy" && r.scenario != "agree";
+    if (ok && tensor && r.summary.count > 0 && (!r.measured_ns.empty() || r.measured_histograms)) {
+      expected["latency/" + r.model] = 3;
+    }
     if (r.monitor) {
       for (const Channel& c : r.monitor->series.channels) {
         if (c.kind == ChannelKind::kRss && !r.monitor->series.t_ns.empty()) {
@@ -218,7 +224,9 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
       ++soak;
     }
   }
-  expected["warmup/curves"] = std::min<int>(warmup, kMaxCurvesPerChart);
+  for (const auto& [model, curves] : warmup) {
+    expected["warmup/" + model] = std::min<int>(curves, kMaxCurvesPerChart);
+  }
   expected["memory/rss"] = std::min<int>(memory, kMaxCurvesPerChart);
   expected["placement/share"] = static_cast<int>(devices.size());
   for (size_t i = 0; i < load_groups.size(); ++i) expected["load/" + std::to_string(i)] = 2;

@@ -230,9 +230,11 @@
         verdictNode = el('span', null, [verdictNode, el('span', {className: 'reasons', text: r.reasons.join('; ')})]);
       }
       if (r.status !== 'ok') {
-        // One column for both: a case that did not measure has a failure, not a verdict.
+        // One column for both: a case that did not measure has a failure, not a verdict. A
+        // runtime's message can run to pages: its start shows, all of it on hover.
         verdict = r.failed_stage ? r.failed_stage + ': ' + r.error : r.error;
-        verdictNode = el('span', {className: 'reasons', text: verdict});
+        var shown = verdict.length > 240 ? verdict.slice(0, 240) + '\u2026' : verdict;
+        verdictNode = el('span', {className: 'reasons', text: shown, title: verdict});
       }
       return [{node: el('span', {title: r.store, text: shortNames[r.store]}), sort: r.store},
               r.model, r.variant, r.target, r.scenario, r.dims,
@@ -240,64 +242,106 @@
               {node: verdictNode, sort: verdict},
               fmt(r.p50_ms, 4), fmt(r.p99_ms, 4), fmt(r.throughput_qps, 4)];
     });
+    // Skipped cases (a model with no file the target's runtime reads, a scenario the runtime
+    // cannot run) are what a suite's cross product planned, not results: counted, shown on
+    // request.
+    var skipped = part.rows.filter(function (r) { return r.status === 'skipped'; }).length;
     body.appendChild(note(part.rows.length + ' cases from ' + Object.keys(stores).length +
-                          ' store(s). Click a column to sort.'));
-    body.appendChild(table(headers, rows, {sortable: true}));
+                          ' store(s)' + (skipped ? ', ' + skipped + ' of them skipped' : '') +
+                          '. Click a column to sort.'));
+    var wrap = table(headers, rows, {sortable: true});
+    var trs = wrap.querySelectorAll('tbody tr');
+    part.rows.forEach(function (r, i) { if (r.status === 'skipped') trs[i].className += ' skipped-row'; });
+    if (skipped) {
+      wrap.className += ' hide-skipped';
+      var input = el('input', {type: 'checkbox'});
+      input.addEventListener('change', function () {
+        wrap.className = wrap.className.replace(/ ?hide-skipped/, '') + (input.checked ? '' : ' hide-skipped');
+      });
+      body.appendChild(el('div', {className: 'controls'}, [
+        el('label', null, [input, ' show the ' + skipped + ' skipped cases and why'])]));
+    }
+    body.appendChild(wrap);
+  }
+
+  // Entries grouped by model, in the order the data names them: one chart per model, since the
+  // latencies of different models differ by orders of magnitude.
+  function byModel(entries) {
+    var groups = [];
+    var index = {};
+    entries.forEach(function (e) {
+      if (!(e.model in index)) {
+        index[e.model] = groups.length;
+        groups.push({model: e.model, entries: []});
+      }
+      groups[index[e.model]].entries.push(e);
+    });
+    return groups;
   }
 
   function drawLatency(body, part) {
-    var cases = part.cases;
-    var labels = cases.map(function (c) { return c.label; });
-    var option = {
-      tooltip: {trigger: 'item', confine: true},
-      legend: legend(['min, p25, p50, p75, max', 'p50', 'p99']),
-      grid: {left: 20, right: 40, top: 40, bottom: 40, containLabel: true},
-      yAxis: {type: 'category', data: labels, inverse: true, axisLabel: {width: 420, overflow: 'truncate'}},
-      xAxis: {type: 'value', name: 'latency (ms)', nameLocation: 'middle', nameGap: 26, scale: true},
-      series: [
-        {name: 'min, p25, p50, p75, max', type: 'boxplot', layout: 'horizontal',
-         data: cases.map(function (c) { return [c.min, c.p25, c.p50, c.p75, c.max]; })},
-        {name: 'p50', type: 'scatter', symbol: 'diamond', symbolSize: 9,
-         data: cases.map(function (c, i) { return [c.p50, i]; })},
-        {name: 'p99', type: 'scatter', symbol: 'triangle', symbolSize: 10,
-         data: cases.map(function (c, i) { return [c.p99, i]; })}
-      ]
-    };
+    var groups = byModel(part.cases);
+    var drawn = [];
     logToggle(body, 'logarithmic latency axis', function (log) {
-      chart.setOption({xAxis: {type: log ? 'log' : 'value', scale: true}});
+      drawn.forEach(function (chart) { chart.setOption({xAxis: {type: log ? 'log' : 'value', scale: true}}); });
     });
-    var chart = draw(chartBox(body, 'latency/boxes', 90 + 30 * cases.length), option);
+    groups.forEach(function (g) {
+      var cases = g.entries;
+      if (groups.length > 1) body.appendChild(el('h3', {text: g.model}));
+      var option = {
+        tooltip: {trigger: 'item', confine: true},
+        legend: legend(['min, p25, p50, p75, max', 'p50', 'p99']),
+        grid: {left: 20, right: 40, top: 40, bottom: 40, containLabel: true},
+        yAxis: {type: 'category', data: cases.map(function (c) { return c.label; }), inverse: true,
+                axisLabel: {width: 420, overflow: 'truncate'}},
+        xAxis: {type: 'value', name: 'latency (ms)', nameLocation: 'middle', nameGap: 26, scale: true},
+        series: [
+          {name: 'min, p25, p50, p75, max', type: 'boxplot', layout: 'horizontal',
+           data: cases.map(function (c) { return [c.min, c.p25, c.p50, c.p75, c.max]; })},
+          {name: 'p50', type: 'scatter', symbol: 'diamond', symbolSize: 9,
+           data: cases.map(function (c, i) { return [c.p50, i]; })},
+          {name: 'p99', type: 'scatter', symbol: 'triangle', symbolSize: 10,
+           data: cases.map(function (c, i) { return [c.p99, i]; })}
+        ]
+      };
+      drawn.push(draw(chartBox(body, 'latency/' + g.model, 90 + 30 * cases.length), option));
+    });
     body.appendChild(note('Boxes span p25 to p75 with the median line; whiskers reach the fastest and ' +
                           'slowest query. p99 is the triangle. Times from the measured phase only.'));
   }
 
   function drawWarmup(body, part) {
-    var series = part.curves.map(function (c) {
-      var s = {
-        name: c.label, type: 'line', showSymbol: false, sampling: 'lttb',
-        data: c.latency_ms.map(function (v, i) { return [i, v]; }),
-        markLine: {symbol: 'none', silent: true, lineStyle: {type: 'dashed'},
-                   label: {formatter: 'measured'}, data: [{xAxis: c.warmup_queries}]}
-      };
-      if (isNumber(c.settling_index) && c.settling_index < c.latency_ms.length) {
-        s.markPoint = {symbol: 'pin', symbolSize: 36, data: [
-          {name: 'settled', coord: [c.settling_index, c.latency_ms[c.settling_index]], value: 'settled'}]};
-      }
-      return s;
-    });
-    var option = {
-      tooltip: tooltipAxis(),
-      legend: legendOfMany(part.curves.map(function (c) { return c.label; })),
-      grid: {left: 60, right: 30, top: 40 + 18 * Math.min(4, part.curves.length), bottom: 50},
-      xAxis: {type: 'value', name: 'query (warmup, then measured)', nameLocation: 'middle', nameGap: 28},
-      yAxis: {type: 'value', name: 'latency (ms)', scale: true},
-      series: series
-    };
+    var groups = byModel(part.curves);
+    var drawn = [];
     logToggle(body, 'logarithmic latency axis', function (log) {
-      chart.setOption({yAxis: {type: log ? 'log' : 'value', scale: true}});
+      drawn.forEach(function (chart) { chart.setOption({yAxis: {type: log ? 'log' : 'value', scale: true}}); });
     });
-    var chart = draw(chartBox(body, 'warmup/curves', 420), option);
-    manyCurvesNote(body, part.curves.length);
+    groups.forEach(function (g) {
+      if (groups.length > 1) body.appendChild(el('h3', {text: g.model}));
+      var series = g.entries.map(function (c) {
+        var s = {
+          name: c.label, type: 'line', showSymbol: false, sampling: 'lttb',
+          data: c.latency_ms.map(function (v, i) { return [i, v]; }),
+          markLine: {symbol: 'none', silent: true, lineStyle: {type: 'dashed'},
+                     label: {formatter: 'measured'}, data: [{xAxis: c.warmup_queries}]}
+        };
+        if (isNumber(c.settling_index) && c.settling_index < c.latency_ms.length) {
+          s.markPoint = {symbol: 'pin', symbolSize: 36, data: [
+            {name: 'settled', coord: [c.settling_index, c.latency_ms[c.settling_index]], value: 'settled'}]};
+        }
+        return s;
+      });
+      var option = {
+        tooltip: tooltipAxis(),
+        legend: legendOfMany(g.entries.map(function (c) { return c.label; })),
+        grid: {left: 60, right: 30, top: 40 + 18 * Math.min(4, g.entries.length), bottom: 50},
+        xAxis: {type: 'value', name: 'query (warmup, then measured)', nameLocation: 'middle', nameGap: 28},
+        yAxis: {type: 'value', name: 'latency (ms)', scale: true},
+        series: series
+      };
+      drawn.push(draw(chartBox(body, 'warmup/' + g.model, 380), option));
+      manyCurvesNote(body, g.entries.length);
+    });
     var rows = part.curves.map(function (c) {
       return [c.label, c.warmup_queries, c.total_queries,
               isNumber(c.settling_index) ? c.settling_index : 'never', fmt(c.settling_ms, 4), fmt(c.steady_p50_ms, 4)];

@@ -97,6 +97,17 @@ json EnvironmentSection(const ReportInputs& in) {
 
 // ---- summary ----------------------------------------------------------------------------
 
+// The scenario as a reader tells cases apart: an llm case's lengths and load, which its
+// scenario name alone does not say.
+std::string ScenarioText(const Record& r) {
+  if (r.scenario != "llm" || !r.llm) return r.scenario;
+  const LlmSettings& s = r.llm->settings;
+  std::string text = "llm prompt " + std::to_string(s.prompt_tokens) + " gen " + std::to_string(s.gen_tokens);
+  if (s.sequences > 1) text += " sequences " + std::to_string(s.sequences);
+  if (s.concurrency > 1) text += " concurrency " + std::to_string(s.concurrency);
+  return text;
+}
+
 json SummarySection(const ReportInputs& in) {
   json rows = json::array();
   for (size_t i = 0; i < in.records.size(); ++i) {
@@ -108,7 +119,7 @@ json SummarySection(const ReportInputs& in) {
                 {"variant", r.variant},
                 {"target", r.requested_target},
                 {"effective_target", r.effective_target},
-                {"scenario", r.scenario},
+                {"scenario", ScenarioText(r)},
                 {"dims", r.dims.empty() ? "" : ShapeLabel(r.dims, {})},
                 {"status", CaseStatusName(r.status)},
                 {"valid", r.valid},
@@ -158,8 +169,14 @@ json LatencySection(const ReportInputs& in) {
     box["scenario"] = r.scenario;
     cases.push_back(box);
   }
-  // Grouped by target, so the boxes of one target stand together.
-  std::stable_sort(cases.begin(), cases.end(), [](const json& a, const json& b) {
+  // One chart per model (latencies of different models differ by orders of magnitude), the
+  // boxes of one target together within it; models in the order the records first name them.
+  std::map<std::string, size_t> model_order;
+  for (const json& c : cases) model_order.emplace(c["model"].get<std::string>(), model_order.size());
+  std::stable_sort(cases.begin(), cases.end(), [&](const json& a, const json& b) {
+    const size_t ma = model_order[a["model"].get<std::string>()];
+    const size_t mb = model_order[b["model"].get<std::string>()];
+    if (ma != mb) return ma < mb;
     return a["target"].get<std::string>() < b["target"].get<std::string>();
   });
   if (cases.empty()) return nullptr;
@@ -171,11 +188,12 @@ json LatencySection(const ReportInputs& in) {
 json WarmupSection(const ReportInputs& in) {
   json curves = json::array();
   int left_out = 0;
+  std::map<std::string, size_t> per_model;  // one chart per model, each of at most the limit
   for (const Record& r : in.records) {
     if (r.status != CaseStatus::kOk || r.scenario != "single-stream" || r.measured_ns.empty()) {
       continue;
     }
-    if (curves.size() >= kMaxCurvesPerChart) {
+    if (per_model[r.model]++ >= kMaxCurvesPerChart) {
       ++left_out;
       continue;
     }
@@ -185,6 +203,7 @@ json WarmupSection(const ReportInputs& in) {
       latency.push_back(Ms(q < warmup ? r.warmup_ns[q] : r.measured_ns[q - warmup]));
     }
     curves.push_back({{"label", ReportCaseLabel(r)},
+                      {"model", r.model},
                       {"warmup_queries", r.warmup_ns.size()},
                       {"total_queries", r.warmup_ns.size() + r.measured_ns.size()},
                       {"steady_p50_ms", Ms(r.summary.Percentile(0.50))},
