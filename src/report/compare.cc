@@ -325,6 +325,127 @@ std::string Join(const std::vector<std::string>& parts, const std::string& separ
 
 }  // namespace
 
+namespace {
+
+// The case's verdict from its metrics': slower when one is, faster when one is and none slower.
+void JudgeCase(CaseComparison& out) {
+  bool slower = false;
+  bool faster = false;
+  for (const MetricComparison& m : out.metrics) {
+    slower = slower || m.verdict == MetricVerdict::kSlower;
+    faster = faster || m.verdict == MetricVerdict::kFaster;
+  }
+  if (slower && faster) out.notes.push_back("some metrics faster, others slower: judged slower");
+  out.verdict = slower ? CaseVerdict::kSlower : faster ? CaseVerdict::kFaster : CaseVerdict::kNoChange;
+}
+
+std::vector<const Record*> MeasuredRuns(const std::vector<const Record*>& group) {
+  std::vector<const Record*> runs;
+  for (const Record* r : group) {
+    if (r->status == CaseStatus::kOk) runs.push_back(r);
+  }
+  return runs;
+}
+
+double GeometricMean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += std::log(v);
+  return std::exp(sum / static_cast<double>(values.size()));
+}
+
+// One metric run by run: each run's value an observation (stats RunLevelRelativeChange).
+std::optional<MetricComparison> RunLevel(const std::string& name, const std::string& unit,
+                                         const std::vector<double>& base, const std::vector<double>& candidate,
+                                         bool higher_is_slower, const CompareOptions& options) {
+  const auto change = RunLevelRelativeChange(base, candidate);
+  if (!change) return std::nullopt;
+  MetricComparison m;
+  m.name = name;
+  m.unit = unit;
+  m.higher_is_slower = higher_is_slower;
+  m.base = GeometricMean(base);
+  m.candidate = GeometricMean(candidate);
+  m.change = change->change.estimate;
+  m.ci_low = change->change.low;
+  m.ci_high = change->change.high;
+  m.p_value = change->p;
+  m.base_samples = static_cast<int64_t>(base.size());
+  m.candidate_samples = static_cast<int64_t>(candidate.size());
+  switch (JudgeChange(change->p, change->change, options.noise_threshold, higher_is_slower, options.alpha)) {
+    case ChangeVerdict::kFaster: m.verdict = MetricVerdict::kFaster; break;
+    case ChangeVerdict::kSlower: m.verdict = MetricVerdict::kSlower; break;
+    case ChangeVerdict::kNoChange: m.verdict = MetricVerdict::kNoChange; break;
+  }
+  char spread[32];
+  std::snprintf(spread, sizeof spread, "%.1f%%", change->run_to_run_cv * 100);
+  m.note = "run level: " + std::to_string(base.size()) + " BASE and " + std::to_string(candidate.size()) +
+           " NEW runs, each run's " + name + " one observation (Student's t on their logarithms); run-to-run "
+           "spread " + spread;
+  return m;
+}
+
+// With three runs or more of a case in the two stores together, p50, p99 and a load scenario's
+// throughput are compared run by run, replacing the query-level comparison of the last runs:
+// queries within one run do not show what changes from one run to the next. Returns whether it
+// did.
+bool UseRunLevel(const std::vector<const Record*>& base_runs, const std::vector<const Record*>& candidate_runs,
+                 const CompareOptions& options, CaseComparison& out) {
+  if (base_runs.empty() || candidate_runs.empty() || base_runs.size() + candidate_runs.size() < 3) return false;
+  std::vector<MetricComparison> replaced;
+  auto values = [](const std::vector<const Record*>& runs, auto value_of) {
+    std::vector<double> values;
+    for (const Record* r : runs) {
+      if (const std::optional<double> v = value_of(*r)) values.push_back(*v);
+    }
+    return values;
+  };
+  const std::string scenario = base_runs.front()->scenario;
+  if (scenario != "llm") {
+    for (double fraction : {0.50, 0.99}) {
+      auto percentile = [fraction](const Record& r) -> std::optional<double> {
+        const auto v = r.summary.Percentile(fraction);
+        if (!v) return std::nullopt;
+        return static_cast<double>(*v) * 1e-6;
+      };
+      if (auto m = RunLevel(PercentileName(fraction), "ms", values(base_runs, percentile),
+                            values(candidate_runs, percentile), true, options)) {
+        m->primary = true;
+        replaced.push_back(std::move(*m));
+      }
+    }
+  }
+  if (IsLoadScenario(scenario)) {
+    const bool offline = scenario.rfind("offline", 0) == 0;
+    auto throughput = [offline](const Record& r) -> std::optional<double> {
+      if (!r.load) return std::nullopt;
+      if (offline) return r.load->samples_per_s;
+      if (r.load->server) return r.load->server->achieved_qps;
+      return r.summary.throughput_qps;
+    };
+    if (auto m = RunLevel("throughput", offline ? "samples/s" : "qps", values(base_runs, throughput),
+                          values(candidate_runs, throughput), false, options)) {
+      replaced.push_back(std::move(*m));
+    }
+  }
+  if (replaced.empty()) return false;
+  std::vector<MetricComparison> kept;
+  for (MetricComparison& m : out.metrics) {
+    const bool superseded = std::any_of(replaced.begin(), replaced.end(),
+                                        [&](const MetricComparison& r) { return r.name == m.name; });
+    if (!superseded) kept.push_back(std::move(m));
+  }
+  replaced.insert(replaced.end(), std::make_move_iterator(kept.begin()), std::make_move_iterator(kept.end()));
+  out.metrics = std::move(replaced);
+  // Notes about the last runs' query counts no longer apply to what was compared.
+  out.notes.erase(std::remove_if(out.notes.begin(), out.notes.end(),
+                                 [](const std::string& n) { return n.find(" not compared: it needs ") != std::string::npos; }),
+                  out.notes.end());
+  JudgeCase(out);
+  return true;
+}
+
+}  // namespace
+
 CaseComparison CompareCase(const Record& b, const Record& c, const CompareOptions& options) {
   CaseComparison out;
   out.model = b.model;
@@ -392,14 +513,7 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
                  b.scenario + ")";
     return out;
   }
-  bool slower = false;
-  bool faster = false;
-  for (const MetricComparison& m : out.metrics) {
-    slower = slower || m.verdict == MetricVerdict::kSlower;
-    faster = faster || m.verdict == MetricVerdict::kFaster;
-  }
-  if (slower && faster) out.notes.push_back("some metrics faster, others slower: judged slower");
-  out.verdict = slower ? CaseVerdict::kSlower : faster ? CaseVerdict::kFaster : CaseVerdict::kNoChange;
+  JudgeCase(out);
   return out;
 }
 
@@ -424,8 +538,17 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
     const Record* c = Pick(other->second, "NEW", notes, ambiguous_candidate);
     CaseComparison compared = CompareCase(*b, *c, options);
     compared.match = key;
+    const bool ambiguous = !ambiguous_base.empty() || !ambiguous_candidate.empty();
+    if (!ambiguous && compared.verdict != CaseVerdict::kNotComparable &&
+        UseRunLevel(MeasuredRuns(group), MeasuredRuns(other->second), options, compared)) {
+      ++comparison.run_level_cases;
+      notes.push_back("p50 and p99 (and throughput) compared run by run over every measured record; the other "
+                      "metrics between the last ones");
+    } else if (!ambiguous && compared.verdict != CaseVerdict::kNotComparable) {
+      ++comparison.single_run_cases;
+    }
     compared.notes.insert(compared.notes.begin(), notes.begin(), notes.end());
-    if (!ambiguous_base.empty() || !ambiguous_candidate.empty()) {
+    if (ambiguous) {
       compared.verdict = CaseVerdict::kNotComparable;
       compared.metrics.clear();
       std::vector<std::string> reasons;
@@ -457,12 +580,23 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
 
 std::string Comparison::SummaryLine() const {
   std::map<CaseVerdict, int> counts;
-  for (const CaseComparison& c : cases) ++counts[c.verdict];
+  // Cases neither store measured (skipped, unavailable or failed on both sides: a suite's cross
+  // product plans many) are counted apart from pairs that measured and cannot be compared.
+  int measured_by_neither = 0;
+  for (const CaseComparison& c : cases) {
+    const std::string ok = CaseStatusName(CaseStatus::kOk);
+    if (c.verdict == CaseVerdict::kNotComparable && c.base.status != ok && c.candidate.status != ok) {
+      ++measured_by_neither;
+    } else {
+      ++counts[c.verdict];
+    }
+  }
   std::vector<std::string> parts;
   for (CaseVerdict v : {CaseVerdict::kSlower, CaseVerdict::kFaster, CaseVerdict::kNoChange,
                         CaseVerdict::kNotComparable}) {
     if (counts[v]) parts.push_back(std::to_string(counts[v]) + " " + CaseVerdictName(v));
   }
+  if (measured_by_neither) parts.push_back(std::to_string(measured_by_neither) + " measured by neither");
   if (!only_base.empty()) parts.push_back(std::to_string(only_base.size()) + " only in BASE");
   if (!only_candidate.empty()) parts.push_back(std::to_string(only_candidate.size()) + " only in NEW");
   return Join(parts, ", ");
@@ -539,10 +673,19 @@ std::vector<std::string> NoteLines(const Comparison& comparison) {
 }
 
 std::string RuleLine(const Comparison& comparison) {
-  return "rule: slower/faster when the Mann-Whitney U test gives p < 0.05 and the whole 95% bootstrap interval "
-         "of the change lies outside +-" +
-         Percent(comparison.noise_threshold, false) + " (the noise threshold); cases paired by " +
-         comparison.match_rule;
+  std::string line =
+      "rule: slower/faster when p < 0.05 and the whole 95% interval of the change lies outside +-" +
+      Percent(comparison.noise_threshold, false) +
+      " (the noise threshold); one run a side: a Mann-Whitney U test on the queries and a bootstrap interval; "
+      "three runs or more in all: Student's t on the runs' values; cases paired by " +
+      comparison.match_rule;
+  if (comparison.single_run_cases > 0) {
+    line += "\ncaution: " + std::to_string(comparison.single_run_cases) +
+            " case(s) had one run a side: their test sees how queries of one run vary, not how runs vary, "
+            "which on a shared or heating machine can be far more; measure each store twice or more (run the "
+            "suite again into the same store) to compare run by run";
+  }
+  return line;
 }
 
 }  // namespace
@@ -644,6 +787,8 @@ nlohmann::json ComparisonToJson(const Comparison& comparison) {
   return {{"summary", comparison.SummaryLine()},
           {"noise_threshold", comparison.noise_threshold},
           {"matched_by", comparison.match_rule},
+          {"run_level_cases", comparison.run_level_cases},
+          {"single_run_cases", comparison.single_run_cases},
           {"cases", cases},
           {"only_in_base", unmatched(comparison.only_base)},
           {"only_in_new", unmatched(comparison.only_candidate)}};

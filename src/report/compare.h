@@ -95,6 +95,10 @@ struct Comparison {
   std::vector<UnmatchedCase> only_candidate;
   double noise_threshold = 0.01;
   std::string match_rule;  // "case key" or "model, backend, device, scenario"
+  // Cases compared run by run (three measured runs or more in the two stores together) and
+  // cases compared query by query within one run a side.
+  int run_level_cases = 0;
+  int single_run_cases = 0;
 
   // "2 slower, 10 no change, 1 not comparable, 3 only in BASE".
   std::string SummaryLine() const;

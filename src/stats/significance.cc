@@ -189,4 +189,100 @@ ChangeVerdict JudgeChange(double p, const RelativeChange& change, double noise_t
   return grew == higher_is_slower ? ChangeVerdict::kSlower : ChangeVerdict::kFaster;
 }
 
+namespace {
+
+// The regularized incomplete beta function I_x(a, b) by its continued fraction (modified
+// Lentz), on the side of x where it converges quickly.
+double IncompleteBetaFraction(double a, double b, double x) {
+  constexpr double kTiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  if (std::fabs(d) < kTiny) d = kTiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 300; ++m) {
+    const double m2 = 2.0 * m;
+    double term = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + term * d;
+    c = 1 + term / c;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    h *= d * c;
+    term = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + term * d;
+    c = 1 + term / c;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    const double step = d * c;
+    h *= step;
+    if (std::fabs(step - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+double RegularizedIncompleteBeta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+                                a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * IncompleteBetaFraction(a, b, x) / a;
+  return 1 - front * IncompleteBetaFraction(b, a, 1 - x) / b;
+}
+
+}  // namespace
+
+double StudentTTwoSidedP(double t, double df) {
+  if (!std::isfinite(t)) return 0;
+  return RegularizedIncompleteBeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double StudentTQuantile(double two_sided_p, double df) {
+  double low = 0, high = 1;
+  while (StudentTTwoSidedP(high, df) > two_sided_p && high < 1e12) high *= 2;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (low + high) / 2;
+    (StudentTTwoSidedP(mid, df) > two_sided_p ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+std::optional<RunLevelChange> RunLevelRelativeChange(const std::vector<double>& base_runs,
+                                                     const std::vector<double>& candidate_runs,
+                                                     double confidence) {
+  const size_t m = base_runs.size(), k = candidate_runs.size();
+  if (m < 1 || k < 1 || m + k < 3) return std::nullopt;
+  std::vector<double> lb, lc;
+  for (double v : base_runs) {
+    if (!(v > 0) || !std::isfinite(v)) return std::nullopt;
+    lb.push_back(std::log(v));
+  }
+  for (double v : candidate_runs) {
+    if (!(v > 0) || !std::isfinite(v)) return std::nullopt;
+    lc.push_back(std::log(v));
+  }
+  const double mb = Mean(lb), mc = Mean(lc);
+  double squares = 0;
+  for (double v : lb) squares += (v - mb) * (v - mb);
+  for (double v : lc) squares += (v - mc) * (v - mc);
+  RunLevelChange out;
+  out.df = static_cast<double>(m + k - 2);
+  const double sd = std::sqrt(squares / out.df);
+  out.run_to_run_cv = sd;
+  const double se = sd * std::sqrt(1.0 / static_cast<double>(m) + 1.0 / static_cast<double>(k));
+  const double diff = mc - mb;
+  out.change.estimate = std::exp(diff) - 1;
+  if (se == 0) {
+    // Every run of each side gave the same value: no spread to judge a difference against.
+    out.p = diff == 0 ? 1 : 0;
+    out.change.low = out.change.high = out.change.estimate;
+    return out;
+  }
+  out.p = StudentTTwoSidedP(diff / se, out.df);
+  const double t = StudentTQuantile(1 - confidence, out.df);
+  out.change.low = std::exp(diff - t * se) - 1;
+  out.change.high = std::exp(diff + t * se) - 1;
+  return out;
+}
+
 }  // namespace edgebench

@@ -89,4 +89,26 @@ std::string ChangeVerdictName(ChangeVerdict verdict);  // "faster", "slower", "n
 ChangeVerdict JudgeChange(double p, const RelativeChange& change, double noise_threshold,
                           bool higher_is_slower, double alpha = 0.05);
 
+// Student's t distribution: the two-sided tail probability P(|T| >= |t|) with `df` degrees of
+// freedom (df > 0), from the regularized incomplete beta function; and its inverse, the t with
+// that two-sided tail probability (e.g. 2.776 for 0.05 at df 4).
+double StudentTTwoSidedP(double t, double df);
+double StudentTQuantile(double two_sided_p, double df);
+
+// The change between runs rather than queries: each run's statistic (its p50, its throughput)
+// is one observation, and the change is the ratio of the two sides' geometric means. Its
+// interval and p come from Student's t on the logarithms with the run-to-run variance pooled
+// over both sides (df = runs - 2), so they cover what varies from one run to the next on a
+// machine (frequency, other load, placement of threads), which queries within one run do not
+// show. Needs three runs or more in all and one a side; empty otherwise or with a value <= 0.
+struct RunLevelChange {
+  RelativeChange change;  // estimate, low, high; resamples 0
+  double p = 1;           // two-sided, Student's t
+  double df = 0;
+  double run_to_run_cv = 0;  // the pooled standard deviation of the logarithms (about the CV)
+};
+std::optional<RunLevelChange> RunLevelRelativeChange(const std::vector<double>& base_runs,
+                                                     const std::vector<double>& candidate_runs,
+                                                     double confidence = 0.95);
+
 }  // namespace edgebench

@@ -220,5 +220,35 @@ TEST(Compare, OutputsCarryTheTableAndTheRule) {
   EXPECT_EQ(json["cases"][0]["base"]["record_id"], "a-1");
 }
 
+// Several runs of a case in the stores: p50 and p99 are compared run by run (each run's value an
+// observation), so runs that differ among themselves as much as between the stores are no change.
+TEST(Compare, ThreeRunsOrMoreAreComparedRunByRun) {
+  // BASE's two runs at 2.0 and 2.4 ms, NEW's at 2.2 and 2.3: within the run-to-run spread.
+  std::vector<Record> base = {MeasuredRun("k", 1, 2.0e6), MeasuredRun("k", 2, 2.4e6)};
+  std::vector<Record> candidate = {MeasuredRun("k", 3, 2.2e6), MeasuredRun("k", 4, 2.3e6)};
+  auto result = CompareRecords(base, candidate, {});
+  ASSERT_TRUE(result.ok()) << result.error();
+  const CaseComparison& c = result.value().cases[0];
+  EXPECT_EQ(result.value().run_level_cases, 1);
+  EXPECT_EQ(result.value().single_run_cases, 0);
+  const MetricComparison* p50 = Metric(c, "p50");
+  ASSERT_TRUE(p50);
+  EXPECT_EQ(p50->base_samples, 2);
+  EXPECT_EQ(p50->candidate_samples, 2);
+  EXPECT_NE(p50->note.find("run level"), std::string::npos) << p50->note;
+  EXPECT_NEAR(p50->base, std::sqrt(2.0 * 2.4), 0.02);  // geometric mean of the runs, in ms
+  EXPECT_EQ(c.verdict, CaseVerdict::kNoChange);
+  // The last runs alone, query by query, would have called NEW 4% faster.
+  auto last_only = CompareRecords({base.back()}, {candidate.back()}, {});
+  ASSERT_TRUE(last_only.ok());
+  EXPECT_EQ(last_only.value().cases[0].verdict, CaseVerdict::kFaster);
+  EXPECT_EQ(last_only.value().single_run_cases, 1);
+  EXPECT_NE(ComparisonText(last_only.value()).find("caution: 1 case(s) had one run a side"), std::string::npos);
+  // Runs twice as slow in NEW are slower even run by run.
+  auto slow = CompareRecords(base, {MeasuredRun("k", 5, 4.4e6), MeasuredRun("k", 6, 4.6e6)}, {});
+  ASSERT_TRUE(slow.ok());
+  EXPECT_EQ(slow.value().cases[0].verdict, CaseVerdict::kSlower);
+}
+
 }  // namespace
 }  // namespace edgebench

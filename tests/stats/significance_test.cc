@@ -236,5 +236,60 @@ TEST(Significance, SameDistributionIsNoChangeAndThreePercentIsSlower) {
   EXPECT_EQ(slower, 20);
 }
 
+// Student's t against table values (two-sided 0.05 and 0.01 critical values).
+TEST(StudentT, TailsAndQuantilesMatchTheTables) {
+  EXPECT_NEAR(StudentTTwoSidedP(12.7062047, 1), 0.05, 1e-6);
+  EXPECT_NEAR(StudentTTwoSidedP(2.7764451, 4), 0.05, 1e-6);
+  EXPECT_NEAR(StudentTTwoSidedP(4.6040949, 4), 0.01, 1e-6);
+  EXPECT_NEAR(StudentTTwoSidedP(-2.7764451, 4), 0.05, 1e-6);  // two-sided: the sign does not matter
+  EXPECT_NEAR(StudentTTwoSidedP(1.9599640, 1e7), 0.05, 1e-5);  // the normal's limit
+  EXPECT_DOUBLE_EQ(StudentTTwoSidedP(0, 3), 1);
+  EXPECT_NEAR(StudentTQuantile(0.05, 1), 12.7062047, 1e-5);
+  EXPECT_NEAR(StudentTQuantile(0.05, 4), 2.7764451, 1e-6);
+  EXPECT_NEAR(StudentTQuantile(0.05, 30), 2.0422725, 1e-6);
+}
+
+TEST(RunLevel, NeedsThreeRunsAndPositiveValues) {
+  EXPECT_FALSE(RunLevelRelativeChange({1.0}, {1.1}));
+  EXPECT_FALSE(RunLevelRelativeChange({}, {1.0, 1.1, 1.2}));
+  EXPECT_FALSE(RunLevelRelativeChange({1.0, 0.0}, {1.1}));
+  const auto r = RunLevelRelativeChange({10, 10}, {10});
+  ASSERT_TRUE(r);
+  EXPECT_DOUBLE_EQ(r->change.estimate, 0);
+  EXPECT_DOUBLE_EQ(r->p, 1);
+  // By hand: logs of 10, 12 and of 15; pooled sd = |ln 12 - ln 10| / sqrt(2) over df 1.
+  const auto h = RunLevelRelativeChange({10, 12}, {15});
+  ASSERT_TRUE(h);
+  const double diff = std::log(15) - (std::log(10) + std::log(12)) / 2;
+  const double sd = std::fabs(std::log(12) - std::log(10)) / std::sqrt(2.0);
+  const double se = sd * std::sqrt(1.0 / 2 + 1.0);
+  EXPECT_NEAR(h->change.estimate, std::exp(diff) - 1, 1e-12);
+  EXPECT_NEAR(h->p, StudentTTwoSidedP(diff / se, 1), 1e-12);
+  EXPECT_NEAR(h->change.low, std::exp(diff - 12.7062047 * se) - 1, 1e-6);
+  EXPECT_DOUBLE_EQ(h->df, 1);
+}
+
+// Runs whose medians vary 10% from run to run (a busy machine): three runs a side of one
+// configuration are no change in at least 19 of 20 seeded trials, where the query-level test on
+// one run a side would call most of them changed; runs twice as slow are found in 20 of 20.
+TEST(RunLevel, RunToRunNoiseIsNoChangeAndALargeSlowdownIsSlower) {
+  int no_change = 0, slower = 0;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    std::mt19937_64 rng(seed);
+    std::lognormal_distribution<double> run(std::log(10.0), 0.10);
+    std::vector<double> base, same, worse;
+    for (int i = 0; i < 3; ++i) base.push_back(run(rng));
+    for (int i = 0; i < 3; ++i) same.push_back(run(rng));
+    for (int i = 0; i < 3; ++i) worse.push_back(2.0 * run(rng));
+    const auto a = RunLevelRelativeChange(base, same);
+    const auto b = RunLevelRelativeChange(base, worse);
+    ASSERT_TRUE(a && b);
+    no_change += JudgeChange(a->p, a->change, 0.01, true) == ChangeVerdict::kNoChange;
+    slower += JudgeChange(b->p, b->change, 0.01, true) == ChangeVerdict::kSlower;
+  }
+  EXPECT_GE(no_change, 19);
+  EXPECT_EQ(slower, 20);
+}
+
 }  // namespace
 }  // namespace edgebench
