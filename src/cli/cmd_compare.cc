@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -54,18 +53,9 @@ std::string Percent(double fraction) {
 // DIR holding results.jsonl, or a .jsonl file; its records, with the reader's warnings on stderr.
 // An error says what is wrong with the store and what to do.
 Result<std::vector<Record>> LoadStore(const std::string& side, const std::string& path) {
-  std::error_code ec;
-  std::string file = path;
-  if (std::filesystem::is_directory(path, ec)) {
-    file = (std::filesystem::path(path) / "results.jsonl").string();
-    if (!std::filesystem::exists(file, ec)) {
-      return Status::Error(side + " '" + path + "' is a directory without results.jsonl: give a store written by "
-                           "`edgebench run ... --out DIR` or a .jsonl file");
-    }
-  } else if (!std::filesystem::exists(path, ec)) {
-    return Status::Error(side + " '" + path + "' does not exist: give a store written by `edgebench run ... --out "
-                         "DIR` or a .jsonl file");
-  }
+  auto located = StoreResultsPath(path);
+  if (!located.ok()) return Status::Error(side + ": " + located.error());
+  const std::string file = located.take();
   auto contents = ReadStore(file);
   if (!contents.ok()) return Status::Error(side + ": " + contents.error());
   for (const std::string& warning : contents.value().warnings) {

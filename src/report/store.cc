@@ -141,4 +141,21 @@ Result<std::vector<Record>> ReadRecords(const std::string& path) {
   return std::move(contents.value().records);
 }
 
+Result<std::string> StoreResultsPath(const std::string& store) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(store, ec)) {
+    const std::string path = (std::filesystem::path(store) / "results.jsonl").string();
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      return Status::Error("store '" + store + "' is a directory without results.jsonl: give the --out "
+                           "directory of a run, or a .jsonl file");
+    }
+    return path;
+  }
+  if (!std::filesystem::is_regular_file(store, ec)) {
+    return Status::Error("store '" + store + "' does not exist: give the --out directory of a run, or a "
+                         ".jsonl file");
+  }
+  return store;
+}
+
 }  // namespace edgebench

@@ -33,6 +33,10 @@ struct StoreContents {
   std::vector<std::string> warnings;  // lines skipped and why (torn, not JSON, not a record)
 };
 
+// The results.jsonl a store argument names: a directory that `--out` wrote (its results.jsonl)
+// or a .jsonl file. An error, for people, says which of the two is missing and what to give.
+Result<std::string> StoreResultsPath(const std::string& store);
+
 // Reads every readable record of a results.jsonl; a line that is not a record is skipped with
 // a warning naming its line number rather than failing the whole store.
 Result<StoreContents> ReadStore(const std::string& path);

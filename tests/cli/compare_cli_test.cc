@@ -168,8 +168,8 @@ TEST_F(CompareCli, BadStoresAndOptionsAreUsageErrors) {
             1);
   const std::string base = Store("base");
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {base + " " + Store("missing"), "NEW '" + Store("missing") + "' does not exist"},
-      {empty_dir + " " + base, "BASE '" + empty_dir + "' is a directory without results.jsonl"},
+      {base + " " + Store("missing"), "NEW: store '" + Store("missing") + "' does not exist"},
+      {empty_dir + " " + base, "BASE: store '" + empty_dir + "' is a directory without results.jsonl"},
       {empty_file + " " + base, "holds no records"},
       {crashed + " " + base, "has no measured record (1 crashed): nothing to compare"},
       {base + " " + base + " --noise-threshold abc", "--noise-threshold: 'abc' is not a relative change"},

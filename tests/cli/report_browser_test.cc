@@ -179,13 +179,20 @@ std::map<std::string, ChartInDom> ChartsIn(const std::string& dom) {
 // The charts and series counts the records call for (docs/report.md says what each draws).
 std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   // Latency boxes and warmup curves: one chart per model.
-  std::map<std::string, int> expected = {{"tradeoffs/x", 2}};
+  std::map<std::string, int> expected;
+  // Trade-offs: recommend's configurations of x (ok, VALID single-stream records with a p99 and
+  // a peak RSS); a sanitizer build's records are all INVALID, and then there is no scatter.
+  int tradeoff_configurations = 0;
   std::map<std::string, int> warmup;
   int memory = 0, soak = 0;
   std::set<std::string> devices, llm_groups, load_groups, shape_models;
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
     if (ok && r.scenario == "single-stream" && !r.measured_ns.empty()) ++warmup[r.model];
+    if (ok && r.valid && r.model == "x" && r.scenario == "single-stream" && r.summary.Percentile(0.99) &&
+        r.monitor && r.monitor->derived.memory.peak_rss_bytes) {
+      ++tradeoff_configurations;
+    }
     const bool tensor = r.scenario != "llm" && r.scenario != "accuracy" && r.scenario != "agree";
     if (ok && tensor && r.summary.count > 0 && (!r.measured_ns.empty() || r.measured_histograms)) {
       expected["latency/" + r.model] = 3;
@@ -224,6 +231,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
       ++soak;
     }
   }
+  if (tradeoff_configurations >= 2) expected["tradeoffs/x"] = 2;
   for (const auto& [model, curves] : warmup) {
     expected["warmup/" + model] = std::min<int>(curves, kMaxCurvesPerChart);
   }
