@@ -18,6 +18,11 @@ inline std::string Join(const std::vector<std::string>& parts, std::string_view 
   return joined;
 }
 
+// Whether `text` begins with `prefix`.
+inline bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
 // One number through a printf format ("%.3g"), for messages.
 inline std::string FormatNumber(const char* format, double value) {
   char buffer[64];

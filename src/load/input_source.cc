@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 
+#include "core/strings.h"
 #include "load/dtype_values.h"
 #include "load/input_generator.h"
 #include "load/npy_file.h"
@@ -34,10 +35,6 @@ constexpr char kAcceptedForms[] =
 
 Status BadSpec(const std::string& text, const std::string& why) {
   return Status::Error("bad --input '" + text + "': " + why);
-}
-
-bool StartsWith(const std::string& text, std::string_view prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
 }
 
 bool EndsWith(const std::string& text, std::string_view suffix) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/strings.h"
 #include "core/version.h"
 #include "report/shape_matrix.h"
 #include "report/store.h"
@@ -25,10 +26,6 @@ json Ms(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4; }
 json Ms(const std::optional<int64_t>& ns) { return ns ? Ms(*ns) : json(nullptr); }
 double Round(double value, double unit) { return std::round(value / unit) * unit; }
 json Finite(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-bool StartsWith(const std::string& text, const std::string& prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
 
 // The latency summary a case is judged by: the tensor summary, an LLM's end-to-end latency, or
 // an accuracy pass's inference time.
