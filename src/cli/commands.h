@@ -27,5 +27,6 @@ void AddReportCommand(CLI::App& app, CommandContext& context);
 void AddCompareCommand(CLI::App& app, CommandContext& context);
 void AddRecommendCommand(CLI::App& app, CommandContext& context);
 void AddExportCommand(CLI::App& app, CommandContext& context);
+void AddTuneCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   edgebench::AddCompareCommand(app, context);
   edgebench::AddRecommendCommand(app, context);
   edgebench::AddExportCommand(app, context);
+  edgebench::AddTuneCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

@@ -23,6 +23,13 @@ inline bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// `text` without the spaces and tabs around it.
+inline std::string TrimBlanks(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
+}
+
 // One number through a printf format ("%.3g"), for messages.
 inline std::string FormatNumber(const char* format, double value) {
   char buffer[64];

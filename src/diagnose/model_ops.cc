@@ -207,6 +207,48 @@ Result<OnnxNodeFields> ReadNode(std::string_view message) {
   return fields;
 }
 
+// ValueInfoProto: name (1), type (2) -> TypeProto.tensor_type (1) -> shape (2) -> dim (1) ->
+// dim_value (1) or dim_param (2).
+Result<ModelInput> ReadValueInfo(std::string_view message) {
+  ModelInput input;
+  input.shape_known = false;
+  WireReader value(message);
+  WireReader::Field field;
+  while (!value.done()) {
+    if (!value.Next(field)) return Status::Error(value.error());
+    if (field.number == 1 && field.wire_type == 2) input.name = std::string(field.bytes);
+    if (field.number != 2 || field.wire_type != 2) continue;
+    WireReader type(field.bytes);
+    WireReader::Field t;
+    while (!type.done()) {
+      if (!type.Next(t)) return Status::Error(type.error());
+      if (t.number != 1 || t.wire_type != 2) continue;
+      WireReader tensor(t.bytes);
+      WireReader::Field f;
+      while (!tensor.done()) {
+        if (!tensor.Next(f)) return Status::Error(tensor.error());
+        if (f.number != 2 || f.wire_type != 2) continue;
+        input.shape_known = true;
+        WireReader shape(f.bytes);
+        WireReader::Field d;
+        while (!shape.done()) {
+          if (!shape.Next(d)) return Status::Error(shape.error());
+          if (d.number != 1 || d.wire_type != 2) continue;
+          std::optional<int64_t> size;
+          WireReader dim(d.bytes);
+          WireReader::Field v;
+          while (!dim.done()) {
+            if (!dim.Next(v)) return Status::Error(dim.error());
+            if (v.number == 1 && v.wire_type == 0) size = static_cast<int64_t>(v.varint);
+          }
+          input.axes.push_back(size);
+        }
+      }
+    }
+  }
+  return input;
+}
+
 std::string OnnxDomain(std::string_view domain) {
   return domain.empty() ? std::string("ai.onnx") : std::string(domain);
 }
@@ -249,6 +291,7 @@ Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path)
   if (!has_graph) return not_onnx("no graph");
 
   std::vector<OnnxNodeFields> nodes;
+  std::vector<ModelInput> declared_inputs;
   std::unordered_map<std::string, OnnxTensorSize> initializers;
   WireReader reader(graph);
   while (!reader.done()) {
@@ -266,6 +309,10 @@ Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path)
       if (!size.known) ops.parameter_bytes_known = false;
       std::string name = size.name;
       initializers.emplace(std::move(name), std::move(size));
+    } else if (field.number == 11) {  // graph inputs (initializers may be listed too)
+      auto input = ReadValueInfo(field.bytes);
+      if (!input.ok()) return not_onnx(input.error());
+      declared_inputs.push_back(input.take());
     } else if (field.number == 12) {  // ValueInfoProto: name (1)
       WireReader value(field.bytes);
       WireReader::Field inner;
@@ -278,6 +325,9 @@ Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path)
     }
   }
   if (nodes.empty()) return not_onnx("its graph has no nodes");
+  for (ModelInput& input : declared_inputs) {
+    if (!initializers.count(input.name)) ops.inputs.push_back(std::move(input));
+  }
 
   std::unordered_set<std::string> counted;
   int with_subgraphs = 0;
@@ -337,6 +387,20 @@ Result<ModelOps> ReadTfliteOps(const std::string& path) {
   const tflite::SubGraph* graph = model->subgraphs()->Get(0);
   const auto* codes = model->operator_codes();
   const auto* tensors = graph->tensors();
+  if (graph->inputs() != nullptr && tensors != nullptr) {
+    for (int32_t index : *graph->inputs()) {
+      if (index < 0 || static_cast<uint32_t>(index) >= tensors->size()) continue;
+      const tflite::Tensor* tensor = tensors->Get(static_cast<uint32_t>(index));
+      ModelInput input;
+      input.name = tensor->name() ? tensor->name()->str() : "";
+      const auto* dims = tensor->shape_signature() ? tensor->shape_signature() : tensor->shape();
+      input.shape_known = dims != nullptr;
+      if (dims != nullptr) {
+        for (int32_t d : *dims) input.axes.push_back(d < 0 ? std::nullopt : std::optional<int64_t>(d));
+      }
+      ops.inputs.push_back(std::move(input));
+    }
+  }
   std::set<uint32_t> counted_buffers;
   if (graph->operators() != nullptr) {
     for (const tflite::Operator* op : *graph->operators()) {

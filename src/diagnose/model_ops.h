@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,17 @@ struct ModelNode {
   int64_t parameter_bytes = 0;
 };
 
+// A graph input as the file declares it (initializers excluded): its axes, each a fixed size or
+// free (an ONNX dim_param or missing dim_value, a TFLite -1 in shape_signature).
+struct ModelInput {
+  std::string name;
+  std::vector<std::optional<int64_t>> axes;  // nullopt: free
+  bool shape_known = true;  // false: the file gives no shape (any rank)
+};
+
 struct ModelOps {
   ModelFormat format = ModelFormat::kOnnx;
+  std::vector<ModelInput> inputs;         // the main graph's inputs, in order
   std::vector<ModelNode> nodes;
   std::map<std::string, int64_t> opsets;  // ONNX: domain ("ai.onnx" for "") -> opset version
   std::vector<std::string> graph_outputs;  // ONNX: the main graph's outputs, in order

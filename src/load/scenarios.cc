@@ -32,7 +32,8 @@ class PooledScenario : public Scenario {
   int sessions_needed() const override { return shared() ? 1 : streams_; }
   int streams() const override { return streams_; }
   bool needs_concurrent_runs() const override { return shared() && streams_ > 1; }
-  int64_t batch() const override { return spec_.kind == ScenarioKind::kOffline ? settings_.values.batch : 0; }
+  // Every tensor scenario binds --batch (offline by name; tune races it as one of its lists).
+  int64_t batch() const override { return settings_.values.batch; }
 
   ScenarioResult Run(ScenarioContext& context) override {
     const RunSettings& s = settings_.values;

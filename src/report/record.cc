@@ -404,6 +404,7 @@ json RecordToJson(const Record& r) {
         {"partitions_by_device", r.placement.partitions_by_device},
         {"cpu_op_types", r.placement.cpu_op_types}};
   }
+  if (!r.tune.is_null()) j["tune"] = r.tune;
   if (r.agreement) {
     j["agreement"] = AgreementToJson(*r.agreement);
   } else if (r.accuracy) {
@@ -575,6 +576,7 @@ Result<Record> RecordFromJson(const json& j) {
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
     if (j.contains("agreement")) r.agreement = AgreementFromJson(j.at("agreement"));
+    if (j.contains("tune")) r.tune = j.at("tune");
     if (j.contains("accuracy")) {
       auto accuracy = AccuracyFromJson(j.at("accuracy"));
       if (!accuracy.ok()) return Status::Error("record " + r.id + ": accuracy: " + accuracy.error());

@@ -237,6 +237,9 @@ struct Record {
   std::optional<LlmRecord> llm;  // scenario "llm" only
   std::optional<AgreementRecord> agreement;  // scenario "agree" only
   std::optional<AccuracyRecord> accuracy;    // scenario "accuracy" only
+  // `edgebench tune`: the race, configuration and round the case measured (tune/race_records.h);
+  // null outside a race.
+  nlohmann::json tune;
   // The device monitor (docs/monitoring.md): series sampled beside the case and what they show.
   std::optional<MonitorRecord> monitor;
 

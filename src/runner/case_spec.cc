@@ -22,7 +22,8 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"llm", LlmSettingsToJson(spec.llm)},
           {"case_key", spec.case_key},
           {"monitor", MonitorSettingsToJson(spec.monitor)},
-          {"profile", spec.profile}};
+          {"profile", spec.profile},
+          {"tune", spec.tune}};
 }
 
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
@@ -43,6 +44,7 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.case_key = j.value("case_key", "");
     if (j.contains("monitor")) spec.monitor = MonitorSettingsFromJson(j.at("monitor"));
     spec.profile = j.value("profile", false);
+    if (j.contains("tune")) spec.tune = j.at("tune");
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());
@@ -81,6 +83,7 @@ std::string CaseKey(const CaseSpec& spec) {
   // A profiled case measures the runtime with its profiler on: not the same measurement. Absent
   // when off, so unprofiled cases keep the keys they had.
   if (spec.profile) identity["profile"] = true;
+  if (!spec.tune.is_null()) identity["tune"] = spec.tune;
   return Sha256Hex(identity.dump()).substr(0, 16);
 }
 

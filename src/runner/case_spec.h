@@ -37,6 +37,9 @@ struct CaseSpec {
   // --profile: per-operator times from the runtime's profiler over the measured runs. Part of
   // the case key: the profiler's own cost is in the latencies.
   bool profile = false;
+  // `edgebench tune`: which race, configuration and round this case measures (tune/race_records.h);
+  // null outside a race. Part of the case key: each round of a race is a case of its own.
+  nlohmann::json tune;
 };
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);

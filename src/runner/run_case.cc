@@ -270,6 +270,7 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   r.artifact = spec.artifact;
   r.artifact_sha256 = spec.artifact_sha256;
   r.variant = spec.variant;
+  r.tune = spec.tune;
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(spec.artifact, ec);
   r.artifact_bytes = ec ? 0 : static_cast<int64_t>(bytes);

@@ -186,8 +186,13 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   std::map<std::string, int> warmup;
   int memory = 0, soak = 0;
   std::set<std::string> devices, llm_groups, load_groups, shape_models;
+  std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
+    if (!r.tune.is_null()) {
+      int& rounds = race_rounds[r.tune["race"].get<std::string>()];
+      rounds = std::max(rounds, r.tune["round"].get<int>() + 1);
+    }
     if (ok && r.scenario == "single-stream" && !r.measured_ns.empty()) ++warmup[r.model];
     if (ok && r.valid && r.model == "x" && r.scenario == "single-stream" && r.summary.Percentile(0.99) &&
         r.monitor && r.monitor->derived.memory.peak_rss_bytes) {
@@ -241,6 +246,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   for (size_t i = 0; i < shape_models.size(); ++i) expected["shapes/" + std::to_string(i)] = 1;
   expected["llm/prompt"] = 2 * static_cast<int>(llm_groups.size());
   expected["llm/concurrency"] = 2 * static_cast<int>(llm_groups.size());
+  for (const auto& [race, rounds] : race_rounds) expected["tune/" + race] = rounds;
   return expected;
 }
 
@@ -257,7 +263,7 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   const std::string scratch = testing::TempFilePath("report_browser_", "work");
   std::filesystem::remove_all(scratch);
   std::filesystem::create_directories(scratch);
-  const std::string loads = scratch + "/loads", others = scratch + "/others";
+  const std::string loads = scratch + "/loads", others = scratch + "/others", races = scratch + "/races";
   const std::string eb = Executable();
   const std::string quick = " --warmup 30 --min-queries 200 --min-duration 300 --max-duration 3000";
   const std::string gguf = TestModel("llama-tiny.gguf");
@@ -303,9 +309,13 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                eb + " run x -t 'null:sleep?us=1000,null:sleep?us=2000'" + quick +
                                    " --max-cv 10 --out " + loads));
 
+  // Store 3: a tuning race over three configurations of known latency.
+  ASSERT_NO_FATAL_FAILURE(Make("tune race", eb + " tune x --space 'target=null:sleep;us=300,900,2500;jitter_us=50'"
+                                                 " --objective p50 --queries 60 --rounds 3 --warmup 2 --out " + races));
+
   std::filesystem::create_directories(ArtifactsDir());
   const std::string page = ArtifactsDir() + "/report.html";
-  auto report = RunCommand(eb + " report " + loads + " " + others + "/results.jsonl" +
+  auto report = RunCommand(eb + " report " + loads + " " + others + "/results.jsonl " + races +
                            " --title 'edgebench report: browser test' -o " + page +
                            " 2>&1");
   ASSERT_EQ(report.exit_code, 0) << report.output;
@@ -315,7 +325,7 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   EXPECT_LT(size, 4u * 1024 * 1024) << "the data is meant to be reduced, not raw samples";
 
   std::vector<Record> records;
-  for (const std::string& store : {loads + "/results.jsonl", others + "/results.jsonl"}) {
+  for (const std::string& store : {loads + "/results.jsonl", others + "/results.jsonl", races + "/results.jsonl"}) {
     auto read = ReadRecords(store);
     ASSERT_TRUE(read.ok()) << read.error();
     records.insert(records.end(), read.value().begin(), read.value().end());

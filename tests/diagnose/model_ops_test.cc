@@ -84,6 +84,24 @@ TEST(ModelOps, ReadsBlazeFaceOperators) {
   EXPECT_GT(ops.parameter_bytes, 100000);
 }
 
+// The declared inputs `tune` prunes batches by: a fixed first axis, or a free one.
+TEST(ModelOps, ReadsDeclaredInputShapes) {
+  auto fixed = ReadModelOps(testing::TestModel("vit_micro.onnx"));
+  ASSERT_TRUE(fixed.ok()) << fixed.error();
+  ASSERT_EQ(fixed.value().inputs.size(), 1u) << "initializers are not inputs";
+  EXPECT_EQ(fixed.value().inputs[0].name, "pixel_values");
+  ASSERT_EQ(fixed.value().inputs[0].axes.size(), 4u);
+  EXPECT_EQ(fixed.value().inputs[0].axes[0], std::optional<int64_t>(1));
+  auto dynamic = ReadModelOps(testing::TestModel("vit_micro_dynamic.onnx"));
+  ASSERT_TRUE(dynamic.ok()) << dynamic.error();
+  EXPECT_EQ(dynamic.value().inputs[0].axes[0], std::nullopt);
+  auto blazeface = ReadModelOps(testing::BlazeFaceShort());
+  ASSERT_TRUE(blazeface.ok()) << blazeface.error();
+  ASSERT_EQ(blazeface.value().inputs.size(), 1u);
+  const std::vector<std::optional<int64_t>> nhwc = {1, 128, 128, 3};
+  EXPECT_EQ(blazeface.value().inputs[0].axes, nhwc);
+}
+
 TEST(ModelOps, TruncatedTfliteIsAnErrorNamingTheFile) {
   const std::string path = testing::FixtureVariant("face_short_truncated.tflite");
   auto read = ReadModelOps(path);

@@ -2,11 +2,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <memory>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -52,10 +54,12 @@ struct ShapeFaults {
 
 class NullSession : public Session {
  public:
-  NullSession(std::string device, int run_us, int fail_at, int crash_at, bool dynamic,
-              int64_t grow_bytes, ShapeFaults faults)
+  NullSession(std::string device, int run_us, int jitter_us, uint64_t noise_seed, int fail_at, int crash_at,
+              bool dynamic, int64_t grow_bytes, ShapeFaults faults)
       : device_(std::move(device)),
         run_us_(run_us),
+        jitter_us_(jitter_us),
+        noise_seed_(noise_seed),
         fail_at_(fail_at),
         crash_at_(crash_at),
         grow_bytes_(grow_bytes),
@@ -94,18 +98,19 @@ class NullSession : public Session {
       std::lock_guard<std::mutex> lock(leak_mutex_);
       leaked_.emplace_back(static_cast<size_t>(grow_bytes_), std::byte{1});
     }
+    const int64_t run_us = NullRunMicroseconds(run_us_, jitter_us_, noise_seed_, static_cast<uint64_t>(run));
     if (device_ == "spin") {
-      const int64_t until = NowNs() + int64_t{run_us_} * 1000;
+      const int64_t until = NowNs() + run_us * 1000;
       while (NowNs() < until) {
       }
     } else if (device_ == "cpu") {
       // This thread's own CPU time: when threads outnumber cores, the wall time grows, as a
       // compute-bound runtime's would.
-      const int64_t until = ThreadCpuNs() + int64_t{run_us_} * 1000;
+      const int64_t until = ThreadCpuNs() + run_us * 1000;
       while (ThreadCpuNs() < until) {
       }
     } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(run_us_));
+      std::this_thread::sleep_for(std::chrono::microseconds(run_us));
     }
     outputs.resize(1);
     Tensor& out = outputs[0];
@@ -129,6 +134,8 @@ class NullSession : public Session {
   Signature signature_;
   std::string device_;  // "spin", "cpu" or "sleep"
   int run_us_;
+  int jitter_us_;
+  uint64_t noise_seed_;
   int fail_at_;
   int crash_at_;
   int64_t grow_bytes_;  // kept and touched on each run: grow_mb and grow_kb, a leak on purpose
@@ -139,6 +146,18 @@ class NullSession : public Session {
 };
 
 }  // namespace
+
+int64_t NullRunMicroseconds(int64_t us, int64_t jitter_us, uint64_t noise_seed, uint64_t run) {
+  if (jitter_us <= 0) return us;
+  // SplitMix64 of (seed, run): cheap, and the same bits on every platform and library.
+  uint64_t z = noise_seed * 0x9E3779B97F4A7C15ULL + run * 0xD1B54A32D192ED03ULL + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  // Exponential by inversion, from 53 random bits.
+  const double u = static_cast<double>(z >> 11) * 0x1.0p-53;
+  return us + static_cast<int64_t>(-static_cast<double>(jitter_us) * std::log1p(-u));
+}
 
 NullBackend::~NullBackend() {
   if (crash_on_release_) std::abort();
@@ -165,6 +184,8 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   }
   TargetOptions options(target);
   auto us = options.Int("us", 1000, 0, 60'000'000);
+  auto jitter_us = options.Int("jitter_us", 0, 0, 60'000'000);
+  auto noise_seed = options.Int("noise_seed", -1, 0, 1 << 30);
   auto fail_at = options.Int("fail_at", 0, 0, 1 << 30);
   auto crash_at = options.Int("crash_at", 0, 0, 1 << 30);
   auto dynamic = options.Bool("dynamic", false);
@@ -174,7 +195,7 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto abort_batch = options.Int("abort_batch", 0, 0, 1 << 30);
   auto hang_batch = options.Int("hang_batch", 0, 0, 1 << 30);
   auto balloon_batch = options.Int("balloon_batch", 0, 0, 1 << 30);
-  for (const Status& s : {us.status(), fail_at.status(), crash_at.status(), dynamic.status(),
+  for (const Status& s : {us.status(), jitter_us.status(), noise_seed.status(), fail_at.status(), crash_at.status(), dynamic.status(),
                           crash_on_release.status(), grow_mb.status(), grow_kb.status(),
                           abort_batch.status(), hang_batch.status(), balloon_batch.status(),
                           options.CheckAllUsed()}) {
@@ -187,7 +208,11 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
         "dynamic=true the batch is fixed at 1; add dynamic=true to the target");
   }
   crash_on_release_ = crash_on_release_ || crash_on_release.value();
-  return std::unique_ptr<Session>(new NullSession(target.device, us.value(),
+  return std::unique_ptr<Session>(new NullSession(target.device, us.value(), jitter_us.value(),
+                                                  // Without noise_seed, a fresh seed per session: each worker's draws
+                                                  // are independent of the last one's (a race's rounds).
+                                                  noise_seed.value() >= 0 ? static_cast<uint64_t>(noise_seed.value())
+                                                                          : std::random_device{}(),
                                                   fail_at.value(), crash_at.value(),
                                                   dynamic.value(),
                                                   (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10),

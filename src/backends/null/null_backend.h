@@ -3,6 +3,10 @@
 //
 // Targets: null:sleep or null:spin, with options
 //   us=N        microseconds per run (default 1000)
+//   jitter_us=N each run takes an extra time drawn from an exponential distribution of mean N
+//               microseconds (a known noise with a long tail): with noise_seed=N the draws are
+//               a function of N and the run's number (reproducible); without it, of a seed drawn
+//               afresh for each session (independent from one worker to the next)
 //   fail_at=N   the Nth run (1-based) returns an error
 //   crash_at=N  the Nth run aborts the process (tests crash isolation)
 //   dynamic=on  the input's first dimension is the symbol "batch"
@@ -14,6 +18,11 @@
 #include "backends/backend.h"
 
 namespace edgebench {
+
+// The time run `run` (1-based) of a session takes before the harness's own overhead:
+// us + Exponential(mean jitter_us), the draw a function of (noise_seed, run) alone. Its
+// distribution function is known: P(time <= us + x) = 1 - exp(-x / jitter_us).
+int64_t NullRunMicroseconds(int64_t us, int64_t jitter_us, uint64_t noise_seed, uint64_t run);
 
 class NullBackend : public Backend {
  public:

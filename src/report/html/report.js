@@ -8,7 +8,7 @@
   'use strict';
 
   var ORDER = ['environment', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
-               'placement', 'shapes', 'accuracy', 'llm', 'tradeoffs'];
+               'placement', 'shapes', 'accuracy', 'llm', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     summary: 'Summary of every case',
@@ -21,7 +21,8 @@
     shapes: 'Shape sweep',
     accuracy: 'Accuracy and drift',
     llm: 'Language models: TTFT and TPOT',
-    tradeoffs: 'Trade-offs'
+    tradeoffs: 'Trade-offs',
+    tune: 'Tuning races'
   };
   var STATUS_COLORS = {
     ok: '#2e8540', failed: '#c0392b', crashed: '#8e1b10', timeout: '#d35400',
@@ -678,10 +679,84 @@
     }
   }
 
+  // `edgebench tune`: each race as the command answered it, and a chart of every round's
+  // intervals per configuration (whiskers from the low to the high bound, the estimate at the
+  // flat box), so a reader sees which configuration went out when and against what.
+  function drawRace(body, race) {
+    var unit = race.objective_unit;
+    var objective = race.settings.objective;
+    body.appendChild(el('h3', {text: race.model + ' (' + race.scenario + '): ' + objective +
+                                     ', race ' + race.race}));
+    body.appendChild(note('Space: ' + race.space + (race.settings.constraints.length
+        ? '; constraints: ' + race.settings.constraints.join(', ') : '') + '; ' +
+        fmt(race.settings.confidence * 100, 3) + '% confidence that the best is kept (each interval at ' +
+        fmt(race.interval_confidence * 100, 5) + '%).'));
+    if (!race.complete) {
+      body.appendChild(note('The records end before the race does (interrupted): `edgebench tune ... --resume` continues it.'));
+    }
+    body.appendChild(note('Outcome: ' + race.outcome + ': ' + race.outcome_text + '.'));
+    var entrants = race.entrants;
+    if (race.winner !== null) {
+      var w = entrants[race.winner];
+      body.appendChild(note('Winner: ' + w.label + ', ' + objective + ' ' + fmt(w.objective.estimate, 4) + ' ' + unit +
+                            ' from ' + w.queries + ' queries.'));
+      (race.winner_caveats || []).forEach(function (c) { body.appendChild(note('Caveat: ' + c)); });
+    }
+    if (race.runner_up !== null) {
+      body.appendChild(note('Runner-up: ' + entrants[race.runner_up].label + ', ' + fmt(race.margin * 100, 3) +
+                            '% worse' + (race.separated ? ' (intervals separated).' : ' (intervals overlap: tied).')));
+    }
+    if (race.exhaustive_case_s > 0 && !race.settings.exhaustive) {
+      body.appendChild(note('Time: ' + fmt(race.spent_case_s, 4) + ' s of cases (' + fmt(race.spent_measured_s, 4) +
+                            ' s measuring) against about ' + fmt(race.exhaustive_case_s, 4) + ' s (' +
+                            fmt(race.exhaustive_measured_s, 4) + ' s) for the exhaustive sweep at ' +
+                            race.final_queries + ' queries each.'));
+    }
+    var labels = entrants.map(function (e) { return e.label; });
+    var series = race.rounds.map(function (round) {
+      var data = labels.map(function () { return '-'; });
+      round.entrants.forEach(function (e) {
+        var o = e.objective;
+        if (!isNumber(o.estimate)) return;
+        var low = isNumber(o.low) ? o.low : o.estimate, high = isNumber(o.high) ? o.high : o.estimate;
+        data[e.entrant] = [low, o.estimate, o.estimate, o.estimate, high];
+      });
+      return {name: 'round ' + round.round + ' (' + round.queries_each + ' queries)', type: 'boxplot', data: data,
+              boxWidth: [2, 14]};
+    });
+    var box = chartBox(body, 'tune/' + race.race, Math.max(260, 46 * labels.length + 80));
+    draw(box, {
+      tooltip: {trigger: 'item', confine: true, formatter: function (p) {
+        var v = p.data || [];
+        return labels[p.dataIndex] + ', ' + p.seriesName + ': ' + fmt(v[2], 4) + ' ' + unit +
+               ' [' + fmt(v[0], 4) + ', ' + fmt(v[4], 4) + ']';
+      }},
+      legend: legend(series.map(function (s) { return s.name; })),
+      grid: {left: 240, right: 40, top: 40, bottom: 50},
+      xAxis: {type: 'value', name: objective + ' (' + unit + ')', nameLocation: 'middle', nameGap: 28, scale: true},
+      yAxis: {type: 'category', data: labels, inverse: true},
+      series: series
+    });
+    var rows = entrants.map(function (e, i) {
+      var result = i === race.winner ? 'winner' : e.alive ? 'left in the race' : 'dropped: ' + e.drop_reason;
+      if (i === race.runner_up) result = 'runner-up; ' + result;
+      return [e.label, e.rounds, e.queries, fmt(e.objective.estimate, 4),
+              '[' + fmt(e.objective.low, 4) + ', ' + fmt(e.objective.high, 4) + ']', result];
+    });
+    (race.pruned || []).forEach(function (p) { rows.push([p.label, 0, 0, '-', '-', 'pruned: ' + p.reason]); });
+    body.appendChild(table([{label: 'Configuration'}, {label: 'Rounds', num: true},
+                            {label: 'Queries', num: true}, {label: objective + ' (' + unit + ')', num: true},
+                            {label: 'Interval'}, {label: 'Result', message: true}], rows));
+  }
+
+  function drawTune(body, part) {
+    part.races.forEach(function (race) { drawRace(body, race); });
+  }
+
   var RENDERERS = {
     environment: drawEnvironment, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    accuracy: drawAccuracy, llm: drawLlm, tradeoffs: drawTradeoffsSection
+    accuracy: drawAccuracy, llm: drawLlm, tradeoffs: drawTradeoffsSection, tune: drawTune
   };
 
   // ---- the page --------------------------------------------------------------------------

@@ -14,6 +14,8 @@
 #include "report/shape_matrix.h"
 #include "report/store.h"
 #include "stats/summary.h"
+#include "tune/race_records.h"
+#include "tune/race_text.h"
 
 namespace edgebench {
 namespace {
@@ -722,6 +724,19 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
   return inputs;
 }
 
+// `edgebench tune` races, replayed from their records (tune/race_records.h): the answer as the
+// command gave it, with every round's intervals.
+json TuneSection(const ReportInputs& in) {
+  json races = json::array();
+  for (const StoredRace& stored : ReplayRaces(in.records)) {
+    json race = RaceAnswerJson(stored.race, stored.result);
+    race["complete"] = stored.complete;
+    races.push_back(std::move(race));
+  }
+  if (races.empty()) return nullptr;
+  return {{"races", races}};
+}
+
 json BuildReportData(const ReportInputs& in) {
   json stores = json::array();
   for (const ReportStore& s : in.stores) {
@@ -748,6 +763,7 @@ json BuildReportData(const ReportInputs& in) {
   add("accuracy", AccuracySection(in));
   add("llm", LlmSection(in));
   if (!in.tradeoffs.is_null()) add("tradeoffs", in.tradeoffs);
+  add("tune", TuneSection(in));
   return {{"title", in.title},
           {"generated_at", UtcNowIso8601()},
           {"edgebench_version", kEdgebenchVersion},

@@ -1,0 +1,571 @@
+#include "tune/race.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+namespace edgebench {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+bool Lower(const RaceMetric& metric) { return metric.direction == Direction::kLower; }
+
+// `a` is better than `b` on the metric.
+bool Better(const RaceMetric& metric, double a, double b) { return Lower(metric) ? a < b : a > b; }
+
+// The interval's bound on the worse side (the pessimistic value) and on the better side.
+double Pessimistic(const RaceMetric& metric, const Interval& i) { return Lower(metric) ? i.high : i.low; }
+double Optimistic(const RaceMetric& metric, const Interval& i) { return Lower(metric) ? i.low : i.high; }
+
+Interval MetricInterval(const RaceMetric& metric, const EntrantState& e, double inferences_per_query,
+                        double alpha) {
+  switch (metric.kind) {
+    case RaceMetric::Kind::kPercentile: {
+      Interval ns = QuantileInterval(e.sorted_ns, metric.fraction, alpha);
+      return {ns.estimate / 1e6, ns.low / 1e6, ns.high / 1e6, ns.samples};
+    }
+    case RaceMetric::Kind::kMean:
+    case RaceMetric::Kind::kThroughput: {
+      std::vector<double> ms(e.sorted_ns.size());
+      std::transform(e.sorted_ns.begin(), e.sorted_ns.end(), ms.begin(), [](int64_t v) { return v / 1e6; });
+      Interval mean = MeanInterval(ms, alpha);
+      if (metric.kind == RaceMetric::Kind::kMean) return mean;
+      const auto rate = [&](double mean_ms) { return mean_ms > 0 ? inferences_per_query * 1000 / mean_ms : kInfinity; };
+      return {rate(mean.estimate), rate(mean.high), mean.low > 0 ? rate(mean.low) : kInfinity, mean.samples};
+    }
+    case RaceMetric::Kind::kRecordValue: {
+      std::vector<double> values;
+      for (const auto& round : e.record_values) {
+        auto it = round.find(metric.column);
+        if (it != round.end()) values.push_back(it->second);
+      }
+      if (values.empty()) return {std::nan(""), -kInfinity, kInfinity, 0};
+      return MeanInterval(values, alpha);
+    }
+  }
+  return {};
+}
+
+// Whether `value` meets the constraint.
+bool MeetsValue(const Constraint& c, double value) { return std::isfinite(value) && Meets(c, value); }
+
+// The whole interval meets the constraint / the whole interval misses it.
+bool SurelyMeets(const Constraint& c, const Interval& i) {
+  return std::isfinite(i.low) && std::isfinite(i.high) && Meets(c, i.low) && Meets(c, i.high);
+}
+bool SurelyMisses(const Constraint& c, const Interval& i) {
+  switch (c.comparison) {
+    case Comparison::kAtMost: return i.low > c.bound;
+    case Comparison::kBelow: return i.low >= c.bound;
+    case Comparison::kAtLeast: return i.high < c.bound;
+    case Comparison::kAbove: return i.high <= c.bound;
+  }
+  return false;
+}
+
+// How far a value misses the constraint, relative to its bound (0 when it meets it).
+double Violation(const Constraint& c, double value) {
+  if (!std::isfinite(value)) return kInfinity;
+  if (Meets(c, value)) return 0;
+  const double scale = c.bound != 0 ? std::abs(c.bound) : 1;
+  return std::abs(value - c.bound) / scale;
+}
+
+std::string Number(double v) {
+  std::ostringstream out;
+  const double a = std::abs(v);
+  out << std::fixed << std::setprecision(a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4) << v;
+  return out.str();
+}
+
+bool Overlap(const Interval& a, const Interval& b) { return a.low <= b.high && b.low <= a.high; }
+
+}  // namespace
+
+Result<RaceMetric> ParseRaceMetric(const std::string& name) {
+  auto objective = ParseObjective(name);
+  if (!objective.ok()) return objective.status();
+  RaceMetric metric;
+  metric.name = objective.value().name;
+  metric.column = objective.value().column;
+  metric.direction = objective.value().direction;
+  metric.unit = FlatUnitName(objective.value().unit);
+  const std::string& column = metric.column;
+  const std::map<std::string, double> percentiles = {
+      {"p50_ms", 0.50}, {"p90_ms", 0.90}, {"p95_ms", 0.95}, {"p99_ms", 0.99}, {"p999_ms", 0.999}};
+  if (auto it = percentiles.find(column); it != percentiles.end()) {
+    metric.kind = RaceMetric::Kind::kPercentile;
+    metric.fraction = it->second;
+  } else if (column == "mean_ms") {
+    metric.kind = RaceMetric::Kind::kMean;
+  } else if (column == "throughput_qps" || column == "samples_per_s") {
+    metric.kind = RaceMetric::Kind::kThroughput;
+    metric.unit = "inferences/s";
+  } else if (column.rfind("ttft", 0) == 0 || column.rfind("tpot", 0) == 0 || column.rfind("tokens", 0) == 0 ||
+             column == "top1" || column == "top5") {
+    return Status::Error("'" + name + "' is not measured by a latency run; tune races p50, p90, p99, mean, "
+                         "throughput, energy, power or memory");
+  } else {
+    metric.kind = RaceMetric::Kind::kRecordValue;
+  }
+  return metric;
+}
+
+Result<RaceMetric> RaceMetricForConstraint(const Constraint& constraint) {
+  auto metric = ParseRaceMetric(constraint.column);
+  if (!metric.ok()) return Status::Error("constraint '" + constraint.text + "': " + metric.error());
+  if (metric.value().kind == RaceMetric::Kind::kThroughput && constraint.column == "throughput_qps") {
+    // The race's throughput counts inferences, as its bound does.
+    metric.value().name = "throughput";
+  }
+  return metric;
+}
+
+nlohmann::json RaceSettingsToJson(const RaceSettings& s) {
+  nlohmann::json constraints = nlohmann::json::array();
+  for (const RaceConstraint& c : s.constraints) constraints.push_back(c.constraint.text);
+  return {{"objective", s.objective.name},
+          {"constraints", constraints},
+          {"confidence", s.confidence},
+          {"initial_queries", s.initial_queries},
+          {"max_rounds", s.max_rounds},
+          {"tie_tolerance", s.tie_tolerance},
+          {"budget_ns", s.budget_ns},
+          {"exhaustive", s.exhaustive}};
+}
+
+Result<RaceSettings> RaceSettingsFromJson(const nlohmann::json& j) {
+  try {
+    RaceSettings s;
+    auto objective = ParseRaceMetric(j.at("objective").get<std::string>());
+    if (!objective.ok()) return objective.status();
+    s.objective = objective.take();
+    for (const auto& text : j.at("constraints")) {
+      auto constraint = ParseConstraint(text.get<std::string>());
+      if (!constraint.ok()) return constraint.status();
+      auto metric = RaceMetricForConstraint(constraint.value());
+      if (!metric.ok()) return metric.status();
+      s.constraints.push_back({constraint.take(), metric.take()});
+    }
+    s.confidence = j.at("confidence").get<double>();
+    s.initial_queries = j.at("initial_queries").get<int64_t>();
+    s.max_rounds = j.at("max_rounds").get<int>();
+    s.tie_tolerance = j.at("tie_tolerance").get<double>();
+    s.budget_ns = j.at("budget_ns").get<int64_t>();
+    s.exhaustive = j.at("exhaustive").get<bool>();
+    return s;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Error(std::string("malformed tune settings: ") + e.what());
+  }
+}
+
+double RaceIntervalAlpha(const RaceSettings& settings, size_t configurations) {
+  const double looks = static_cast<double>(std::max<size_t>(configurations, 1)) *
+                       std::max(settings.exhaustive ? 1 : settings.max_rounds, 1) *
+                       static_cast<double>(1 + settings.constraints.size());
+  return (1 - settings.confidence) / looks;
+}
+
+int64_t DefaultInitialQueries(const RaceMetric& objective, double alpha) {
+  int64_t queries = 100;
+  if (objective.kind == RaceMetric::Kind::kPercentile) {
+    const double q = objective.fraction;
+    const int64_t needed = std::max(QuantileIntervalMinSamples(q, alpha), QuantileIntervalMinSamples(1 - q, alpha));
+    queries = std::max<int64_t>(queries, needed + needed / 4);
+  }
+  return (queries + 49) / 50 * 50;
+}
+
+std::string FormatMetricValue(const RaceMetric& metric, double value) {
+  if (!std::isfinite(value)) return value > 0 ? "unbounded" : value < 0 ? "unbounded" : "unmeasured";
+  return Number(value) + " " + metric.unit;
+}
+
+std::string FormatInterval(const RaceMetric& metric, const Interval& i) {
+  const auto bound = [](double v) { return std::isfinite(v) ? Number(v) : std::string(v > 0 ? "inf" : "-inf"); };
+  return "[" + bound(i.low) + ", " + bound(i.high) + "] " + metric.unit;
+}
+
+Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceEntrant>& entrants,
+                           const RaceMeasure& measure) {
+  if (entrants.empty()) return Status::Error("no configuration to race");
+  if (settings.initial_queries <= 0) return Status::Error("the race needs at least one query per configuration");
+  if (!(settings.confidence > 0 && settings.confidence < 1)) {
+    return Status::Error("confidence must lie between 0 and 1");
+  }
+  RaceResult result;
+  result.settings = settings;
+  result.interval_alpha = RaceIntervalAlpha(settings, entrants.size());
+  const double alpha = result.interval_alpha;
+  const RaceMetric& objective = settings.objective;
+  for (const RaceEntrant& e : entrants) {
+    EntrantState state;
+    state.label = e.label;
+    result.entrants.push_back(std::move(state));
+  }
+  auto alive = [&] {
+    std::vector<size_t> indexes;
+    for (size_t i = 0; i < result.entrants.size(); ++i) {
+      if (result.entrants[i].alive) indexes.push_back(i);
+    }
+    return indexes;
+  };
+  const int rounds = settings.exhaustive ? 1 : settings.max_rounds;
+  bool decided = false;
+  for (int round = 0; round < rounds && !decided; ++round) {
+    const std::vector<size_t> running = alive();
+    if (running.empty()) break;
+    const int64_t queries = settings.initial_queries << round;
+    if (settings.budget_ns > 0 && round > 0) {
+      // The round's cost from each survivor's own times so far: its per-case overhead and its
+      // time per query.
+      int64_t estimate = 0;
+      for (size_t i : running) {
+        const EntrantState& e = result.entrants[i];
+        const double per_query = e.queries > 0 ? static_cast<double>(e.measured_ns) / e.queries : 0;
+        const double overhead = e.rounds_run > 0 ? static_cast<double>(e.case_ns - e.measured_ns) / e.rounds_run : 0;
+        estimate += static_cast<int64_t>(overhead + per_query * static_cast<double>(queries));
+      }
+      if (result.spent_case_ns + estimate > settings.budget_ns) {
+        result.outcome = "budget";
+        result.outcome_text = "the budget ends before round " + std::to_string(round) + " (it would take about " +
+                              Number(estimate / 1e9) + " s more, " + Number(result.spent_case_ns / 1e9) +
+                              " s of " + Number(settings.budget_ns / 1e9) + " s spent)";
+        break;
+      }
+    }
+    auto observations = measure(running, round, queries);
+    if (!observations) {
+      result.outcome = "interrupted";
+      result.outcome_text = "interrupted in round " + std::to_string(round) + "; every record so far is stored";
+      break;
+    }
+    RaceRound snapshot;
+    snapshot.round = round;
+    snapshot.queries_each = queries;
+    for (size_t k = 0; k < running.size() && k < observations->size(); ++k) {
+      const size_t i = running[k];
+      EntrantState& e = result.entrants[i];
+      RaceObservation& o = (*observations)[k];
+      result.spent_case_ns += o.case_ns;
+      result.spent_measured_ns += o.measured_ns;
+      e.case_ns += o.case_ns;
+      e.measured_ns += o.measured_ns;
+      ++e.rounds_run;
+      if (!o.record_id.empty()) e.record_ids.push_back(o.record_id);
+      RoundEntrant entry;
+      entry.entrant = i;
+      if (!o.ok) {
+        e.alive = false;
+        e.dropped_round = round;
+        e.drop_reason = "not measured in round " + std::to_string(round) + ": " + o.failure;
+        entry.dropped = true;
+        entry.reason = e.drop_reason;
+        snapshot.entrants.push_back(std::move(entry));
+        continue;
+      }
+      if (!o.invalid_reasons.empty()) {
+        std::string reasons;
+        for (const std::string& r : o.invalid_reasons) reasons += (reasons.empty() ? "" : "; ") + r;
+        e.notes.push_back("round " + std::to_string(round) + " INVALID: " + reasons);
+      }
+      e.queries += static_cast<int64_t>(o.latencies_ns.size());
+      std::sort(o.latencies_ns.begin(), o.latencies_ns.end());
+      const auto middle = static_cast<std::ptrdiff_t>(e.sorted_ns.size());
+      e.sorted_ns.insert(e.sorted_ns.end(), o.latencies_ns.begin(), o.latencies_ns.end());
+      std::inplace_merge(e.sorted_ns.begin(), e.sorted_ns.begin() + middle, e.sorted_ns.end());
+      e.record_values.push_back(o.record_values);
+      for (const auto& [column, note] : o.record_value_notes) {
+        if (e.missing_value_note.empty()) e.missing_value_note = column + ": " + note;
+      }
+      e.objective = MetricInterval(objective, e, entrants[i].inferences_per_query, alpha);
+      e.constraints.clear();
+      for (const RaceConstraint& c : settings.constraints) {
+        e.constraints.push_back(MetricInterval(c.metric, e, entrants[i].inferences_per_query, alpha));
+      }
+      entry.objective = e.objective;
+      entry.constraints = e.constraints;
+      snapshot.entrants.push_back(std::move(entry));
+    }
+    auto entry_of = [&](size_t i) -> RoundEntrant* {
+      for (RoundEntrant& r : snapshot.entrants) {
+        if (r.entrant == i) return &r;
+      }
+      return nullptr;
+    };
+    auto drop = [&](size_t i, const std::string& reason) {
+      EntrantState& e = result.entrants[i];
+      e.alive = false;
+      e.dropped_round = round;
+      e.drop_reason = reason;
+      if (RoundEntrant* r = entry_of(i)) {
+        r->dropped = true;
+        r->reason = reason;
+      }
+    };
+    if (!settings.exhaustive) {
+      // Constraints: an interval wholly outside the bound.
+      for (size_t i : alive()) {
+        const EntrantState& e = result.entrants[i];
+        for (size_t c = 0; c < settings.constraints.size(); ++c) {
+          const RaceConstraint& rc = settings.constraints[c];
+          if (SurelyMisses(rc.constraint, e.constraints[c])) {
+            drop(i, "misses " + rc.constraint.text + ": " + rc.metric.name + " " +
+                        FormatInterval(rc.metric, e.constraints[c]) + " in round " + std::to_string(round));
+            break;
+          }
+        }
+      }
+      // The objective: an interval wholly worse than the pessimistic bound of the best
+      // configuration that surely meets every constraint.
+      std::optional<size_t> best;
+      for (size_t i : alive()) {
+        const EntrantState& e = result.entrants[i];
+        bool feasible = std::isfinite(Pessimistic(objective, e.objective));
+        for (size_t c = 0; c < settings.constraints.size() && feasible; ++c) {
+          feasible = SurelyMeets(settings.constraints[c].constraint, e.constraints[c]);
+        }
+        if (feasible && (!best || Better(objective, Pessimistic(objective, e.objective),
+                                         Pessimistic(objective, result.entrants[*best].objective)))) {
+          best = i;
+        }
+      }
+      if (best) {
+        const EntrantState& b = result.entrants[*best];
+        const double line = Pessimistic(objective, b.objective);
+        for (size_t i : alive()) {
+          if (i == *best) continue;
+          const EntrantState& e = result.entrants[i];
+          if (Better(objective, line, Optimistic(objective, e.objective))) {
+            drop(i, "worse than " + b.label + " in round " + std::to_string(round) + ": " + objective.name + " " +
+                        FormatInterval(objective, e.objective) + " against " + FormatInterval(objective, b.objective));
+          }
+        }
+      }
+    }
+    result.rounds.push_back(std::move(snapshot));
+    const std::vector<size_t> left = alive();
+    if (settings.exhaustive) break;
+    if (left.size() == 1) {
+      result.outcome = "won";
+      result.outcome_text = "the only configuration left after round " + std::to_string(round);
+      decided = true;
+    } else if (left.size() > 1) {
+      // Tied: every survivor's interval bounded, and all of them within the tolerance of each
+      // other, with every constraint surely met.
+      double lowest = kInfinity, highest = -kInfinity;
+      bool tie = true;
+      for (size_t i : left) {
+        const EntrantState& e = result.entrants[i];
+        tie = tie && e.objective.Bounded() && e.objective.low > 0;
+        for (size_t c = 0; c < settings.constraints.size() && tie; ++c) {
+          tie = SurelyMeets(settings.constraints[c].constraint, e.constraints[c]);
+        }
+        lowest = std::min(lowest, e.objective.low);
+        highest = std::max(highest, e.objective.high);
+      }
+      if (tie && highest / lowest - 1 <= settings.tie_tolerance) {
+        result.outcome = "tied";
+        result.outcome_text = std::to_string(left.size()) + " configurations left after round " +
+                              std::to_string(round) + " lie within " + Number(settings.tie_tolerance * 100) +
+                              "% of each other: " + objective.name + " in [" + Number(lowest) + ", " +
+                              Number(highest) + "] " + objective.unit;
+        decided = true;
+      }
+    }
+  }
+
+  // The answer: among survivors (all of them in the exhaustive sweep), the best estimate that
+  // meets every constraint by its estimate.
+  std::vector<size_t> left = alive();
+  bool any_measured = false;
+  for (const EntrantState& e : result.entrants) any_measured = any_measured || e.queries > 0;
+  if (result.outcome.empty()) {
+    if (settings.exhaustive) {
+      result.outcome = "exhaustive";
+      result.outcome_text = "every configuration measured with " + std::to_string(settings.initial_queries) + " queries";
+    } else {
+      result.outcome = "rounds";
+      result.outcome_text = std::to_string(left.size()) + " configurations left after " + std::to_string(rounds) +
+                            " rounds, not separated at the confidence asked for (more --rounds would measure on)";
+    }
+  }
+  std::vector<size_t> candidates;
+  for (size_t i : left) {
+    const EntrantState& e = result.entrants[i];
+    bool meets = std::isfinite(e.objective.estimate);
+    for (size_t c = 0; c < settings.constraints.size() && meets; ++c) {
+      meets = MeetsValue(settings.constraints[c].constraint, e.constraints[c].estimate);
+    }
+    if (meets) candidates.push_back(i);
+  }
+  auto by_estimate = [&](size_t a, size_t b) {
+    return Better(objective, result.entrants[a].objective.estimate, result.entrants[b].objective.estimate);
+  };
+  std::sort(candidates.begin(), candidates.end(), by_estimate);
+  if (!any_measured) {
+    if (result.outcome != "interrupted") {
+      result.outcome = "failed";
+      result.outcome_text = "no configuration could be measured";
+    }
+  } else if (candidates.empty()) {
+    bool unmeasured = true;
+    for (const EntrantState& e : result.entrants) {
+      unmeasured = unmeasured && (e.queries == 0 || !std::isfinite(e.objective.estimate));
+    }
+    if (unmeasured) {
+      std::string why;
+      for (const EntrantState& e : result.entrants) {
+        if (why.empty()) why = e.missing_value_note;
+      }
+      result.outcome = "unmeasured";
+      result.outcome_text = objective.name + " was not measured for any configuration" +
+                            (why.empty() ? std::string() : " (" + why + ")");
+    } else if (result.outcome != "interrupted" && result.outcome != "budget") {
+      // The configuration closest to meeting the constraints, among all measured.
+      double closest = kInfinity;
+      for (size_t i = 0; i < result.entrants.size(); ++i) {
+        const EntrantState& e = result.entrants[i];
+        if (e.queries == 0) continue;
+        double violation = 0;
+        for (size_t c = 0; c < settings.constraints.size(); ++c) {
+          violation = std::max(violation, Violation(settings.constraints[c].constraint, e.constraints[c].estimate));
+        }
+        if (violation < closest) {
+          closest = violation;
+          result.closest_infeasible = i;
+        }
+      }
+      std::string texts;
+      for (const RaceConstraint& c : settings.constraints) texts += (texts.empty() ? "" : ", ") + c.constraint.text;
+      result.outcome = "infeasible";
+      result.outcome_text = "no configuration meets " + texts;
+    }
+  } else {
+    result.winner = candidates[0];
+    const EntrantState& w = result.entrants[*result.winner];
+    for (size_t c = 0; c < settings.constraints.size(); ++c) {
+      if (!SurelyMeets(settings.constraints[c].constraint, w.constraints[c])) {
+        result.winner_caveats.push_back("meets " + settings.constraints[c].constraint.text + " by its estimate (" +
+                                        FormatMetricValue(settings.constraints[c].metric, w.constraints[c].estimate) +
+                                        ") but its interval " +
+                                        FormatInterval(settings.constraints[c].metric, w.constraints[c]) +
+                                        " reaches past the bound");
+      }
+    }
+    for (const std::string& note : w.notes) result.winner_caveats.push_back(note);
+    for (size_t k = 1; k < candidates.size(); ++k) {
+      if (Overlap(result.entrants[candidates[k]].objective, w.objective)) {
+        result.tied_with_winner.push_back(candidates[k]);
+      }
+    }
+    if (candidates.size() > 1) {
+      result.runner_up = candidates[1];
+    } else {
+      // The last one dropped, best estimate first among those of the latest round.
+      for (size_t i = 0; i < result.entrants.size(); ++i) {
+        const EntrantState& e = result.entrants[i];
+        if (i == *result.winner || e.queries == 0 || !std::isfinite(e.objective.estimate)) continue;
+        if (!result.runner_up) {
+          result.runner_up = i;
+          continue;
+        }
+        const EntrantState& r = result.entrants[*result.runner_up];
+        if (e.dropped_round > r.dropped_round ||
+            (e.dropped_round == r.dropped_round && Better(objective, e.objective.estimate, r.objective.estimate))) {
+          result.runner_up = i;
+        }
+      }
+    }
+    if (result.runner_up) {
+      const EntrantState& r = result.entrants[*result.runner_up];
+      result.margin = Lower(objective) ? r.objective.estimate / w.objective.estimate - 1
+                                       : 1 - r.objective.estimate / w.objective.estimate;
+      result.separated = !Overlap(r.objective, w.objective);
+    }
+  }
+  // Final precision and the exhaustive sweep at it.
+  if (result.winner) {
+    result.final_queries = result.entrants[*result.winner].queries;
+  } else {
+    for (size_t i : left) result.final_queries = std::max(result.final_queries, result.entrants[i].queries);
+  }
+  for (const EntrantState& e : result.entrants) {
+    if (e.queries == 0) {  // failed: the sweep would pay its attempt too
+      result.exhaustive_case_ns += e.case_ns;
+      continue;
+    }
+    const double per_query = static_cast<double>(e.measured_ns) / static_cast<double>(e.queries);
+    const double overhead = static_cast<double>(e.case_ns - e.measured_ns) / std::max(e.rounds_run, 1);
+    const double measured = per_query * static_cast<double>(result.final_queries);
+    result.exhaustive_measured_ns += static_cast<int64_t>(measured);
+    result.exhaustive_case_ns += static_cast<int64_t>(overhead + measured);
+  }
+  return result;
+}
+
+nlohmann::json RaceResultToJson(const RaceResult& r) {
+  const auto interval = [](const Interval& i) {
+    const auto v = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
+    return nlohmann::json{{"estimate", v(i.estimate)}, {"low", v(i.low)}, {"high", v(i.high)}, {"samples", i.samples}};
+  };
+  nlohmann::json entrants = nlohmann::json::array();
+  for (const EntrantState& e : r.entrants) {
+    nlohmann::json constraints = nlohmann::json::array();
+    for (const Interval& i : e.constraints) constraints.push_back(interval(i));
+    entrants.push_back({{"label", e.label},
+                        {"alive", e.alive},
+                        {"dropped_round", e.dropped_round < 0 ? nlohmann::json(nullptr) : nlohmann::json(e.dropped_round)},
+                        {"drop_reason", e.drop_reason},
+                        {"rounds", e.rounds_run},
+                        {"queries", e.queries},
+                        {"measured_s", e.measured_ns / 1e9},
+                        {"case_s", e.case_ns / 1e9},
+                        {"objective", interval(e.objective)},
+                        {"constraints", constraints},
+                        {"notes", e.notes},
+                        {"record_ids", e.record_ids}});
+  }
+  nlohmann::json rounds = nlohmann::json::array();
+  for (const RaceRound& round : r.rounds) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const RoundEntrant& e : round.entrants) {
+      list.push_back({{"entrant", e.entrant},
+                      {"label", r.entrants[e.entrant].label},
+                      {"objective", interval(e.objective)},
+                      {"dropped", e.dropped},
+                      {"reason", e.reason}});
+    }
+    rounds.push_back({{"round", round.round}, {"queries_each", round.queries_each}, {"entrants", list}});
+  }
+  const auto index = [](const std::optional<size_t>& i) { return i ? nlohmann::json(*i) : nlohmann::json(nullptr); };
+  const auto label = [&](const std::optional<size_t>& i) {
+    return i ? nlohmann::json(r.entrants[*i].label) : nlohmann::json(nullptr);
+  };
+  return {{"settings", RaceSettingsToJson(r.settings)},
+          {"objective_unit", r.settings.objective.unit},
+          {"interval_confidence", 1 - r.interval_alpha},
+          {"outcome", r.outcome},
+          {"outcome_text", r.outcome_text},
+          {"winner", index(r.winner)},
+          {"winner_label", label(r.winner)},
+          {"winner_caveats", r.winner_caveats},
+          {"runner_up", index(r.runner_up)},
+          {"runner_up_label", label(r.runner_up)},
+          {"margin", r.margin},
+          {"separated", r.separated},
+          {"tied_with_winner", r.tied_with_winner},
+          {"closest_infeasible", index(r.closest_infeasible)},
+          {"spent_case_s", r.spent_case_ns / 1e9},
+          {"spent_measured_s", r.spent_measured_ns / 1e9},
+          {"final_queries", r.final_queries},
+          {"exhaustive_case_s", r.exhaustive_case_ns / 1e9},
+          {"exhaustive_measured_s", r.exhaustive_measured_ns / 1e9},
+          {"entrants", entrants},
+          {"rounds", rounds}};
+}
+
+}  // namespace edgebench
