@@ -35,7 +35,8 @@ struct TuneOptions {
   std::string scenario = "single-stream";
   double confidence = 0.95;
   int64_t queries = 0;  // round 0's queries per configuration; 0: chosen from the objective
-  int rounds = 4;
+  int rounds = 5;
+  double precision_percent = 5;
   std::string budget;  // e.g. "10m"; empty: none
   double tie_percent = 1;
   int64_t warmup = 20;
@@ -107,6 +108,8 @@ int Tune(const TuneOptions& o, CommandContext& context) {
   settings.max_rounds = o.rounds;
   if (o.tie_percent < 0 || o.tie_percent >= 100) return fail("--tie must be a percentage from 0 to 100");
   settings.tie_tolerance = o.tie_percent / 100;
+  if (o.precision_percent < 0 || o.precision_percent >= 100) return fail("--precision must be a percentage from 0 to 100");
+  settings.precision = o.precision_percent / 100;
   settings.exhaustive = o.exhaustive;
   if (!o.budget.empty()) {
     auto budget = ParseDurationMs(o.budget);
@@ -114,7 +117,10 @@ int Tune(const TuneOptions& o, CommandContext& context) {
     if (budget.value() <= 0) return fail("--budget must be longer than 0 (e.g. 10m)");
     settings.budget_ns = budget.value() * 1'000'000;
   }
-  if (o.queries < 0) return fail("--queries must be positive");
+  constexpr int64_t kMaxQueries = 10'000'000;
+  if (o.queries < 0 || o.queries > kMaxQueries) {
+    return fail("--queries must be from 1 to " + std::to_string(kMaxQueries) + " (round 0's queries per configuration)");
+  }
   if (o.exhaustive && o.queries == 0) {
     return fail("--exhaustive measures every configuration with --queries N: give the race's final query count");
   }
@@ -287,7 +293,8 @@ void AddTuneCommand(CLI::App& app, CommandContext& context) {
   cmd->footer(
       "Every configuration gets a short measurement; one whose confidence interval is wholly worse than the best's, "
       "or wholly past a constraint, is dropped; the rest get twice the queries, round after round, until one is left, "
-      "the rest tie within --tie, or --rounds or --budget run out (docs/tune.md).\n"
+      "the rest tie within --tie, or --rounds or --budget run out; the last one left is measured on to --precision "
+      "(docs/tune.md).\n"
       "Exit status: 0 with a winner, 1 when no configuration meets the constraints or none could be measured, "
       "2 for bad arguments, 128 + the signal when interrupted (--resume continues).");
   cmd->add_option("model", o->model_path, "model: FILE, NAME=FILE1,FILE2 or a manifest .json, as `run` takes it")
@@ -306,6 +313,10 @@ void AddTuneCommand(CLI::App& app, CommandContext& context) {
                   "round 0's queries per configuration (default: enough for the objective's interval; p99 needs hundreds)");
   cmd->add_option("--rounds", o->rounds, "rounds at most; round r measures 2^r x round 0's queries")->capture_default_str();
   cmd->add_option("--budget", o->budget, "case time the race may spend, e.g. 10m (a round that would pass it is not started)");
+  cmd->add_option("--precision", o->precision_percent,
+                  "the last configuration left is measured on until its interval is within this percentage of its "
+                  "estimate (0: stop as soon as one is left)")
+      ->capture_default_str();
   cmd->add_option("--tie", o->tie_percent, "survivors whose intervals all lie within this percentage tie")
       ->capture_default_str();
   cmd->add_option("--warmup", o->warmup, "warmup queries of every case")->capture_default_str();

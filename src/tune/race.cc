@@ -133,6 +133,7 @@ nlohmann::json RaceSettingsToJson(const RaceSettings& s) {
           {"initial_queries", s.initial_queries},
           {"max_rounds", s.max_rounds},
           {"tie_tolerance", s.tie_tolerance},
+          {"precision", s.precision},
           {"budget_ns", s.budget_ns},
           {"exhaustive", s.exhaustive}};
 }
@@ -154,6 +155,7 @@ Result<RaceSettings> RaceSettingsFromJson(const nlohmann::json& j) {
     s.initial_queries = j.at("initial_queries").get<int64_t>();
     s.max_rounds = j.at("max_rounds").get<int>();
     s.tie_tolerance = j.at("tie_tolerance").get<double>();
+    s.precision = j.value("precision", 0.0);
     s.budget_ns = j.at("budget_ns").get<int64_t>();
     s.exhaustive = j.at("exhaustive").get<bool>();
     return s;
@@ -215,6 +217,11 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
   };
   const int rounds = settings.exhaustive ? 1 : settings.max_rounds;
   bool decided = false;
+  int alone_since = -1;  // the round after which one configuration was left
+  // The half-width of an interval relative to its estimate (infinite when unbounded).
+  const auto relative_half_width = [](const Interval& i) {
+    return i.Bounded() && i.estimate != 0 ? (i.high - i.low) / 2 / std::abs(i.estimate) : kInfinity;
+  };
   for (int round = 0; round < rounds && !decided; ++round) {
     const std::vector<size_t> running = alive();
     if (running.empty()) break;
@@ -350,9 +357,17 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
     const std::vector<size_t> left = alive();
     if (settings.exhaustive) break;
     if (left.size() == 1) {
-      result.outcome = "won";
-      result.outcome_text = "the only configuration left after round " + std::to_string(round);
-      decided = true;
+      if (alone_since < 0) alone_since = round;
+      const double half = relative_half_width(result.entrants[left[0]].objective);
+      if (half <= settings.precision || settings.precision <= 0) {
+        result.outcome = "won";
+        result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
+                              (settings.precision > 0 ? ", measured to +-" + Number(half * 100) + "% (precision " +
+                                                            Number(settings.precision * 100) + "%) by round " +
+                                                            std::to_string(round)
+                                                      : std::string());
+        decided = true;
+      }
     } else if (left.size() > 1) {
       // Tied: every survivor's interval bounded, and all of them within the tolerance of each
       // other, with every constraint surely met.
@@ -383,6 +398,13 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
   std::vector<size_t> left = alive();
   bool any_measured = false;
   for (const EntrantState& e : result.entrants) any_measured = any_measured || e.queries > 0;
+  if (result.outcome.empty() && left.size() == 1 && alone_since >= 0) {
+    result.outcome = "won";
+    result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
+                          "; measured to +-" + Number(relative_half_width(result.entrants[left[0]].objective) * 100) +
+                          "% after " + std::to_string(rounds) + " rounds, short of the precision asked for (" +
+                          Number(settings.precision * 100) + "%; more --rounds would measure on)";
+  }
   if (result.outcome.empty()) {
     if (settings.exhaustive) {
       result.outcome = "exhaustive";
@@ -394,6 +416,8 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
     }
   }
   std::vector<size_t> candidates;
+  // An interrupted race has no answer yet: its survivors were not measured to the end.
+  if (result.outcome == "interrupted") left.clear();
   for (size_t i : left) {
     const EntrantState& e = result.entrants[i];
     bool meets = std::isfinite(e.objective.estimate);
@@ -424,7 +448,7 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
       result.outcome = "unmeasured";
       result.outcome_text = objective.name + " was not measured for any configuration" +
                             (why.empty() ? std::string() : " (" + why + ")");
-    } else if (result.outcome != "interrupted" && result.outcome != "budget") {
+    } else if (result.outcome != "interrupted") {
       // The configuration closest to meeting the constraints, among all measured.
       double closest = kInfinity;
       for (size_t i = 0; i < result.entrants.size(); ++i) {

@@ -3,8 +3,9 @@
 // short measurement; one whose interval on the objective lies wholly on the worse side of the
 // best's is dropped, as is one whose interval on a constrained metric lies wholly outside the
 // bound; the survivors get twice the queries of the round before; the race ends when one
-// configuration is left, when the survivors are tied within the tie tolerance, when the rounds
-// or the budget run out. docs/tune.md states the rule and what it guarantees.
+// configuration is left and measured to the precision asked for, when the survivors are tied
+// within the tie tolerance, when the rounds or the budget run out. docs/tune.md states the rule
+// and what it guarantees.
 //
 // This file is the search alone: what a measurement is (a worker case, a stored record, a
 // simulated draw in the tests) is the caller's `Measure`, so the same rule runs live, replays a
@@ -58,8 +59,13 @@ struct RaceSettings {
   std::vector<RaceConstraint> constraints;
   double confidence = 0.95;      // that the true best is never dropped
   int64_t initial_queries = 0;   // per configuration in round 0; round r measures this x 2^r
-  int max_rounds = 4;
+  int max_rounds = 5;
   double tie_tolerance = 0.01;   // survivors whose intervals all lie within this of each other tie
+  // The final precision: the last configuration left is measured on, round after round, until
+  // its interval's half-width is within this fraction of its estimate (0: stop as soon as one
+  // is left). The exhaustive sweep this race is weighed against measures every configuration
+  // with the winner's final query count.
+  double precision = 0.05;
   int64_t budget_ns = 0;         // case time the race may spend (0: no budget)
   bool exhaustive = false;       // one round, nothing dropped: the sweep the race is checked against
 };
@@ -73,7 +79,7 @@ Result<RaceSettings> RaceSettingsFromJson(const nlohmann::json& json);
 double RaceIntervalAlpha(const RaceSettings& settings, size_t configurations);
 
 // Round 0's queries when none are given: enough for a percentile's interval to be bounded on
-// both sides at `alpha` (p99 at 95% over 12 configurations and 4 rounds: 950), and 100 at least.
+// both sides at `alpha` (p99 at 95% over 12 configurations and 5 rounds: 1000), and 100 at least.
 int64_t DefaultInitialQueries(const RaceMetric& objective, double alpha);
 
 // One configuration in the race.

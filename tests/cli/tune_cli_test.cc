@@ -6,6 +6,10 @@
 #include <fstream>
 #include <set>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "../test_util.h"
 
 namespace edgebench {
@@ -19,6 +23,13 @@ std::vector<nlohmann::json> StoreLines(const std::string& store) {
   std::ifstream in(store + "/results.jsonl");
   for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
   return lines;
+}
+
+size_t StoreLinesCount(const std::string& store) {
+  std::ifstream in(store + "/results.jsonl");
+  size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += !line.empty() && line.back() == '}';
+  return n;
 }
 
 const std::string kSpace = " --space 'target=null:sleep;us=300,900,2500;jitter_us=50'";
@@ -70,6 +81,45 @@ TEST(TuneCli, RacesKnownLatenciesStoresEveryRoundAndResumes) {
   const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(html.find("\"races\""), std::string::npos);
   EXPECT_NE(html.find(answer["race"].get<std::string>()), std::string::npos);
+}
+
+// A race killed mid-way (SIGKILL: no chance to tidy up) and resumed ends with exactly one
+// record per configuration and round, and the answer of a race never interrupted.
+TEST(TuneCli, AKilledRaceResumesLosingNothingAndRepeatingNothing) {
+  const std::string store = testing::TempFilePath("tune", "killed");
+  std::filesystem::remove_all(store);
+  const std::vector<std::string> args = {"tune", "x", "--space", "target=null:sleep;us=2000,2150,2300,3000;jitter_us=50",
+                                         "--objective", "p50", "--queries", "100", "--rounds", "3", "--warmup", "2",
+                                         "--out", store};
+  const pid_t pid = testing::SpawnQuietly(args);
+  ASSERT_GT(pid, 0);
+  // Kill it once the store holds its first record, while later cases are still to run.
+  for (int i = 0; i < 3000 && StoreLinesCount(store) < 1; ++i) ::usleep(10'000);
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the race ended before it was killed; make it longer";
+  const size_t before = StoreLinesCount(store);
+  EXPECT_GE(before, 1u);
+
+  std::string command = Executable();
+  for (const std::string& a : args) command += " '" + a + "'";
+  auto resumed = RunCommand(command + " --resume --format json 2>/dev/null");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  const auto answer = nlohmann::json::parse(resumed.output);
+  std::set<std::pair<int, int>> expected;  // (configuration, round)
+  for (size_t i = 0; i < answer["entrants"].size(); ++i) {
+    for (int round = 0; round < answer["entrants"][i]["rounds"].get<int>(); ++round) expected.insert({static_cast<int>(i), round});
+  }
+  std::set<std::pair<int, int>> stored;
+  const auto lines = StoreLines(store);
+  for (const auto& line : lines) {
+    EXPECT_TRUE(stored.insert({line["tune"]["entrant"].get<int>(), line["tune"]["round"].get<int>()}).second)
+        << "measured twice: " << line["tune"];
+  }
+  EXPECT_EQ(stored, expected);
+  EXPECT_GT(lines.size(), before) << "the resumed race measured the rest";
+  EXPECT_EQ(answer["winner_label"], "null:sleep us=2000 jitter_us=50") << answer.dump(1);
 }
 
 TEST(TuneCli, AConstraintNoneMeetsIsAnAnswerNotAWinner) {

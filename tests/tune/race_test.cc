@@ -106,7 +106,7 @@ TEST(Race, NeverDropsTheTrueBestP99In95Of100SeededTrials) {
   RaceSettings settings;
   settings.objective = Metric("p99");
   settings.initial_queries = DefaultInitialQueries(settings.objective, RaceIntervalAlpha(settings, kTwelve.size()));
-  EXPECT_EQ(settings.initial_queries, 950);
+  EXPECT_EQ(settings.initial_queries, 1000);
   const size_t best = TrueBest(kTwelve, [](const KnownLatency& c) { return c.TrueQuantileUs(0.99); });
   EXPECT_EQ(best, 0u);
   const TrialCounts counts = RunTrials(settings, kTwelve, best, 100);
@@ -151,21 +151,31 @@ TEST(Race, KeepsTheBestFeasibleUnderAConstraintIn95Of100SeededTrials) {
       << one.value().entrants[0].drop_reason;
 }
 
+// Twelve configurations of which one is 2.7% behind the best and the rest 7% or more: the race
+// measures the two close ones long and the rest once, so it costs a fraction of the sweep. (Over
+// kTwelve, with four within 1.5% of the best, five configurations run all five rounds and the
+// race costs 37% of the sweep: what a race saves depends on how many rivals are close.)
+const std::vector<KnownLatency> kSpread = {
+    {1000, 100}, {1040, 100}, {1100, 100}, {1300, 100}, {1500, 100}, {2000, 100},
+    {1200, 200}, {900, 400},  {1000, 300}, {3000, 100}, {1250, 100}, {1150, 150},
+};
+
 TEST(Race, SpendsAFractionOfTheExhaustiveSweep) {
   RaceSettings settings;
   settings.objective = Metric("p99");
-  settings.initial_queries = 950;
-  auto result = RunRace(settings, Entrants(kTwelve), Simulated(kTwelve, 42));
+  settings.initial_queries = 1000;
+  auto result = RunRace(settings, Entrants(kSpread), Simulated(kSpread, 42));
   ASSERT_TRUE(result.ok());
   const RaceResult& r = result.value();
   ASSERT_TRUE(r.winner.has_value()) << r.outcome_text;
   EXPECT_GT(r.final_queries, settings.initial_queries);
   EXPECT_GT(r.exhaustive_measured_ns, 0);
-  EXPECT_LT(r.spent_measured_ns, r.exhaustive_measured_ns / 2) << RaceResultToJson(r).dump(1);
+  EXPECT_LT(r.spent_measured_ns, r.exhaustive_measured_ns / 4) << RaceResultToJson(r).dump(1);
+  EXPECT_EQ(*r.winner, 0u);
   // Far-off configurations are out after round 0, with the reason.
-  EXPECT_FALSE(r.entrants[10].alive);
-  EXPECT_EQ(r.entrants[10].dropped_round, 0);
-  EXPECT_NE(r.entrants[10].drop_reason.find("worse than"), std::string::npos);
+  EXPECT_FALSE(r.entrants[9].alive);
+  EXPECT_EQ(r.entrants[9].dropped_round, 0);
+  EXPECT_NE(r.entrants[9].drop_reason.find("worse than"), std::string::npos);
 }
 
 TEST(Race, AConstraintNoConfigurationMeetsGivesNoWinnerButTheClosest) {
