@@ -18,8 +18,11 @@ bool Interval::Bounded() const { return std::isfinite(low) && std::isfinite(high
 double BinomialCdf(int64_t n, double q, int64_t k) {
   if (k < 0) return 0;
   if (k >= n) return 1;
-  // EarlyStoppingLogOdds(p, h, t) is log P(Binomial(h + t, 1 - p) <= t).
-  return std::exp(EarlyStoppingLogOdds(1 - q, n - k, k));
+  // EarlyStoppingLogOdds(p, h, t) is log P(Binomial(h + t, 1 - p) <= t), summed over t + 1
+  // terms: from the shorter tail. P(B(n, q) <= k) = 1 - P(B(n, 1 - q) <= n - k - 1), which for a
+  // p99 is about 1% of the terms.
+  if (k <= n - k - 1) return std::exp(EarlyStoppingLogOdds(1 - q, n - k, k));
+  return 1 - std::exp(EarlyStoppingLogOdds(q, k + 1, n - k - 1));
 }
 
 Interval QuantileInterval(const std::vector<int64_t>& sorted, double q, double alpha) {

@@ -281,6 +281,11 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
       }
       e.queries += static_cast<int64_t>(o.latencies_ns.size());
       std::sort(o.latencies_ns.begin(), o.latencies_ns.end());
+      if (objective.kind != RaceMetric::Kind::kRecordValue) {
+        EntrantState round_alone;
+        round_alone.sorted_ns = o.latencies_ns;
+        e.round_intervals.push_back(MetricInterval(objective, round_alone, entrants[i].inferences_per_query, alpha));
+      }
       const auto middle = static_cast<std::ptrdiff_t>(e.sorted_ns.size());
       e.sorted_ns.insert(e.sorted_ns.end(), o.latencies_ns.begin(), o.latencies_ns.end());
       std::inplace_merge(e.sorted_ns.begin(), e.sorted_ns.begin() + middle, e.sorted_ns.end());
@@ -481,6 +486,25 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
       }
     }
     for (const std::string& note : w.notes) result.winner_caveats.push_back(note);
+    // Rounds that disagree: two rounds whose own intervals do not overlap.
+    if (w.round_intervals.size() > 1) {
+      bool disagree = false;
+      std::string estimates;
+      for (size_t a = 0; a < w.round_intervals.size(); ++a) {
+        for (size_t b = a + 1; b < w.round_intervals.size(); ++b) {
+          disagree = disagree || !Overlap(w.round_intervals[a], w.round_intervals[b]);
+        }
+        estimates += (estimates.empty() ? "" : ", ") + Number(w.round_intervals[a].estimate);
+      }
+      if (disagree) {
+        result.winner_caveats.push_back(
+            "its rounds disagree beyond its interval (" + objective.name + " by round: " + estimates + " " +
+            objective.unit + "): the machine changed between rounds (frequency, heat, other load), which the "
+            "intervals, made of query-to-query noise, do not cover; configurations measured at other times may "
+            "have been judged against a different machine. Run the race again, or measure the finalists in "
+            "several runs and compare the stores (edgebench compare)");
+      }
+    }
     for (size_t k = 1; k < candidates.size(); ++k) {
       if (Overlap(result.entrants[candidates[k]].objective, w.objective)) {
         result.tied_with_winner.push_back(candidates[k]);
@@ -506,9 +530,16 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
     }
     if (result.runner_up) {
       const EntrantState& r = result.entrants[*result.runner_up];
-      result.margin = Lower(objective) ? r.objective.estimate / w.objective.estimate - 1
-                                       : 1 - r.objective.estimate / w.objective.estimate;
-      result.separated = !Overlap(r.objective, w.objective);
+      Interval winner_then = w.objective;
+      if (!r.alive && r.dropped_round >= 0 && r.dropped_round < static_cast<int>(result.rounds.size())) {
+        result.runner_up_round = r.dropped_round;
+        for (const RoundEntrant& e : result.rounds[r.dropped_round].entrants) {
+          if (e.entrant == *result.winner) winner_then = e.objective;
+        }
+      }
+      result.margin = Lower(objective) ? r.objective.estimate / winner_then.estimate - 1
+                                       : 1 - r.objective.estimate / winner_then.estimate;
+      result.separated = !Overlap(r.objective, winner_then);
     }
   }
   // Final precision and the exhaustive sweep at it.
@@ -536,6 +567,11 @@ nlohmann::json RaceResultToJson(const RaceResult& r) {
     const auto v = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
     return nlohmann::json{{"estimate", v(i.estimate)}, {"low", v(i.low)}, {"high", v(i.high)}, {"samples", i.samples}};
   };
+  const auto round_intervals = [&](const EntrantState& e) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Interval& i : e.round_intervals) list.push_back(interval(i));
+    return list;
+  };
   nlohmann::json entrants = nlohmann::json::array();
   for (const EntrantState& e : r.entrants) {
     nlohmann::json constraints = nlohmann::json::array();
@@ -549,6 +585,7 @@ nlohmann::json RaceResultToJson(const RaceResult& r) {
                         {"measured_s", e.measured_ns / 1e9},
                         {"case_s", e.case_ns / 1e9},
                         {"objective", interval(e.objective)},
+                        {"round_intervals", round_intervals(e)},
                         {"constraints", constraints},
                         {"notes", e.notes},
                         {"record_ids", e.record_ids}});
@@ -581,6 +618,7 @@ nlohmann::json RaceResultToJson(const RaceResult& r) {
           {"runner_up_label", label(r.runner_up)},
           {"margin", r.margin},
           {"separated", r.separated},
+          {"runner_up_round", r.runner_up_round < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.runner_up_round)},
           {"tied_with_winner", r.tied_with_winner},
           {"closest_infeasible", index(r.closest_infeasible)},
           {"spent_case_s", r.spent_case_ns / 1e9},

@@ -120,7 +120,10 @@ struct EntrantState {
   std::string missing_value_note;  // why the objective or a constraint had no value
   Interval objective;
   std::vector<Interval> constraints;  // per settings.constraints
-  std::vector<std::string> notes;     // INVALID rounds
+  // The objective on each round's queries alone: two rounds whose intervals do not overlap
+  // mean the machine changed between them, which the pooled interval does not cover.
+  std::vector<Interval> round_intervals;
+  std::vector<std::string> notes;     // INVALID rounds, rounds that disagree
   std::vector<std::string> record_ids;
 };
 
@@ -151,8 +154,12 @@ struct RaceResult {
   std::string outcome_text;  // for people
   std::optional<size_t> winner;
   std::optional<size_t> runner_up;
-  double margin = 0;       // runner-up's estimate against the winner's, relative (worse > 0)
-  bool separated = false;  // the two intervals do not overlap
+  // The runner-up's estimate against the winner's, relative (worse > 0), and whether their
+  // intervals do not overlap. A runner-up that was dropped is weighed against the winner as the
+  // winner stood in the round it was dropped: both measured in the same stretch of time.
+  double margin = 0;
+  bool separated = false;
+  int runner_up_round = -1;  // the round the runner-up was dropped in; -1: still in the race
   std::vector<size_t> tied_with_winner;  // survivors whose intervals overlap the winner's
   std::vector<std::string> winner_caveats;
   std::optional<size_t> closest_infeasible;  // with outcome infeasible

@@ -89,7 +89,11 @@ std::string RaceText(const RaceDescription& race, const RaceResult& r) {
     if (r.runner_up) {
       const EntrantState& u = r.entrants[*r.runner_up];
       out << "runner-up: " << u.label << ": " << FormatMetricValue(s.objective, u.objective.estimate) << " "
-          << FormatInterval(s.objective, u.objective) << ", " << Percent(r.margin) << " worse by its estimate; "
+          << FormatInterval(s.objective, u.objective) << ", " << Percent(r.margin) << " worse by its estimate"
+          << (r.runner_up_round >= 0 ? " than the winner's in round " + std::to_string(r.runner_up_round) +
+                                           ", when it was dropped"
+                                     : std::string())
+          << "; "
           << (r.separated ? "the intervals do not overlap (separated at the confidence above)"
                           : "the intervals overlap: statistically tied with the winner")
           << "\n";

@@ -704,7 +704,9 @@
     }
     if (race.runner_up !== null) {
       body.appendChild(note('Runner-up: ' + entrants[race.runner_up].label + ', ' + fmt(race.margin * 100, 3) +
-                            '% worse' + (race.separated ? ' (intervals separated).' : ' (intervals overlap: tied).')));
+                            '% worse' + (race.runner_up_round !== null
+                                ? ' than the winner in round ' + race.runner_up_round + ', when it was dropped' : '') +
+                            (race.separated ? ' (intervals separated).' : ' (intervals overlap: tied).')));
     }
     if (race.exhaustive_case_s > 0 && !race.settings.exhaustive) {
       body.appendChild(note('Time: ' + fmt(race.spent_case_s, 4) + ' s of cases (' + fmt(race.spent_measured_s, 4) +
@@ -724,6 +726,18 @@
       return {name: 'round ' + round.round + ' (' + round.queries_each + ' queries)', type: 'boxplot', data: data,
               boxWidth: [2, 14]};
     });
+    // Far-off configurations (an unbounded tail) would squeeze the close ones into a corner: a
+    // logarithmic axis when the values span more than a factor of 8.
+    var lowest = Infinity, highest = 0;
+    series.forEach(function (s) {
+      s.data.forEach(function (d) {
+        if (d === '-') return;
+        if (d[0] > 0) lowest = Math.min(lowest, d[0]);
+        highest = Math.max(highest, d[4]);
+      });
+    });
+    var logAxis = lowest > 0 && highest / lowest > 8;
+    var longest = labels.reduce(function (m, l) { return Math.max(m, l.length); }, 0);
     var box = chartBox(body, 'tune/' + race.race, Math.max(260, 46 * labels.length + 80));
     draw(box, {
       tooltip: {trigger: 'item', confine: true, formatter: function (p) {
@@ -732,8 +746,9 @@
                ' [' + fmt(v[0], 4) + ', ' + fmt(v[4], 4) + ']';
       }},
       legend: legend(series.map(function (s) { return s.name; })),
-      grid: {left: 240, right: 40, top: 40, bottom: 50},
-      xAxis: {type: 'value', name: objective + ' (' + unit + ')', nameLocation: 'middle', nameGap: 28, scale: true},
+      grid: {left: Math.min(420, 20 + 7 * longest), right: 40, top: 40, bottom: 50},
+      xAxis: {type: logAxis ? 'log' : 'value', name: objective + ' (' + unit + ')' + (logAxis ? ', log scale' : ''),
+              nameLocation: 'middle', nameGap: 28, scale: true},
       yAxis: {type: 'category', data: labels, inverse: true},
       series: series
     });
