@@ -71,6 +71,7 @@ class SingleStreamScenario : public Scenario {
   explicit SingleStreamScenario(EffectiveRunSettings settings) : settings_(std::move(settings)) {}
   std::string name() const override { return "single-stream"; }
   SessionKind session_kind() const override { return SessionKind::kTensor; }
+  int64_t batch() const override { return settings_.values.batch; }
   ScenarioResult Run(ScenarioContext& context) override {
     return RunSingleStream(*context.sessions.at(0), *context.input_pool, settings_, context.observer,
                            context.now);

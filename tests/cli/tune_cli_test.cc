@@ -147,6 +147,29 @@ TEST(TuneCli, ImpossibleConfigurationsArePrunedWithTheirReasonsBeforeAnythingRun
   for (const auto& line : StoreLines(store)) EXPECT_EQ(line["tune"]["configuration"], "null:sleep?us=200 batch=1");
 }
 
+// A configuration's batch is the batch its queries ran at, in single- and multi-stream: the
+// prepared input's first axis, and its throughput counts inferences.
+TEST(TuneCli, TheBatchOfAConfigurationIsTheBatchItRan) {
+  for (const std::string scenario : {"single-stream", "multi-stream:2"}) {
+    const std::string store = testing::TempFilePath("tune", "batch");
+    std::filesystem::remove_all(store);
+    auto r = RunCommand(Executable() + " tune x --space 'target=null:sleep?us=200&dynamic=true;batch=1,4'"
+                        " --objective throughput --queries 50 --rounds 1 --warmup 2 --scenario " + scenario +
+                        " --out " + store + " --format json 2>/dev/null");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto lines = StoreLines(store);
+    ASSERT_EQ(lines.size(), 2u);
+    for (const auto& line : lines) {
+      const int64_t batch = line["tune"]["configuration"] == "null:sleep?us=200&dynamic=true batch=4" ? 4 : 1;
+      EXPECT_EQ(line["config"]["inputs"][0]["shape"][0], batch) << scenario << ": " << line["tune"]["configuration"];
+      EXPECT_EQ(line["config"]["scenario"], scenario);
+    }
+    // The same sleep per query: batch 4 does four inferences in it.
+    const auto answer = nlohmann::json::parse(r.output);
+    EXPECT_EQ(answer["winner_label"], "null:sleep?us=200&dynamic=true batch=4") << answer.dump(1);
+  }
+}
+
 TEST(TuneCli, BadArgumentsAreRefusedBeforeAnythingRuns) {
   struct Case {
     std::string args;
