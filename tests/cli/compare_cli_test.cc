@@ -30,7 +30,11 @@ class CompareCli : public ::testing::Test {
     // so the median stays within 0.02% between runs under load, where a busy-wait or a CPU burner
     // is preempted for whole time slices (seen: a busy-wait's p50 doubled). The timer's slack is
     // the same on both sides. 400 queries give p99 too.
-    for (const auto& [name, us] : {std::pair{"base", 2000}, {"same", 2000}, {"slow", 2060}}) {
+    // base-runs and same-runs hold two runs each of one configuration: a second measurement of
+    // the same thing is judged run by run, since two runs of a sleep can differ by more than the
+    // 1% noise threshold under load (seen: p50 2.097 ms against 2.124 ms, query-level "slower").
+    for (const auto& [name, us] : {std::pair{"base", 2000}, {"same", 2000}, {"slow", 2060}, {"base-runs", 2000},
+                                   {"base-runs", 2000}, {"same-runs", 2000}, {"same-runs", 2000}}) {
       const auto r = RunCommand(Executable() + " run x -t 'null:sleep?us=" + std::to_string(us) +
                                 "' --warmup 20 --min-queries 400 --min-duration 0 --format json --out " + Store(name) +
                                 " >/dev/null 2>&1");
@@ -71,17 +75,21 @@ TEST_F(CompareCli, AThreePercentSlowdownIsSlower) {
 }
 
 TEST_F(CompareCli, TheSameConfigurationIsNoChange) {
-  const auto r = RunCommand(Executable() + " compare " + Store("base") + " " + Store("same") + " --format json");
+  const auto r = RunCommand(Executable() + " compare " + Store("base-runs") + " " + Store("same-runs") + " --format json");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const auto json = Json(r.output);
   ASSERT_EQ(json["cases"].size(), 1u) << r.output;
-  // Paired by case key (the same command twice).
+  // Paired by case key (the same command, four times).
   EXPECT_EQ(json["matched_by"], "case key");
   const auto& c = json["cases"][0];
   ASSERT_EQ(c["metrics"][0]["metric"], "p50") << c.dump(2);
   EXPECT_EQ(c["metrics"][0]["verdict"], "no change") << c.dump(2);
-  EXPECT_LT(std::abs(c["metrics"][0]["change"].get<double>()), 0.01) << c.dump(2);
+  EXPECT_LT(std::abs(c["metrics"][0]["change"].get<double>()), 0.05) << c.dump(2);
   EXPECT_EQ(c["metrics"][1]["metric"], "p99") << c.dump(2);
+  // One run against one: the query-level test, whose change stays small however the verdict falls.
+  const auto single = Json(RunCommand(Executable() + " compare " + Store("base") + " " + Store("same") + " --format json").output);
+  ASSERT_EQ(single["cases"].size(), 1u);
+  EXPECT_LT(std::abs(single["cases"][0]["metrics"][0]["change"].get<double>()), 0.05) << single.dump(2);
 }
 
 TEST_F(CompareCli, DifferentTargetOptionsShareNoCaseKeyAndTheErrorSaysWhatToDo) {
@@ -103,7 +111,7 @@ TEST_F(CompareCli, FailIfSlowerExitsOneAboveItsBound) {
   EXPECT_EQ(loose.output.find("p50 slower"), std::string::npos) << loose.output;
   EXPECT_EQ(loose.exit_code, loose.output.find("slower by at least") == std::string::npos ? 0 : 1) << loose.output;
   EXPECT_EQ(RunCommand(compare + " >/dev/null 2>&1").exit_code, 0);  // judged slower, no bound asked
-  const auto same = RunCommand(Executable() + " compare " + Store("base") + " " + Store("same") +
+  const auto same = RunCommand(Executable() + " compare " + Store("base-runs") + " " + Store("same-runs") +
                                " --fail-if-slower 0% 2>&1 >/dev/null");
   EXPECT_EQ(same.output.find("p50 slower"), std::string::npos) << same.output;
 }
