@@ -18,6 +18,7 @@
 #include "report/store.h"
 #include "runner/interrupt.h"
 #include "runner/plan.h"
+#include "runner/resolve_target.h"
 #include "runner/run_plan.h"
 #include "tune/race_records.h"
 #include "tune/race_text.h"
@@ -52,19 +53,10 @@ struct TuneOptions {
 std::string PruneReason(const TuneConfiguration& c, const PlannedCase& planned, const Registry& registry,
                         std::map<std::string, std::optional<ModelOps>>& model_inputs) {
   if (!planned.skip_reason.empty()) return planned.skip_reason;
-  Backend* backend = registry.Find(c.target.backend);
-  if (backend == nullptr) return registry.WhyUnusable(c.target.backend);
-  const BackendInfo info = backend->Info();
-  const DeviceInfo* device = nullptr;
-  for (const DeviceInfo& d : info.devices) {
-    if (d.name == c.target.device) device = &d;
-  }
-  if (device == nullptr) {
-    std::vector<std::string> names;
-    for (const DeviceInfo& d : info.devices) names.push_back(d.name);
-    return c.target.backend + " has no device '" + c.target.device + "' (it has " + Join(names, ", ") + ")";
-  }
-  if (!device->available) return c.target.backend + ":" + c.target.device + " is unavailable: " + device->reason;
+  // The same resolution a case makes when it runs, so a pruned configuration is what its case
+  // would have recorded as failed or unavailable.
+  const TargetResolution resolution = ResolveTarget(c.target.text, registry, SessionKind::kTensor);
+  if (!resolution.resolved) return resolution.error;
   if (c.batch > 0) {
     const std::string& artifact = planned.spec.artifact;
     if (!model_inputs.count(artifact)) {

@@ -68,18 +68,12 @@ Result<const FlatColumn*> MetricColumn(const std::string& name, bool allow_count
   return found;
 }
 
-std::string Trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
-
 std::vector<std::string> TrimmedItems(const std::string& list) {
   std::vector<std::string> items;
   std::stringstream in(list);
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (!Trim(item).empty()) items.push_back(Trim(item));
+    if (!TrimBlanks(item).empty()) items.push_back(TrimBlanks(item));
   }
   return items;
 }
@@ -282,7 +276,7 @@ bool IsLlmColumn(const std::string& column) {
 }  // namespace
 
 Result<Objective> ParseObjective(const std::string& text) {
-  const std::string name = Trim(text);
+  const std::string name = TrimBlanks(text);
   auto column = MetricColumn(name, /*allow_counts=*/false);
   if (!column.ok()) return Status::Error("objective: " + column.error());
   Objective objective;
@@ -322,7 +316,7 @@ Result<Constraint> ParseConstraint(const std::string& text) {
   auto column = MetricColumn(m[1].str(), /*allow_counts=*/true);
   if (!column.ok()) return Status::Error("constraint '" + text + "': " + column.error());
   Constraint constraint;
-  constraint.text = Trim(text);
+  constraint.text = TrimBlanks(text);
   constraint.column = column.value()->name;
   constraint.unit = column.value()->unit;
   const std::string op = m[2].str();

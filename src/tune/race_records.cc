@@ -85,11 +85,8 @@ RaceObservation ObservationFromRecord(const Record& r, const RaceSettings& setti
     if (it != row.end() && it->is_number()) {
       o.record_values[metric->column] = it->get<double>();
     } else {
-      std::string note = "not in the record";
-      for (const char* why : {"energy_note"}) {
-        if (row.contains(why) && row[why].is_string()) note = row[why].get<std::string>();
-      }
-      o.record_value_notes[metric->column] = note;
+      const bool explained = row.contains("energy_note") && row["energy_note"].is_string();
+      o.record_value_notes[metric->column] = explained ? row["energy_note"].get<std::string>() : "not in the record";
     }
   }
   return o;
