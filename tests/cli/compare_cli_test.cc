@@ -67,7 +67,11 @@ TEST_F(CompareCli, AThreePercentSlowdownIsSlower) {
   EXPECT_EQ(c["verdict"], "slower") << c.dump(2);
   EXPECT_EQ(c["metrics"][0]["metric"], "p50");
   EXPECT_EQ(c["metrics"][0]["verdict"], "slower");
-  EXPECT_NEAR(c["metrics"][0]["change"].get<double>(), 0.03, 0.01) << c.dump(2);
+  // 60 us on a 2000 us sleep that measures ~2.13 ms is +2.8%; two runs of one configuration drift
+  // apart by up to ~1.3% under CI load (seen: +1.95% measured for this pair), so the estimate is
+  // held to "about 3%" (1% to 5%), not to the nominal value within 1%.
+  EXPECT_GT(c["metrics"][0]["change"].get<double>(), 0.01) << c.dump(2);
+  EXPECT_LT(c["metrics"][0]["change"].get<double>(), 0.05) << c.dump(2);
   EXPECT_LT(c["metrics"][0]["p"].get<double>(), 0.05);
   // Paired by --by: the notes say what the case key would have told apart.
   EXPECT_NE(c["notes"].dump().find("targets differ: null:sleep?us=2000 vs null:sleep?us=2060"), std::string::npos)
