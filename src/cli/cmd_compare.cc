@@ -160,7 +160,8 @@ void AddCompareCommand(CLI::App& app, CommandContext& context) {
                   "exit 1 when a case is judged slower and its change's interval lies above this (e.g. 5%)");
   cmd->add_option("--by", options->by,
                   "pair cases by these record fields instead of the case key (model, variant, artifact, backend, "
-                  "device, target, scenario), to compare a deliberate change of target options or settings")
+                  "device, target, scenario, host), to compare a deliberate change of target options or settings; "
+                  "stores that hold several hosts (a fleet's) pair each host's records only with the same host's")
       ->check(NonEmpty());
   cmd->add_option("--resamples", options->resamples, "bootstrap resamples per interval")
       ->check(CLI::Range(100, 1000000))

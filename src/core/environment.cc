@@ -1,9 +1,11 @@
 #include "core/environment.h"
 
+#include <sched.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -97,11 +99,18 @@ Environment ReadEnvironment() {
   env.edgebench_commit = kEdgebenchCommit;
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) == 0) env.hostname = host;
+  if (const char* fleet_host = std::getenv("EDGEBENCH_HOST")) env.host = fleet_host;
   env.os = OsName();
   struct utsname uts {};
-  if (::uname(&uts) == 0) env.kernel = std::string(uts.sysname) + " " + uts.release + " " + uts.machine;
+  if (::uname(&uts) == 0) {
+    env.kernel = std::string(uts.sysname) + " " + uts.release + " " + uts.machine;
+    env.architecture = uts.machine;
+  }
   env.cpu_model = CpuModel();
   env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
+  cpu_set_t affinity;
+  CPU_ZERO(&affinity);
+  if (::sched_getaffinity(0, sizeof affinity, &affinity) == 0) env.usable_cores = CPU_COUNT(&affinity);
   env.cpu_features = CpuFeatures();
   env.memory_total_bytes = MemoryTotalBytes();
   env.load_average = LoadAverage();
@@ -126,6 +135,10 @@ Environment ReadEnvironment() {
   env.sanitizers = true;
 #endif
   return env;
+}
+
+const std::string& HostName(const Environment& environment) {
+  return environment.host.empty() ? environment.hostname : environment.host;
 }
 
 }  // namespace edgebench

@@ -10,11 +10,19 @@ namespace edgebench {
 struct Environment {
   std::string edgebench_version;
   std::string edgebench_commit;  // git commit of the build, "+dirty" with local changes; "unknown"
+  // The name a fleet gave this machine (`edgebench fleet`: the Ansible inventory name, from the
+  // EDGEBENCH_HOST environment variable); empty outside a fleet. Two hosts of a fleet may share a
+  // hostname; the inventory name tells them apart in reports and comparisons.
+  std::string host;
   std::string hostname;
+  std::string architecture;  // uname's machine: x86_64, aarch64...
   std::string os;
   std::string kernel;
   std::string cpu_model;
   int logical_cores = 0;
+  // The cores this process may run on (its CPU affinity: taskset, cgroup cpusets); fewer than
+  // logical_cores on a machine that reserves cores. 0 when unknown.
+  int usable_cores = 0;
   std::string cpu_governor;      // "unavailable" when the kernel exposes none
   std::string cpu_max_freq_mhz;  // of cpu0; "unavailable" when not exposed
   // ISA features that decide which kernels a runtime picks (AVX2, AVX-512, AMX, NEON, SVE...),
@@ -32,5 +40,9 @@ struct Environment {
 };
 
 Environment ReadEnvironment();
+
+// How reports and comparisons name the machine of a record: the fleet's host name when it has
+// one, else the hostname.
+const std::string& HostName(const Environment& environment);
 
 }  // namespace edgebench

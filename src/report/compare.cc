@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "stats/summary.h"
@@ -68,13 +69,17 @@ std::string FieldValue(const Record& r, const std::string& field) {
   if (field == "device") return r.device;
   if (field == "target") return r.effective_target;
   if (field == "scenario") return r.scenario;
+  if (field == "host") return HostName(r.environment);
   return "";
 }
 
-std::string MatchKey(const Record& r, const std::vector<std::string>& by) {
-  if (by.empty()) return r.case_key;
+// With `by_host` (either store holds several hosts: a fleet's merged store), a case is a case on
+// one host: its key names the host too, so host A's record is never paired with host B's.
+std::string MatchKey(const Record& r, const std::vector<std::string>& by, bool by_host) {
+  if (by.empty()) return by_host ? r.case_key + " on " + HostName(r.environment) : r.case_key;
   std::string key;
   for (const std::string& field : by) key += (key.empty() ? "" : ", ") + field + "=" + FieldValue(r, field);
+  if (by_host && std::find(by.begin(), by.end(), "host") == by.end()) key += ", host=" + HostName(r.environment);
   return key;
 }
 
@@ -84,10 +89,10 @@ struct Grouped {
   std::map<std::string, std::vector<const Record*>> records;
 };
 
-Grouped Group(const std::vector<Record>& records, const std::vector<std::string>& by) {
+Grouped Group(const std::vector<Record>& records, const std::vector<std::string>& by, bool by_host) {
   Grouped grouped;
   for (const Record& r : records) {
-    const std::string key = MatchKey(r, by);
+    const std::string key = MatchKey(r, by, by_host);
     auto& group = grouped.records[key];
     if (group.empty()) grouped.order.push_back(key);
     group.push_back(&r);
@@ -310,7 +315,7 @@ std::vector<std::string> EnvironmentDifferences(const Environment& b, const Envi
   auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
     if (x != y) differences.push_back(what + " '" + x + "' vs '" + y + "'");
   };
-  differ("host", b.hostname, c.hostname);
+  differ("host", HostName(b), HostName(c));
   differ("CPU", b.cpu_model, c.cpu_model);
   differ("logical cores", std::to_string(b.logical_cores), std::to_string(c.logical_cores));
   differ("memory", std::to_string(b.memory_total_bytes), std::to_string(c.memory_total_bytes));
@@ -521,9 +526,17 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
                                   const CompareOptions& options) {
   Comparison comparison;
   comparison.noise_threshold = options.noise_threshold;
-  comparison.match_rule = options.match_by.empty() ? "case key" : Join(options.match_by, ", ");
-  const Grouped base_groups = Group(base, options.match_by);
-  const Grouped candidate_groups = Group(candidate, options.match_by);
+  std::set<std::string> hosts;
+  for (const auto* side : {&base, &candidate}) {
+    std::set<std::string> side_hosts;
+    for (const Record& r : *side) side_hosts.insert(HostName(r.environment));
+    if (side_hosts.size() > 1) hosts.insert(side_hosts.begin(), side_hosts.end());
+  }
+  const bool by_host = !hosts.empty();
+  comparison.match_rule = options.match_by.empty() ? (by_host ? "case key and host" : "case key")
+                                                   : Join(options.match_by, ", ") + (by_host ? ", host" : "");
+  const Grouped base_groups = Group(base, options.match_by, by_host);
+  const Grouped candidate_groups = Group(candidate, options.match_by, by_host);
   for (const std::string& key : base_groups.order) {
     const auto& group = base_groups.records.at(key);
     const auto other = candidate_groups.records.find(key);

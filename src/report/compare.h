@@ -17,7 +17,7 @@ namespace edgebench {
 
 // The record fields --by may pair cases on, instead of the case key.
 inline const std::vector<std::string> kCompareMatchFields = {"model",  "variant", "artifact", "backend",
-                                                             "device", "target",  "scenario"};
+                                                             "device", "target",  "scenario", "host"};
 
 struct CompareOptions {
   double noise_threshold = 0.01;  // relative, Criterion's default is 0.01 too

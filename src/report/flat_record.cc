@@ -81,7 +81,7 @@ const std::vector<FlatColumn>& FlatColumns() {
       {"id", FlatUnit::kText, "the record's id"},
       {"started_at", FlatUnit::kText, "when the case started (UTC, ISO 8601)"},
       {"case_key", FlatUnit::kText, "the case key: equal keys measured the same thing"},
-      {"host", FlatUnit::kText, "the machine's hostname"},
+      {"host", FlatUnit::kText, "the machine: its fleet host name (edgebench fleet), else its hostname"},
       {"cpu_model", FlatUnit::kText, "the machine's CPU"},
       {"model", FlatUnit::kText, "the model's name"},
       {"variant", FlatUnit::kText, "the model variant (precision); empty when none is named"},
@@ -139,7 +139,7 @@ nlohmann::ordered_json FlattenRecord(const Record& r) {
   row["id"] = r.id;
   row["started_at"] = r.started_at;
   row["case_key"] = r.case_key;
-  row["host"] = r.environment.hostname;
+  row["host"] = HostName(r.environment);
   row["cpu_model"] = r.environment.cpu_model;
   row["model"] = r.model;
   row["variant"] = r.variant;

@@ -389,7 +389,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
       continue;
     }
     if (r.scenario == "accuracy" && r.accuracy && !r.accuracy->latency_case_key.empty() && out.scenario != "accuracy") {
-      const auto key = std::make_pair(r.environment.hostname, r.accuracy->latency_case_key);
+      const auto key = std::make_pair(HostName(r.environment), r.accuracy->latency_case_key);
       const Record*& slot = accuracy_of[key];
       if (slot) ++superseded;
       if (!slot || slot->started_at < r.started_at) slot = &r;
@@ -400,7 +400,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
       ++other_scenario;
       continue;
     }
-    const auto key = std::make_pair(r.environment.hostname, r.case_key.empty() ? r.id : r.case_key);
+    const auto key = std::make_pair(HostName(r.environment), r.case_key.empty() ? r.id : r.case_key);
     const Record*& slot = latest[key];
     if (slot) ++superseded;
     if (!slot || slot->started_at < r.started_at) slot = &r;

@@ -132,8 +132,9 @@ namespace {
 
 json EnvironmentToJson(const Environment& e) {
   return {{"edgebench_version", e.edgebench_version}, {"edgebench_commit", e.edgebench_commit},
-          {"hostname", e.hostname}, {"os", e.os},
+          {"host", e.host}, {"hostname", e.hostname}, {"architecture", e.architecture}, {"os", e.os},
           {"kernel", e.kernel}, {"cpu_model", e.cpu_model}, {"logical_cores", e.logical_cores},
+          {"usable_cores", e.usable_cores},
           {"cpu_governor", e.cpu_governor}, {"cpu_max_freq_mhz", e.cpu_max_freq_mhz},
           {"cpu_features", e.cpu_features}, {"memory_total_bytes", e.memory_total_bytes},
           {"load_average", e.load_average},
@@ -150,11 +151,14 @@ Environment EnvironmentFromJson(const json& j) {
   Environment e;
   e.edgebench_version = text("edgebench_version");
   e.edgebench_commit = j.contains("edgebench_commit") ? text("edgebench_commit") : "unknown";
+  e.host = text("host");
   e.hostname = text("hostname");
+  e.architecture = text("architecture");
   e.os = text("os");
   e.kernel = text("kernel");
   e.cpu_model = text("cpu_model");
   e.logical_cores = j.value("logical_cores", 0);
+  e.usable_cores = j.value("usable_cores", 0);
   e.cpu_governor = text("cpu_governor");
   e.cpu_max_freq_mhz = text("cpu_max_freq_mhz");
   e.cpu_features = j.value("cpu_features", std::vector<std::string>{});
