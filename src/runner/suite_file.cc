@@ -77,7 +77,10 @@ class SuiteParser {
 
   Result<SuiteSpec> Parse(const std::string& text) {
     try {
-      return ParseRoot(YAML::Load(text));
+      YAML::Node root = YAML::Load(text);
+      auto suite = ParseRoot(root);
+      if (suite.ok() && options_.relocate) suite.value().relocated_yaml = Relocated(root, suite.value().name);
+      return suite;
     } catch (const YAML::ParserException& e) {
       return Status::Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" +
                            std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
@@ -281,7 +284,28 @@ class SuiteParser {
       return At(node, "model file '" + resolved.value() +
                           "': a path with a comma cannot be used; rename or link the file");
     }
+    Read(resolved.value(), node, suffix);
     return resolved.value() + suffix;
+  }
+
+  // Notes a file the models read; with options_.relocate, rewrites the path written at `node`
+  // (none for a file a manifest names) to the file's new place, options `suffix` kept.
+  void Read(const std::string& resolved, const YAML::Node& node, const std::string& suffix) const {
+    if (std::find(files_.begin(), files_.end(), resolved) == files_.end()) files_.push_back(resolved);
+    if (options_.relocate && node.IsDefined()) {
+      YAML::Node written = node;  // a handle on the same node: assigning rewrites it in the tree
+      written = options_.relocate(resolved) + suffix;
+    }
+  }
+
+  // The suite as read, its paths rewritten by Read(): `name:` written out (a host's copy has
+  // another file name) and `out:` left out (the host's store is given on its command line).
+  static std::string Relocated(YAML::Node root, const std::string& name) {
+    root["name"] = name;
+    root.remove("out");
+    YAML::Emitter out;
+    out << root;
+    return std::string(out.c_str()) + "\n";
   }
 
   Status CheckModelName(const std::string& name, const YAML::Node& node) const {
@@ -326,12 +350,14 @@ class SuiteParser {
     }
     auto spec = ParseModelArgument(resolved.value());
     if (!spec.ok()) return At(node, spec.error());
+    Read(resolved.value(), node, "");
     for (const ArtifactSpec& artifact : spec.value().artifacts) {
       std::error_code ec;
       if (!std::filesystem::is_regular_file(artifact.path, ec)) {
         return At(node, "model manifest '" + resolved.value() + "' names model file '" +
                             artifact.path + "', which does not exist");
       }
+      Read(std::filesystem::path(artifact.path).lexically_normal().string(), YAML::Node(), "");
     }
     return spec;
   }
@@ -681,6 +707,7 @@ class SuiteParser {
       }
       model_lines[name] = model.value().line;
       suite.models.push_back(model.take());
+      suite.model_files = files_;
     }
 
     std::vector<ParamList> suite_params;
@@ -740,6 +767,7 @@ class SuiteParser {
   std::string base_dir_;
   const SuiteReadOptions& options_;
   mutable std::vector<std::pair<YAML::Node, YAML::Mark>> empty_values_;
+  mutable std::vector<std::string> files_;  // every file the models read (Read())
 };
 
 }  // namespace

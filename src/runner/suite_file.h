@@ -95,6 +95,13 @@ struct SuiteSpec {
   std::vector<Target> targets;
   std::vector<std::string> scenarios;  // no duplicates; default {"single-stream"}
   LlmLists llm;
+  // Every file the models read, resolved, each once, in file order: model files, manifests and
+  // the files the manifests name (what `edgebench fleet` copies to a host).
+  std::vector<std::string> model_files;
+  // With SuiteReadOptions::relocate: this suite as YAML, every model and manifest path replaced
+  // by relocate(its resolved path) (options such as ?layout= kept), `name:` written out and
+  // `out:` left out. Empty otherwise.
+  std::string relocated_yaml;
 };
 
 // The scenarios a suite may name, in the order errors list them.
@@ -108,6 +115,9 @@ struct SuiteReadOptions {
   // When not empty, a target whose backend is not one of these is an error (pass every name the
   // registry knows, built or not: an unbuilt backend is reported when its case runs).
   std::vector<std::string> known_backends;
+  // When set, the suite is also written out with each model file and manifest at another place
+  // (SuiteSpec::relocated_yaml): `edgebench fleet` gives a host the suite with its copies' paths.
+  std::function<std::string(const std::string& resolved_path)> relocate;
 };
 
 Result<SuiteSpec> ReadSuiteFile(const std::string& path, const SuiteReadOptions& options = {});

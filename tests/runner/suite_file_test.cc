@@ -459,5 +459,41 @@ TEST_F(SuiteFile, EdgebenchCacheDefaultsUnderHome) {
              "neither EDGEBENCH_CACHE nor HOME is set");
 }
 
+// `edgebench fleet` gives a host the suite with its copies' paths: every model file and manifest
+// path rewritten (options kept), name written out, out left out; model_files lists every file
+// the models read, manifests' artifacts included, each once.
+TEST_F(SuiteFile, RelocatedForAHostWithEveryFileItsModelsRead) {
+  SuiteReadOptions options = Options();
+  options.relocate = [](const std::string& resolved) { return "files" + resolved; };
+  auto suite = ParseSuite("out: somewhere\nmodels:\n  - a.onnx\n  - name: two\n    artifacts: [a.onnx, \"a.tflite?layout=nhwc\"]\n"
+                          "  - manifest: models/blaze.json\n  - ${EDGEBENCH_CACHE}/models/vit.onnx\ntargets: [ort:cpu]\n",
+                          dir_ / "fleet.yaml", dir_.string(), options);
+  ASSERT_TRUE(suite.ok()) << suite.error();
+  const std::string d = dir_.string();
+  EXPECT_EQ(suite.value().model_files,
+            (std::vector<std::string>{d + "/a.onnx", d + "/a.tflite", d + "/models/blaze.json", d + "/models/c.onnx",
+                                      d + "/cache/models/vit.onnx"}));
+  const std::string& y = suite.value().relocated_yaml;
+  EXPECT_NE(y.find("- files" + d + "/a.onnx\n"), std::string::npos) << y;
+  EXPECT_NE(y.find("files" + d + "/a.tflite?layout=nhwc"), std::string::npos) << y;
+  EXPECT_NE(y.find("manifest: files" + d + "/models/blaze.json"), std::string::npos) << y;
+  EXPECT_NE(y.find("files" + d + "/cache/models/vit.onnx"), std::string::npos) << y;
+  EXPECT_NE(y.find("name: fleet"), std::string::npos) << y;
+  EXPECT_EQ(y.find("out:"), std::string::npos) << y;
+  EXPECT_EQ(y.find("${"), std::string::npos) << y;
+  // The relocated suite reads back as the same plan where the copies are.
+  const fs::path host = dir_ / "host";
+  for (const std::string& f : suite.value().model_files) {
+    fs::create_directories((host / ("files" + f)).parent_path());
+    fs::copy_file(f, host / ("files" + f));
+  }
+  auto again = ParseSuite(y, "host-suite.yaml", host.string(), Options());
+  ASSERT_TRUE(again.ok()) << again.error() << "\n" << y;
+  EXPECT_EQ(again.value().name, "fleet");
+  ASSERT_EQ(again.value().models.size(), 4u);
+  EXPECT_EQ(again.value().models[2].spec.name, "blazeface");
+  EXPECT_EQ(again.value().models[2].spec.artifacts[0].path, (host / ("files" + d + "/models/c.onnx")).string());
+}
+
 }  // namespace
 }  // namespace edgebench
