@@ -7,10 +7,11 @@
 (function () {
   'use strict';
 
-  var ORDER = ['environment', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
+  var ORDER = ['environment', 'hosts', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
                'placement', 'shapes', 'accuracy', 'llm', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
+    hosts: 'The same cases on every host',
     summary: 'Summary of every case',
     latency: 'Latency distribution',
     warmup: 'Warmup',
@@ -180,9 +181,13 @@
     runtimeNames.sort();
     var gib = function (bytes) { return isNumber(bytes) && bytes > 0 ? fmt(bytes / 1073741824, 3) + ' GiB' : '-'; };
     var rows = [
+      ['Fleet host'].concat(hosts.map(function (h) { return h.host || '-'; })),
       ['Host'].concat(hosts.map(function (h) { return h.hostname; })),
+      ['Architecture'].concat(hosts.map(function (h) { return h.architecture || '-'; })),
       ['CPU'].concat(hosts.map(function (h) { return h.cpu_model; })),
-      ['Logical cores'].concat(hosts.map(function (h) { return h.logical_cores; })),
+      ['Logical cores (usable)'].concat(hosts.map(function (h) {
+        return h.logical_cores + (h.usable_cores ? ' (' + h.usable_cores + ')' : '');
+      })),
       ['Memory'].concat(hosts.map(function (h) { return gib(h.memory_total_bytes); })),
       ['CPU governor, max MHz'].concat(hosts.map(function (h) { return h.cpu_governor + ', ' + h.cpu_max_freq_mhz; })),
       ['ISA features'].concat(hosts.map(function (h) { return (h.cpu_features || []).join(' '); })),
@@ -199,6 +204,19 @@
     });
     rows.push(['Records'].concat(hosts.map(function (h) { return h.records + ' from ' + h.stores.join(', '); })));
     var headers = [{label: ''}].concat(hosts.map(function (h, i) { return {label: 'Machine ' + (i + 1)}; }));
+    body.appendChild(table(headers, rows, {className: 'side-by-side'}));
+  }
+
+  // One row per case, one column per host: p50 / p99, or the status and its reason.
+  function drawHosts(body, part) {
+    var rows = part.rows.map(function (r) {
+      return [r.model, r.target, r.scenario].concat(r.cells.map(function (c) {
+        if (c.p50_ms !== undefined) return fmt(c.p50_ms, 3) + ' / ' + fmt(c.p99_ms, 3) + (c.valid ? '' : ' INVALID');
+        return c.status + (c.error ? ': ' + c.error : '');
+      }));
+    });
+    var headers = [{label: 'Model'}, {label: 'Target'}, {label: 'Scenario'}].concat(
+        part.hosts.map(function (h) { return {label: h + ': p50 / p99 ms'}; }));
     body.appendChild(table(headers, rows, {className: 'side-by-side'}));
   }
 
@@ -623,155 +641,16 @@
 
   // A scatter of configurations with the Pareto front as a line through its points, the
   // winner marked: data = {x_label, y_label, points: [{label, x, y, on_front, winner}]}.
-  function drawTradeoffs(box, data) {
-    var points = data.points || [];
-    var front = points.filter(function (p) { return p.on_front; })
-                      .sort(function (a, b) { return a.x - b.x; });
-    var winner = points.filter(function (p) { return p.winner; })[0];
-    var scatter = {name: 'configurations', type: 'scatter', symbolSize: 10,
-                   data: points.map(function (p) {
-                     // A configuration that misses a constraint is drawn grey, out of the race.
-                     var item = {name: p.label, value: [p.x, p.y]};
-                     if (p.eligible === false) item.itemStyle = {color: '#b0b0b0'};
-                     return item;
-                   }),
-                   label: {show: points.length <= 30, position: 'right', fontSize: 10,
-                           formatter: function (p) { return p.name; }}};
-    if (winner) {
-      scatter.markPoint = {symbol: 'pin', symbolSize: 44, itemStyle: {color: '#c0392b'},
-                           data: [{name: 'winner', coord: [winner.x, winner.y], value: 'winner'}]};
-    }
-    return draw(box, {
-      tooltip: {trigger: 'item', confine: true, formatter: function (p) {
-        return p.name + ': ' + fmt(p.value[0], 4) + ', ' + fmt(p.value[1], 4);
-      }},
-      legend: legend(['configurations', 'Pareto front']),
-      grid: {left: 70, right: 120, top: 40, bottom: 50},
-      xAxis: {type: 'value', name: data.x_label, nameLocation: 'middle', nameGap: 28, scale: true},
-      yAxis: {type: 'value', name: data.y_label, scale: true},
-      series: [scatter, {name: 'Pareto front', type: 'line', step: false, symbol: 'none',
-                         data: front.map(function (p) { return [p.x, p.y]; })}]
-    });
-  }
-
-  // One scatter per model: `edgebench recommend`'s answer for it (the same objectives and
-  // constraints give the same winner on the command line).
-  function drawTradeoffsSection(body, part) {
-    (part.charts || []).forEach(function (chart) {
-      body.appendChild(el('h3', {text: chart.model + ' (' + chart.scenario + ')'}));
-      drawTradeoffs(chartBox(body, 'tradeoffs/' + chart.model, 420), chart);
-      var lines = [];
-      if (chart.constraints && chart.constraints.length) {
-        lines.push('Constraints: ' + chart.constraints.join(', ') + ' (grey points miss one).');
-      }
-      if (chart.winner) lines.push('Winner: ' + chart.winner + '.');
-      if (chart.runner_up) lines.push('Runner-up: ' + chart.runner_up + ': ' + chart.runner_up_reason + '.');
-      if (chart.no_winner_reason) lines.push('No winner: ' + chart.no_winner_reason + '.');
-      lines.forEach(function (line) { body.appendChild(note(line)); });
-      if (chart.rule) body.appendChild(note('Rule: ' + chart.rule));
-      if (chart.notes && chart.notes.length) {
-        body.appendChild(el('ul', null, chart.notes.map(function (n) { return el('li', {text: n}); })));
-      }
-    });
-    if (part.notes && part.notes.length) {
-      body.appendChild(note('Models without a scatter:'));
-      body.appendChild(el('ul', null, part.notes.map(function (n) { return el('li', {text: n}); })));
-    }
-  }
-
-  // `edgebench tune`: each race as the command answered it, and a chart of every round's
-  // intervals per configuration (whiskers from the low to the high bound, the estimate at the
-  // flat box), so a reader sees which configuration went out when and against what.
-  function drawRace(body, race) {
-    var unit = race.objective_unit;
-    var objective = race.settings.objective;
-    body.appendChild(el('h3', {text: race.model + ' (' + race.scenario + '): ' + objective +
-                                     ', race ' + race.race}));
-    body.appendChild(note('Space: ' + race.space + (race.settings.constraints.length
-        ? '; constraints: ' + race.settings.constraints.join(', ') : '') + '; ' +
-        fmt(race.settings.confidence * 100, 3) + '% confidence that the best is kept (each interval at ' +
-        fmt(race.interval_confidence * 100, 5) + '%).'));
-    if (!race.complete) {
-      body.appendChild(note('The records end before the race does (interrupted): `edgebench tune ... --resume` continues it.'));
-    }
-    body.appendChild(note('Outcome: ' + race.outcome + ': ' + race.outcome_text + '.'));
-    var entrants = race.entrants;
-    if (race.winner !== null) {
-      var w = entrants[race.winner];
-      body.appendChild(note('Winner: ' + w.label + ', ' + objective + ' ' + fmt(w.objective.estimate, 4) + ' ' + unit +
-                            ' from ' + w.queries + ' queries.'));
-      (race.winner_caveats || []).forEach(function (c) { body.appendChild(note('Caveat: ' + c)); });
-    }
-    if (race.runner_up !== null) {
-      body.appendChild(note('Runner-up: ' + entrants[race.runner_up].label + ', ' + fmt(race.margin * 100, 3) +
-                            '% worse' + (race.runner_up_round !== null
-                                ? ' than the winner in round ' + race.runner_up_round + ', when it was dropped' : '') +
-                            (race.separated ? ' (intervals separated).' : ' (intervals overlap: tied).')));
-    }
-    if (race.exhaustive_case_s > 0 && !race.settings.exhaustive) {
-      body.appendChild(note('Time: ' + fmt(race.spent_case_s, 4) + ' s of cases (' + fmt(race.spent_measured_s, 4) +
-                            ' s measuring) against about ' + fmt(race.exhaustive_case_s, 4) + ' s (' +
-                            fmt(race.exhaustive_measured_s, 4) + ' s) for the exhaustive sweep at ' +
-                            race.final_queries + ' queries each.'));
-    }
-    var labels = entrants.map(function (e) { return e.label; });
-    var series = race.rounds.map(function (round) {
-      var data = labels.map(function () { return '-'; });
-      round.entrants.forEach(function (e) {
-        var o = e.objective;
-        if (!isNumber(o.estimate)) return;
-        var low = isNumber(o.low) ? o.low : o.estimate, high = isNumber(o.high) ? o.high : o.estimate;
-        data[e.entrant] = [low, o.estimate, o.estimate, o.estimate, high];
-      });
-      return {name: 'round ' + round.round + ' (' + round.queries_each + ' queries)', type: 'boxplot', data: data,
-              boxWidth: [2, 14]};
-    });
-    // Far-off configurations (an unbounded tail) would squeeze the close ones into a corner: a
-    // logarithmic axis when the values span more than a factor of 8.
-    var lowest = Infinity, highest = 0;
-    series.forEach(function (s) {
-      s.data.forEach(function (d) {
-        if (d === '-') return;
-        if (d[0] > 0) lowest = Math.min(lowest, d[0]);
-        highest = Math.max(highest, d[4]);
-      });
-    });
-    var logAxis = lowest > 0 && highest / lowest > 8;
-    var longest = labels.reduce(function (m, l) { return Math.max(m, l.length); }, 0);
-    var box = chartBox(body, 'tune/' + race.race, Math.max(260, 46 * labels.length + 80));
-    draw(box, {
-      tooltip: {trigger: 'item', confine: true, formatter: function (p) {
-        var v = p.data || [];
-        return labels[p.dataIndex] + ', ' + p.seriesName + ': ' + fmt(v[2], 4) + ' ' + unit +
-               ' [' + fmt(v[0], 4) + ', ' + fmt(v[4], 4) + ']';
-      }},
-      legend: legend(series.map(function (s) { return s.name; })),
-      grid: {left: Math.min(420, 20 + 7 * longest), right: 40, top: 40, bottom: 50},
-      xAxis: {type: logAxis ? 'log' : 'value', name: objective + ' (' + unit + ')' + (logAxis ? ', log scale' : ''),
-              nameLocation: 'middle', nameGap: 28, scale: true},
-      yAxis: {type: 'category', data: labels, inverse: true},
-      series: series
-    });
-    var rows = entrants.map(function (e, i) {
-      var result = i === race.winner ? 'winner' : e.alive ? 'left in the race' : 'dropped: ' + e.drop_reason;
-      if (i === race.runner_up) result = 'runner-up; ' + result;
-      return [e.label, e.rounds, e.queries, fmt(e.objective.estimate, 4),
-              '[' + fmt(e.objective.low, 4) + ', ' + fmt(e.objective.high, 4) + ']', result];
-    });
-    (race.pruned || []).forEach(function (p) { rows.push([p.label, 0, 0, '-', '-', 'pruned: ' + p.reason]); });
-    body.appendChild(table([{label: 'Configuration'}, {label: 'Rounds', num: true},
-                            {label: 'Queries', num: true}, {label: objective + ' (' + unit + ')', num: true},
-                            {label: 'Interval'}, {label: 'Result', message: true}], rows));
-  }
-
-  function drawTune(body, part) {
-    part.races.forEach(function (race) { drawRace(body, race); });
-  }
+  // The trade-off and tuning sections are drawn by report_decisions.js (inlined before this file),
+  // with the helpers above.
+  var decisions = window.edgebenchDecisionSections({
+    el: el, fmt: fmt, note: note, isNumber: isNumber, legend: legend, draw: draw, chartBox: chartBox, table: table
+  });
 
   var RENDERERS = {
-    environment: drawEnvironment, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
+    environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    accuracy: drawAccuracy, llm: drawLlm, tradeoffs: drawTradeoffsSection, tune: drawTune
+    accuracy: drawAccuracy, llm: drawLlm, tradeoffs: decisions.tradeoffs, tune: decisions.tune
   };
 
   // ---- the page --------------------------------------------------------------------------
@@ -817,6 +696,6 @@
     document.body.setAttribute('data-report-drawn', '1');
   }
 
-  window.edgebenchReport = {drawTradeoffs: drawTradeoffs};
+  window.edgebenchReport = {drawTradeoffs: decisions.drawTradeoffs};
   main();
 })();

@@ -57,13 +57,16 @@ json EnvironmentSection(const ReportInputs& in) {
   std::vector<std::string> order;
   for (size_t i = 0; i < in.records.size(); ++i) {
     const Environment& e = in.records[i].environment;
-    const std::string key = e.hostname + "|" + e.cpu_model + "|" + e.os + "|" + e.kernel + "|" +
-                            e.edgebench_version + "|" + e.edgebench_commit;
+    const std::string key = e.host + "|" + e.hostname + "|" + e.cpu_model + "|" + e.os + "|" + e.kernel + "|" +
+                            std::to_string(e.usable_cores) + "|" + e.edgebench_version + "|" + e.edgebench_commit;
     auto [it, added] = hosts.try_emplace(key);
     json& h = it->second;
     if (added) {
       order.push_back(key);
-      h = {{"hostname", e.hostname},
+      h = {{"host", e.host},
+           {"hostname", e.hostname},
+           {"architecture", e.architecture},
+           {"usable_cores", e.usable_cores},
            {"os", e.os},
            {"kernel", e.kernel},
            {"cpu_model", e.cpu_model},
@@ -132,6 +135,52 @@ json SummarySection(const ReportInputs& in) {
     rows.push_back(row);
   }
   return {{"rows", rows}};
+}
+
+// ---- hosts side by side -----------------------------------------------------------------
+
+// The same case on every host (a fleet's merged stores): one row per case key, one column per
+// host (its fleet name, else its hostname), p50 and p99 or the status and its reason. Present
+// only when the records come from two hosts or more.
+json HostsSection(const ReportInputs& in) {
+  std::vector<std::string> hosts;
+  std::vector<std::string> cases;  // case keys in the order first seen
+  std::map<std::string, std::map<std::string, const Record*>> cells;  // case key -> host -> record
+  for (const Record& r : in.records) {
+    const std::string& host = HostName(r.environment);
+    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+    const std::string key = r.case_key.empty() ? r.id : r.case_key;
+    if (!cells.count(key)) cases.push_back(key);
+    const Record*& cell = cells[key][host];
+    // The last measured record of a case on a host, else its last.
+    if (!cell || r.status == CaseStatus::kOk || cell->status != CaseStatus::kOk) cell = &r;
+  }
+  if (hosts.size() < 2) return nullptr;
+  json rows = json::array();
+  for (const std::string& key : cases) {
+    const Record* first = cells[key].begin()->second;
+    json row = {{"model", first->model},
+                {"target", first->requested_target},
+                {"scenario", ScenarioText(*first)},
+                {"cells", json::array()}};
+    for (const std::string& host : hosts) {
+      const auto it = cells[key].find(host);
+      if (it == cells[key].end()) {
+        row["cells"].push_back({{"status", "absent"}});
+        continue;
+      }
+      const Record& r = *it->second;
+      const LatencySummary& summary = MainSummary(r);
+      json cell = {{"status", CaseStatusName(r.status)}, {"valid", r.valid}, {"error", r.error}};
+      if (r.status == CaseStatus::kOk && summary.count > 0) {
+        cell["p50_ms"] = Ms(summary.Percentile(0.50));
+        cell["p99_ms"] = Ms(summary.Percentile(0.99));
+      }
+      row["cells"].push_back(cell);
+    }
+    rows.push_back(row);
+  }
+  return {{"hosts", hosts}, {"rows", rows}};
 }
 
 // ---- latency ----------------------------------------------------------------------------
@@ -751,6 +800,7 @@ json BuildReportData(const ReportInputs& in) {
   };
   if (!in.records.empty()) {
     add("environment", EnvironmentSection(in));
+    add("hosts", HostsSection(in));
     add("summary", SummarySection(in));
   }
   add("latency", LatencySection(in));

@@ -4,11 +4,13 @@
 #include "report/html/chart_library.h"
 #include "report/html/embedded_file.h"
 
-// EDGEBENCH_REPORT_JS and EDGEBENCH_REPORT_CSS: the files' paths in the source tree (see
+// EDGEBENCH_REPORT_JS, EDGEBENCH_REPORT_DECISIONS_JS and EDGEBENCH_REPORT_CSS: the files' paths in the source tree (see
 // CMakeLists.txt, which rebuilds this file when they change).
 EDGEBENCH_EMBED(edgebench_report_js, EDGEBENCH_REPORT_JS);
+EDGEBENCH_EMBED(edgebench_report_decisions_js, EDGEBENCH_REPORT_DECISIONS_JS);
 EDGEBENCH_EMBED(edgebench_report_css, EDGEBENCH_REPORT_CSS);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_js);
+EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_decisions_js);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_css);
 
 namespace edgebench {
@@ -74,6 +76,8 @@ std::string RenderReportPage(const nlohmann::json& data) {
   page += "<script id=\"chart-library\" data-name=\"" + HtmlEscape(ChartLibraryName()) +
           "\" data-sha256=\"" + HtmlEscape(ChartLibrarySha256()) + "\">\n";
   page += library;
+  page += "\n</script>\n<script id=\"report-decisions\">\n";
+  page += EmbeddedBytes(edgebench_report_decisions_js_begin, edgebench_report_decisions_js_end);
   page += "\n</script>\n<script id=\"report-renderer\">\n";
   page += ReportScript();
   page += "\n</script>\n<footer class=\"page-footer\">\n<p>Drawn with " +
