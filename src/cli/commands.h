@@ -28,5 +28,6 @@ void AddCompareCommand(CLI::App& app, CommandContext& context);
 void AddRecommendCommand(CLI::App& app, CommandContext& context);
 void AddExportCommand(CLI::App& app, CommandContext& context);
 void AddTuneCommand(CLI::App& app, CommandContext& context);
+void AddFleetCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace edgebench

@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
   edgebench::AddRecommendCommand(app, context);
   edgebench::AddExportCommand(app, context);
   edgebench::AddTuneCommand(app, context);
+  edgebench::AddFleetCommand(app, context);
   edgebench::AddWorkerCommand(app, context);
   try {
     app.parse(argc, argv);

@@ -465,8 +465,10 @@ TEST_F(SuiteFile, EdgebenchCacheDefaultsUnderHome) {
 TEST_F(SuiteFile, RelocatedForAHostWithEveryFileItsModelsRead) {
   SuiteReadOptions options = Options();
   options.relocate = [](const std::string& resolved) { return "files" + resolved; };
-  auto suite = ParseSuite("out: somewhere\nmodels:\n  - a.onnx\n  - name: two\n    artifacts: [a.onnx, \"a.tflite?layout=nhwc\"]\n"
-                          "  - manifest: models/blaze.json\n  - ${EDGEBENCH_CACHE}/models/vit.onnx\ntargets: [ort:cpu]\n",
+  auto suite = ParseSuite("out: somewhere\nmodels:\n  - a.onnx\n"
+                          "  - name: two\n    artifacts: [a.onnx, \"a.tflite?layout=nhwc\"]\n"
+                          "  - manifest: models/blaze.json\n  - ${EDGEBENCH_CACHE}/models/vit.onnx\n"
+                          "targets: [ort:cpu]\n",
                           dir_ / "fleet.yaml", dir_.string(), options);
   ASSERT_TRUE(suite.ok()) << suite.error();
   const std::string d = dir_.string();

@@ -1,0 +1,31 @@
+// What `edgebench fleet` puts on every host, and where it goes there: the edgebench build (the
+// executable, its core library, the backend plugins, found beside the running executable) and
+// every file the suite's models read, under files/ at its own absolute path (so a manifest's
+// relative paths to its artifacts still hold on the host). Destinations are relative to the
+// host's working directory (ansible/fleet.yml's remote_root).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+struct FleetFile {
+  std::string src;   // on this machine, absolute
+  std::string dest;  // on the host, relative to its working directory
+  std::string mode;  // "0755" for programs and libraries, "0644" for data
+};
+
+// The build beside `executable`: bin/edgebench, bin/libedgebench_core.so, bin/backends/*.so.
+// The build must find its library and plugins relative to itself (its RUNPATH is $ORIGIN-based,
+// as CMakeLists.txt sets); an error names what is missing.
+Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable);
+
+// The host's path, relative to its working directory, of a model file at `resolved` here.
+std::string FleetHostModelPath(const std::string& resolved);
+
+std::vector<FleetFile> FleetModelFiles(const std::vector<std::string>& resolved_files);
+
+}  // namespace edgebench
