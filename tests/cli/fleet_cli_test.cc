@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -76,6 +77,15 @@ class FleetCli : public ::testing::Test {
         << "ansible_ssh_private_key_file=" << *dir_ << "/id_ed25519\n"
         << "ansible_ssh_common_args='-o ProxyCommand=\"ip netns exec %h nc 127.0.0.1 22\" "
         << "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'\n";
+    // A sanitizer build's settings (scripts/test-sanitizers) reach edgebench on the hosts only
+    // through the playbook: sshd passes no environment on.
+    std::string environment;
+    for (const char* name : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS"}) {
+      if (const char* value = std::getenv(name)) {
+        environment += std::string(environment.empty() ? "" : ", ") + "'" + name + "': '" + value + "'";
+      }
+    }
+    if (!environment.empty()) out << "edgebench_environment={" << environment << "}\n";
     return path;
   }
   // BlazeFace in two formats on two runtimes, four cases, each at least 0.6 s, so that a host
