@@ -66,6 +66,15 @@ std::string Ms(int64_t ns) {
 
 }  // namespace
 
+std::string FleetCaseLabel(const Record& r) {
+  std::string label = r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target + " " + r.scenario;
+  if (r.llm) {
+    label += " prompt " + std::to_string(r.llm->settings.prompt_tokens) + " gen " +
+             std::to_string(r.llm->settings.gen_tokens);
+  }
+  return label;
+}
+
 std::string FleetHostStateName(FleetHostState state) {
   switch (state) {
     case FleetHostState::kOk: return "ok";
@@ -151,10 +160,12 @@ std::string FleetCaseTable(const std::vector<FleetHostOutcome>& outcomes) {
   std::map<std::string, Row> rows;
   for (const FleetHostOutcome& o : outcomes) {
     for (const Record& r : o.records) {
-      const std::string key = r.case_key.empty() ? r.id : r.case_key;
+      // Rows by what a reader tells cases apart by, not by case key: a case skipped on one host
+      // (no artifact for the runtime) and unavailable on another (no runtime to ask) is one row.
+      const std::string key = FleetCaseLabel(r);
       if (!rows.count(key)) {
         order.push_back(key);
-        rows[key].label = r.model + " " + r.requested_target + " " + r.scenario;
+        rows[key].label = key;
       }
       const Record*& cell = rows[key].by_host[o.host];
       if (!cell || r.status == CaseStatus::kOk || cell->status != CaseStatus::kOk) cell = &r;

@@ -309,8 +309,9 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                eb + " run x -t 'null:sleep?us=1000,null:sleep?us=2000'" + quick +
                                    " --max-cv 10 --out " + loads));
 
-  // Store 3: a tuning race over three configurations of known latency.
-  ASSERT_NO_FATAL_FAILURE(Make("tune race", eb + " tune x --space 'target=null:sleep;us=300,900,2500;jitter_us=50'"
+  // Store 3: a tuning race over three configurations of known latency, measured as another host
+  // of a fleet (EDGEBENCH_HOST, as `edgebench fleet` sets it): the hosts section compares them.
+  ASSERT_NO_FATAL_FAILURE(Make("tune race", "EDGEBENCH_HOST=fleet-x " + eb + " tune x --space 'target=null:sleep;us=300,900,2500;jitter_us=50'"
                                                  " --objective p50 --queries 60 --rounds 3 --warmup 2 --out " + races));
 
   std::filesystem::create_directories(ArtifactsDir());
@@ -372,6 +373,7 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
     for (char c : r.requested_target) target += c == '&' ? std::string("&amp;") : std::string(1, c);
     EXPECT_NE(html.find(">" + target + "<"), std::string::npos) << target;
   }
+  EXPECT_NE(html.find(">fleet-x: p50 / p99 ms<"), std::string::npos) << "the hosts section's column of fleet-x";
   EXPECT_NE(html.find("title=\"" + loads + "\">loads<"), std::string::npos);
   EXPECT_NE(html.find("title=\"" + others + "/results.jsonl\">others<"), std::string::npos);
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/strings.h"
+#include "fleet/fleet_outcome.h"
 #include "core/version.h"
 #include "report/shape_matrix.h"
 #include "report/store.h"
@@ -139,7 +140,7 @@ json SummarySection(const ReportInputs& in) {
 
 // ---- hosts side by side -----------------------------------------------------------------
 
-// The same case on every host (a fleet's merged stores): one row per case key, one column per
+// The same case on every host (a fleet's merged stores): one row per case, one column per
 // host (its fleet name, else its hostname), p50 and p99 or the status and its reason. Present
 // only when the records come from two hosts or more.
 json HostsSection(const ReportInputs& in) {
@@ -149,7 +150,9 @@ json HostsSection(const ReportInputs& in) {
   for (const Record& r : in.records) {
     const std::string& host = HostName(r.environment);
     if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
-    const std::string key = r.case_key.empty() ? r.id : r.case_key;
+    // By what a reader tells cases apart by: a case skipped on one host (no artifact for the
+    // runtime, no case key) and unavailable on another (no runtime to ask) is one row.
+    const std::string key = FleetCaseLabel(r);
     if (!cells.count(key)) cases.push_back(key);
     const Record*& cell = cells[key][host];
     // The last measured record of a case on a host, else its last.
