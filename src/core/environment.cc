@@ -108,9 +108,7 @@ Environment ReadEnvironment() {
   }
   env.cpu_model = CpuModel();
   env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
-  cpu_set_t affinity;
-  CPU_ZERO(&affinity);
-  if (::sched_getaffinity(0, sizeof affinity, &affinity) == 0) env.usable_cores = CPU_COUNT(&affinity);
+  env.usable_cores = UsableCores();
   env.cpu_features = CpuFeatures();
   env.memory_total_bytes = MemoryTotalBytes();
   env.load_average = LoadAverage();
@@ -135,6 +133,15 @@ Environment ReadEnvironment() {
   env.sanitizers = true;
 #endif
   return env;
+}
+
+int UsableCores() {
+  cpu_set_t affinity;
+  CPU_ZERO(&affinity);
+  if (::sched_getaffinity(0, sizeof affinity, &affinity) == 0 && CPU_COUNT(&affinity) > 0) {
+    return CPU_COUNT(&affinity);
+  }
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 const std::string& HostName(const Environment& environment) {

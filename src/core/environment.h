@@ -41,6 +41,12 @@ struct Environment {
 
 Environment ReadEnvironment();
 
+// The cores this process may run on (its CPU affinity), at least 1: the default thread count of
+// the runtimes edgebench sizes itself. A host limited to one core by taskset or a cpuset would
+// otherwise get as many threads as the machine has cores, all on that one (seen on a fleet host:
+// TFLite's builtin kernels 26 times slower with two threads on one core).
+int UsableCores();
+
 // How reports and comparisons name the machine of a record: the fleet's host name when it has
 // one, else the hostname.
 const std::string& HostName(const Environment& environment);

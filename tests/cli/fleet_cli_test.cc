@@ -189,6 +189,11 @@ TEST_F(FleetCli, ThreeHostsWithAnUnreachableAndALostOneEndWithOneRecordPerHostAn
       EXPECT_FALSE(r.environment.architecture.empty());
       if (host == "fleet-b") {
         EXPECT_EQ(r.environment.usable_cores, 1) << r.id;
+        // One core usable: a target without threads= gets one thread, not one per core of the
+        // machine all on that core.
+        if (r.status == CaseStatus::kOk && r.requested_target.find("threads=") == std::string::npos) {
+          EXPECT_NE(r.effective_target.find("threads=1"), std::string::npos) << r.effective_target;
+        }
       }
       const bool litert_case = r.backend == "litert";
       if (host == "fleet-c" && litert_case) {

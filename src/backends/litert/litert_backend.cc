@@ -4,6 +4,7 @@
 #include "backends/litert/litert_xnnpack_session.h"
 #include "backends/litert/tflite_op_profiler.h"
 #include "core/dequantize.h"
+#include "core/environment.h"
 
 #include <dlfcn.h>
 
@@ -385,7 +386,7 @@ class LiteRtBackend : public Backend {
                            "'; use litert:cpu or litert:xnnpack");
     }
     TargetOptions options(target);
-    auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()), 1, 1024);
+    auto threads = options.Int("threads", UsableCores(), 1, 1024);
     // fallback=fail: the model must run wholly on the requested device. litert:cpu's builtin
     // kernels are the CPU, so it always does.
     auto fallback = options.Choice("fallback", "allow", {"allow", "fail"});

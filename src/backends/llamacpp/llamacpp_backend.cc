@@ -11,6 +11,7 @@
 
 #include "backends/build_config.h"
 #include "backends/llamacpp/llamacpp_log.h"
+#include "core/environment.h"
 
 namespace edgebench {
 namespace {
@@ -296,7 +297,7 @@ class LlamaCppBackend : public Backend {
       return Status::Error("llama.cpp has no device '" + target.device + "' here; use llamacpp:cpu");
     }
     TargetOptions options(target);
-    auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()), 1, 1024);
+    auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto batch = options.Int("batch", 2048, 1, 1 << 20);
     auto ubatch = options.Int("ubatch", 512, 1, 1 << 20);
     auto fa = options.Choice("fa", "auto", {"on", "off", "auto"});

@@ -20,6 +20,7 @@
 #include "backends/ort/ort_log.h"
 #include "backends/ort/ort_profile.h"
 #include "core/clock.h"
+#include "core/environment.h"
 #include "core/placement.h"
 #include "core/log.h"
 #include "core/stderr_filter.h"
@@ -301,8 +302,7 @@ class OrtBackend : public Backend {
                            "'; use ort:cpu, ort:xnnpack or ort:dnnl");
     }
     TargetOptions options(target);
-    auto threads = options.Int("threads", static_cast<int>(std::thread::hardware_concurrency()),
-                               1, 1024);
+    auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto opt = options.Choice("opt", "all", {"disable", "basic", "extended", "all"});
     // fallback=fail: the model must run wholly on the requested device (ORT's
     // session.disable_cpu_ep_fallback); ort:cpu always does.
