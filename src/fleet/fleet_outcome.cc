@@ -9,6 +9,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "report/cases_on_hosts.h"
 #include "report/store.h"
 
 namespace edgebench {
@@ -65,15 +66,6 @@ std::string Ms(int64_t ns) {
 }
 
 }  // namespace
-
-std::string FleetCaseLabel(const Record& r) {
-  std::string label = r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target + " " + r.scenario;
-  if (r.llm) {
-    label += " prompt " + std::to_string(r.llm->settings.prompt_tokens) + " gen " +
-             std::to_string(r.llm->settings.gen_tokens);
-  }
-  return label;
-}
 
 std::string FleetHostStateName(FleetHostState state) {
   switch (state) {
@@ -152,52 +144,40 @@ std::string FleetOutcomeTable(const std::vector<FleetHostOutcome>& outcomes) {
 }
 
 std::string FleetCaseTable(const std::vector<FleetHostOutcome>& outcomes) {
-  struct Row {
-    std::string label;
-    std::map<std::string, const Record*> by_host;
-  };
-  std::vector<std::string> order;
-  std::map<std::string, Row> rows;
+  std::vector<std::string> hosts;
+  std::vector<const Record*> records;
   for (const FleetHostOutcome& o : outcomes) {
-    for (const Record& r : o.records) {
-      // Rows by what a reader tells cases apart by, not by case key: a case skipped on one host
-      // (no artifact for the runtime) and unavailable on another (no runtime to ask) is one row.
-      const std::string key = FleetCaseLabel(r);
-      if (!rows.count(key)) {
-        order.push_back(key);
-        rows[key].label = key;
-      }
-      const Record*& cell = rows[key].by_host[o.host];
-      if (!cell || r.status == CaseStatus::kOk || cell->status != CaseStatus::kOk) cell = &r;
-    }
+    hosts.push_back(o.host);
+    for (const Record& r : o.records) records.push_back(&r);
   }
+  const CasesOnHosts grouped = GroupCasesOnHosts(records, hosts);
   size_t label_width = 4;
-  for (const auto& [key, row] : rows) label_width = std::max(label_width, row.label.size());
+  for (const CasesOnHosts::Row& row : grouped.rows) label_width = std::max(label_width, row.label.size());
   std::ostringstream out;
   out << std::string(label_width, ' ');
-  for (const FleetHostOutcome& o : outcomes) {
+  for (const std::string& host : grouped.hosts) {
     char head[64];
-    std::snprintf(head, sizeof head, "  %-22s", (o.host + " p50/p99 ms").c_str());
+    std::snprintf(head, sizeof head, "  %-22s", (host + " p50/p99 ms").c_str());
     out << head;
   }
   out << "\n";
   std::vector<std::string> reasons;
-  for (const std::string& key : order) {
-    const Row& row = rows[key];
+  for (const CasesOnHosts::Row& row : grouped.rows) {
     out << row.label << std::string(label_width - row.label.size(), ' ');
-    for (const FleetHostOutcome& o : outcomes) {
-      const auto it = row.by_host.find(o.host);
+    for (const std::string& host : grouped.hosts) {
+      const auto it = row.by_host.find(host);
       std::string cell = "-";
       if (it != row.by_host.end()) {
         const Record& r = *it->second;
-        const auto p50 = r.summary.Percentile(0.50);
-        const auto p99 = r.summary.Percentile(0.99);
+        const LatencySummary& summary = MainLatencySummary(r);
+        const auto p50 = summary.Percentile(0.50);
+        const auto p99 = summary.Percentile(0.99);
         if (r.status == CaseStatus::kOk && p50 && p99) {
           cell = Ms(*p50) + " / " + Ms(*p99) + (r.valid ? "" : " INVALID");
         } else {
           cell = CaseStatusName(r.status);
           if (!r.error.empty()) {
-            reasons.push_back(o.host + ": " + row.label + ": " + CaseStatusName(r.status) + ": " + Tail(r.error, 300));
+            reasons.push_back(host + ": " + row.label + ": " + CaseStatusName(r.status) + ": " + Tail(r.error, 300));
             cell += " [" + std::to_string(reasons.size()) + "]";
           }
         }

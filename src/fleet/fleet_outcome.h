@@ -32,14 +32,10 @@ struct FleetHostOutcome {
 // Every host of this run (its fleet-status.json written at or after `run_start`), by name.
 std::vector<FleetHostOutcome> ReadFleetOutcomes(const std::string& out_dir, std::filesystem::file_time_type run_start);
 
-// "MODEL[?VARIANT] TARGET SCENARIO[ prompt P gen G]": a case as the same on every host, whatever
-// its status there (a skipped record has no case key; an unavailable one has).
-std::string FleetCaseLabel(const Record& record);
-
 // host, state, architecture, cores, records (measured/all), reason: one line each.
 std::string FleetOutcomeTable(const std::vector<FleetHostOutcome>& outcomes);
 
-// The same cases side by side: one row per case (model, target, scenario), one column per host,
+// The same cases side by side (report/cases_on_hosts.h): one row per case, one column per host,
 // its p50 and p99 in ms or its status ("unavailable", "failed"...); reasons listed below.
 std::string FleetCaseTable(const std::vector<FleetHostOutcome>& outcomes);
 

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "core/strings.h"
-#include "fleet/fleet_outcome.h"
 #include "core/version.h"
+#include "report/cases_on_hosts.h"
 #include "report/shape_matrix.h"
 #include "report/store.h"
 #include "stats/summary.h"
@@ -29,14 +29,6 @@ json Ms(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4; }
 json Ms(const std::optional<int64_t>& ns) { return ns ? Ms(*ns) : json(nullptr); }
 double Round(double value, double unit) { return std::round(value / unit) * unit; }
 json Finite(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-// The latency summary a case is judged by: the tensor summary, an LLM's end-to-end latency, or
-// an accuracy pass's inference time.
-const LatencySummary& MainSummary(const Record& r) {
-  if (r.summary.count == 0 && r.llm) return r.llm->summary.e2e;
-  if (r.summary.count == 0 && r.accuracy) return r.accuracy->inference_summary;
-  return r.summary;
-}
 
 // "vit?fp16 ort:cpu": a model (and variant) on a target, where scenarios are beside the point.
 std::string ModelOnTarget(const Record& r) {
@@ -100,22 +92,11 @@ json EnvironmentSection(const ReportInputs& in) {
 
 // ---- summary ----------------------------------------------------------------------------
 
-// The scenario as a reader tells cases apart: an llm case's lengths and load, which its
-// scenario name alone does not say.
-std::string ScenarioText(const Record& r) {
-  if (r.scenario != "llm" || !r.llm) return r.scenario;
-  const LlmSettings& s = r.llm->settings;
-  std::string text = "llm prompt " + std::to_string(s.prompt_tokens) + " gen " + std::to_string(s.gen_tokens);
-  if (s.sequences > 1) text += " sequences " + std::to_string(s.sequences);
-  if (s.concurrency > 1) text += " concurrency " + std::to_string(s.concurrency);
-  return text;
-}
-
 json SummarySection(const ReportInputs& in) {
   json rows = json::array();
   for (size_t i = 0; i < in.records.size(); ++i) {
     const Record& r = in.records[i];
-    const LatencySummary& s = MainSummary(r);
+    const LatencySummary& s = MainLatencySummary(r);
     json row = {{"id", r.id},
                 {"store", in.stores[in.record_store[i]].label},
                 {"model", r.model},
@@ -140,40 +121,28 @@ json SummarySection(const ReportInputs& in) {
 
 // ---- hosts side by side -----------------------------------------------------------------
 
-// The same case on every host (a fleet's merged stores): one row per case, one column per
-// host (its fleet name, else its hostname), p50 and p99 or the status and its reason. Present
-// only when the records come from two hosts or more.
+// The same case on every host (a fleet's merged stores, report/cases_on_hosts.h): one row per
+// case, one column per host, p50 and p99 or the status and its reason. Present only when the
+// records come from two hosts or more.
 json HostsSection(const ReportInputs& in) {
-  std::vector<std::string> hosts;
-  std::vector<std::string> cases;  // case keys in the order first seen
-  std::map<std::string, std::map<std::string, const Record*>> cells;  // case key -> host -> record
-  for (const Record& r : in.records) {
-    const std::string& host = HostName(r.environment);
-    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
-    // By what a reader tells cases apart by: a case skipped on one host (no artifact for the
-    // runtime, no case key) and unavailable on another (no runtime to ask) is one row.
-    const std::string key = FleetCaseLabel(r);
-    if (!cells.count(key)) cases.push_back(key);
-    const Record*& cell = cells[key][host];
-    // The last measured record of a case on a host, else its last.
-    if (!cell || r.status == CaseStatus::kOk || cell->status != CaseStatus::kOk) cell = &r;
-  }
-  if (hosts.size() < 2) return nullptr;
+  std::vector<const Record*> records;
+  for (const Record& r : in.records) records.push_back(&r);
+  const CasesOnHosts grouped = GroupCasesOnHosts(records);
+  if (grouped.hosts.size() < 2) return nullptr;
   json rows = json::array();
-  for (const std::string& key : cases) {
-    const Record* first = cells[key].begin()->second;
-    json row = {{"model", first->model},
-                {"target", first->requested_target},
-                {"scenario", ScenarioText(*first)},
+  for (const CasesOnHosts::Row& case_row : grouped.rows) {
+    json row = {{"model", case_row.first->model},
+                {"target", case_row.first->requested_target},
+                {"scenario", ScenarioText(*case_row.first)},
                 {"cells", json::array()}};
-    for (const std::string& host : hosts) {
-      const auto it = cells[key].find(host);
-      if (it == cells[key].end()) {
+    for (const std::string& host : grouped.hosts) {
+      const auto it = case_row.by_host.find(host);
+      if (it == case_row.by_host.end()) {
         row["cells"].push_back({{"status", "absent"}});
         continue;
       }
       const Record& r = *it->second;
-      const LatencySummary& summary = MainSummary(r);
+      const LatencySummary& summary = MainLatencySummary(r);
       json cell = {{"status", CaseStatusName(r.status)}, {"valid", r.valid}, {"error", r.error}};
       if (r.status == CaseStatus::kOk && summary.count > 0) {
         cell["p50_ms"] = Ms(summary.Percentile(0.50));
@@ -183,7 +152,7 @@ json HostsSection(const ReportInputs& in) {
     }
     rows.push_back(row);
   }
-  return {{"hosts", hosts}, {"rows", rows}};
+  return {{"hosts", grouped.hosts}, {"rows", rows}};
 }
 
 // ---- latency ----------------------------------------------------------------------------
