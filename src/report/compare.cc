@@ -7,26 +7,10 @@
 #include <set>
 #include <sstream>
 
+#include "report/compare_pairing.h"
 #include "stats/summary.h"
 
 namespace edgebench {
-
-Result<std::vector<std::string>> ParseMatchFields(const std::string& text) {
-  std::vector<std::string> fields;
-  std::stringstream in(text);
-  std::string field;
-  while (std::getline(in, field, ',')) {
-    if (field.empty()) continue;
-    if (std::find(kCompareMatchFields.begin(), kCompareMatchFields.end(), field) == kCompareMatchFields.end()) {
-      std::string known;
-      for (const std::string& f : kCompareMatchFields) known += (known.empty() ? "" : ", ") + f;
-      return Status::Error("--by: unknown field '" + field + "'; fields: " + known);
-    }
-    if (std::find(fields.begin(), fields.end(), field) == fields.end()) fields.push_back(field);
-  }
-  if (fields.empty()) return Status::Error("--by: no field given; e.g. --by model,backend,device,scenario");
-  return fields;
-}
 
 std::string MetricVerdictName(MetricVerdict verdict) {
   switch (verdict) {
@@ -59,78 +43,6 @@ std::string Percent(double fraction, bool sign = true) {
   char text[32];
   std::snprintf(text, sizeof text, sign ? "%+.2f%%" : "%.2f%%", 100 * fraction);
   return text;
-}
-
-std::string FieldValue(const Record& r, const std::string& field) {
-  if (field == "model") return r.model;
-  if (field == "variant") return r.variant;
-  if (field == "artifact") return r.artifact_sha256.empty() ? r.artifact : r.artifact_sha256;
-  if (field == "backend") return r.backend;
-  if (field == "device") return r.device;
-  if (field == "target") return r.effective_target;
-  if (field == "scenario") return r.scenario;
-  if (field == "host") return HostName(r.environment);
-  return "";
-}
-
-// With `by_host` (either store holds several hosts: a fleet's merged store), a case is a case on
-// one host: its key names the host too, so host A's record is never paired with host B's.
-std::string MatchKey(const Record& r, const std::vector<std::string>& by, bool by_host) {
-  if (by.empty()) return by_host ? r.case_key + " on " + HostName(r.environment) : r.case_key;
-  std::string key;
-  for (const std::string& field : by) key += (key.empty() ? "" : ", ") + field + "=" + FieldValue(r, field);
-  if (by_host && std::find(by.begin(), by.end(), "host") == by.end()) key += ", host=" + HostName(r.environment);
-  return key;
-}
-
-// The records of one store grouped by match key, keys in the order they first appear.
-struct Grouped {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<const Record*>> records;
-};
-
-Grouped Group(const std::vector<Record>& records, const std::vector<std::string>& by, bool by_host) {
-  Grouped grouped;
-  for (const Record& r : records) {
-    const std::string key = MatchKey(r, by, by_host);
-    auto& group = grouped.records[key];
-    if (group.empty()) grouped.order.push_back(key);
-    group.push_back(&r);
-  }
-  return grouped;
-}
-
-// The record compared from a group: the last measured one, else the last. An empty `ambiguous`
-// unless the group holds several cases (different keys, possible with --by).
-const Record* Pick(const std::vector<const Record*>& group, const std::string& side, std::vector<std::string>& notes,
-                   std::string& ambiguous) {
-  std::vector<std::string> keys;
-  for (const Record* r : group) {
-    if (std::find(keys.begin(), keys.end(), r->case_key) == keys.end()) keys.push_back(r->case_key);
-  }
-  if (keys.size() > 1) {
-    std::string targets;
-    for (const Record* r : group) {
-      if (targets.find(r->effective_target) == std::string::npos) {
-        targets += (targets.empty() ? "" : ", ") + r->effective_target;
-      }
-    }
-    ambiguous = side + " has " + std::to_string(keys.size()) + " different cases that match (targets " + targets +
-                "): add fields to --by so that one case of each store matches";
-  }
-  const Record* picked = group.back();
-  for (auto it = group.rbegin(); it != group.rend(); ++it) {
-    if ((*it)->status == CaseStatus::kOk) {
-      picked = *it;
-      break;
-    }
-  }
-  if (group.size() > 1) {
-    notes.push_back(side + " has " + std::to_string(group.size()) + " records of this case: compared " +
-                    (picked->status == CaseStatus::kOk ? "the last measured one" : "the last one") + " (" +
-                    picked->id + ")");
-  }
-  return picked;
 }
 
 UnmatchedCase Unmatched(const std::string& match, const Record& r) {
@@ -526,17 +438,11 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
                                   const CompareOptions& options) {
   Comparison comparison;
   comparison.noise_threshold = options.noise_threshold;
-  std::set<std::string> hosts;
-  for (const auto* side : {&base, &candidate}) {
-    std::set<std::string> side_hosts;
-    for (const Record& r : *side) side_hosts.insert(HostName(r.environment));
-    if (side_hosts.size() > 1) hosts.insert(side_hosts.begin(), side_hosts.end());
-  }
-  const bool by_host = !hosts.empty();
+  const bool by_host = HoldsSeveralHosts(base) || HoldsSeveralHosts(candidate);
   comparison.match_rule = options.match_by.empty() ? (by_host ? "case key and host" : "case key")
                                                    : Join(options.match_by, ", ") + (by_host ? ", host" : "");
-  const Grouped base_groups = Group(base, options.match_by, by_host);
-  const Grouped candidate_groups = Group(candidate, options.match_by, by_host);
+  const CaseGroups base_groups = GroupCases(base, options.match_by, by_host);
+  const CaseGroups candidate_groups = GroupCases(candidate, options.match_by, by_host);
   for (const std::string& key : base_groups.order) {
     const auto& group = base_groups.records.at(key);
     const auto other = candidate_groups.records.find(key);
@@ -547,8 +453,8 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
     std::vector<std::string> notes;
     std::string ambiguous_base;
     std::string ambiguous_candidate;
-    const Record* b = Pick(group, "BASE", notes, ambiguous_base);
-    const Record* c = Pick(other->second, "NEW", notes, ambiguous_candidate);
+    const Record* b = PickCompared(group, "BASE", notes, ambiguous_base);
+    const Record* c = PickCompared(other->second, "NEW", notes, ambiguous_candidate);
     CaseComparison compared = CompareCase(*b, *c, options);
     compared.match = key;
     const bool ambiguous = !ambiguous_base.empty() || !ambiguous_candidate.empty();
