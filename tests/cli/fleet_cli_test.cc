@@ -47,14 +47,14 @@ class FleetCli : public ::testing::Test {
     fs::remove_all(*dir_);
     delete dir_;
   }
-  static testing::CommandResult Hosts(const std::string& args) {
+  // tests/fleet/namespace_hosts.sh COMMAND DIR [NAME OPTIONS...], its output kept for messages.
+  static testing::CommandResult Hosts(const std::string& command, const std::string& name_and_options = "") {
     return RunCommand("bash " + Quote(std::string(EDGEBENCH_SOURCE_DIR) + "/tests/fleet/namespace_hosts.sh") + " " +
-                      args + " " + Quote(*dir_) + " " + " 2>&1");
+                      command + " " + Quote(*dir_) + " " + name_and_options + " 2>&1");
   }
   static testing::CommandResult Host(const std::string& command, const std::string& name,
                                      const std::string& options = "") {
-    return RunCommand("bash " + Quote(std::string(EDGEBENCH_SOURCE_DIR) + "/tests/fleet/namespace_hosts.sh") + " " +
-                      command + " " + Quote(*dir_) + " " + name + " " + options + " 2>&1");
+    return Hosts(command, name + " " + options);
   }
   static std::string HostDir(const std::string& name) { return *dir_ + "/hosts/" + name; }
   static std::string NetNs(const std::string& name) {
