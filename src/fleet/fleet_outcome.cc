@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <system_error>
 
+#include "core/strings.h"
 #include "report/cases_on_hosts.h"
 #include "report/store.h"
 
@@ -57,12 +56,6 @@ void ReadHostFiles(const fs::path& dir, FleetHostOutcome& o) {
       o.store_warnings.push_back(store.error());
     }
   }
-}
-
-std::string Ms(int64_t ns) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e6);
-  return text;
 }
 
 }  // namespace
@@ -173,7 +166,8 @@ std::string FleetCaseTable(const std::vector<FleetHostOutcome>& outcomes) {
         const auto p50 = summary.Percentile(0.50);
         const auto p99 = summary.Percentile(0.99);
         if (r.status == CaseStatus::kOk && p50 && p99) {
-          cell = Ms(*p50) + " / " + Ms(*p99) + (r.valid ? "" : " INVALID");
+          cell = FormatNumber("%.3f", *p50 / 1e6) + " / " + FormatNumber("%.3f", *p99 / 1e6) +
+                 (r.valid ? "" : " INVALID");
         } else {
           cell = CaseStatusName(r.status);
           if (!r.error.empty()) {
