@@ -40,13 +40,6 @@ struct AgreeOptions {
   int64_t timeout_ms = 300000;
 };
 
-std::string Num(const char* format, double v) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, v);
-  return buffer;
-}
-
 std::string JoinComma(const std::vector<std::string>& targets) {
   std::string text;
   for (const std::string& t : targets) text += (text.empty() ? "" : ", ") + t;
@@ -98,9 +91,9 @@ std::string DetectionSummary(const DetectionAgreement& d) {
   std::string text = "matched " + std::to_string(d.matched) + ", unmatched " + std::to_string(d.unmatched_reference) +
                      "+" + std::to_string(d.unmatched_other);
   if (d.matched > 0) {
-    text += ", corner max " + Num("%.3g", d.max_corner_error_px) + " px mean " + Num("%.3g", d.mean_corner_error_px) +
-            ", score max " + Num("%.3g", d.max_score_diff);
-    if (d.max_keypoint_error) text += ", keypoint max " + Num("%.3g", *d.max_keypoint_error);
+    text += ", corner max " + FormatNumberOrInf("%.3g", d.max_corner_error_px) + " px mean " + FormatNumberOrInf("%.3g", d.mean_corner_error_px) +
+            ", score max " + FormatNumberOrInf("%.3g", d.max_score_diff);
+    if (d.max_keypoint_error) text += ", keypoint max " + FormatNumberOrInf("%.3g", *d.max_keypoint_error);
   }
   return text;
 }
@@ -347,11 +340,11 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
           entry["outputs"].push_back(out);
           if (o.format == "table") {
             std::cout << std::setw(target_column) << p.target.text << std::setw(22) << a.output.substr(0, 21)
-                      << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << Num("%.3g", a.max_abs_error)
-                      << std::setw(11) << Num("%.3g", a.mean_abs_error) << std::setw(11) << Num("%.6f", a.cosine)
-                      << std::setw(10) << Num("%.1f", a.sqnr_db)
+                      << std::setw(15) << ShapeToString(a.shape) << std::setw(11) << FormatNumberOrInf("%.3g", a.max_abs_error)
+                      << std::setw(11) << FormatNumberOrInf("%.3g", a.mean_abs_error) << std::setw(11) << FormatNumberOrInf("%.6f", a.cosine)
+                      << std::setw(10) << FormatNumberOrInf("%.1f", a.sqnr_db)
                       << std::setw(6) << (a.top1_agrees ? (*a.top1_agrees ? "yes" : "no") : "-")
-                      << std::setw(6) << (a.top5_overlap ? Num("%.1f", *a.top5_overlap) : "-") << ResultText(a.violations) << "\n";
+                      << std::setw(6) << (a.top5_overlap ? FormatNumberOrInf("%.1f", *a.top5_overlap) : "-") << ResultText(a.violations) << "\n";
           }
         }
       }

@@ -64,16 +64,6 @@ struct DriftOptions {
   std::string preprocess;  // default: the manifest's
 };
 
-std::string Num(const char* format, double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return FormatNumber(format, v);
-}
-
-bool EndsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // A temporary directory removed with everything in it when the command ends.
 class ScratchDir {
  public:
@@ -406,24 +396,24 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
       findings.push_back("intermediate tensors unsupported (" + unsupported + "); final outputs only");
     } else if (summary.first_drift) {
       const TensorDriftRow& row = rows[*summary.first_drift];
-      findings.push_back("first drift at " + RowLabel(row) + ", SQNR " + Num("%.1f", row.sqnr_db) + " dB < " +
-                         Num("%g", o.min_sqnr_db) + " dB");
+      findings.push_back("first drift at " + RowLabel(row) + ", SQNR " + FormatNumberOrInf("%.1f", row.sqnr_db) + " dB < " +
+                         FormatNumberOrInf("%g", o.min_sqnr_db) + " dB");
     } else if (!rows.empty()) {
-      findings.push_back("no tensor below " + Num("%g", o.min_sqnr_db) + " dB");
+      findings.push_back("no tensor below " + FormatNumberOrInf("%g", o.min_sqnr_db) + " dB");
     }
     if (summary.largest_drop) {
       const TensorDriftRow& row = rows[*summary.largest_drop];
       std::string before = "from the input";
       for (size_t i = *summary.largest_drop; i-- > 0;) {
         if (rows[i].compared && !(std::isinf(rows[i].sqnr_db) && rows[i].sqnr_db > 0)) {
-          before = Num("%.1f", rows[i].sqnr_db);
+          before = FormatNumberOrInf("%.1f", rows[i].sqnr_db);
           break;
         }
       }
-      findings.push_back("largest drop at " + RowLabel(row) + ": " + before + " -> " + Num("%.1f", row.sqnr_db) + " dB");
+      findings.push_back("largest drop at " + RowLabel(row) + ": " + before + " -> " + FormatNumberOrInf("%.1f", row.sqnr_db) + " dB");
     }
     for (const TensorDriftRow& row : final_rows) {
-      if (row.compared) findings.push_back("final output " + row.reference_name + " SQNR " + Num("%.1f", row.sqnr_db) + " dB");
+      if (row.compared) findings.push_back("final output " + row.reference_name + " SQNR " + FormatNumberOrInf("%.1f", row.sqnr_db) + " dB");
     }
     if (reference_hits) {
       // The candidate as it runs (nothing exposed), else as exposed.
@@ -435,8 +425,8 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
         entry["top1"] = candidate_top1;
         entry["top1_delta_points"] = 100 * (candidate_top1 - reference_top1);
         findings.push_back("top-1 on these " + std::to_string(labels.size()) + " images " +
-                           Num("%.2f", 100 * candidate_top1) + "% against the reference's " +
-                           Num("%.2f", 100 * reference_top1) + "% (" + Num("%+.2f", 100 * (candidate_top1 - reference_top1)) +
+                           FormatNumberOrInf("%.2f", 100 * candidate_top1) + "% against the reference's " +
+                           FormatNumberOrInf("%.2f", 100 * reference_top1) + "% (" + FormatNumberOrInf("%+.2f", 100 * (candidate_top1 - reference_top1)) +
                            " points)");
       } else {
         errors.push_back(hits.error());
@@ -454,12 +444,12 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
         exposure_changed = true;
         exposure_sqnr_db = std::isnan(row.sqnr_db) ? row.sqnr_db : std::min(exposure_sqnr_db, row.sqnr_db);
         exposure_text += (exposure_text.empty() ? "" : "; ") + row.reference_name + ": SQNR " +
-                         Num("%.1f", row.sqnr_db) + " dB, max abs " + Num("%.3g", row.max_abs_error);
+                         FormatNumberOrInf("%.1f", row.sqnr_db) + " dB, max abs " + FormatNumberOrInf("%.3g", row.max_abs_error);
       }
     }
     for (const TensorDriftRow& row : plain_rows) {
       if (exposure_changed && row.compared) {
-        exposure_text += "; unexposed vs reference: " + row.reference_name + " SQNR " + Num("%.1f", row.sqnr_db) + " dB";
+        exposure_text += "; unexposed vs reference: " + row.reference_name + " SQNR " + FormatNumberOrInf("%.1f", row.sqnr_db) + " dB";
       }
     }
 
@@ -505,9 +495,9 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
             std::cout << "skipped: " << row.skip_reason << "\n";
             continue;
           }
-          std::cout << std::setw(9) << Num("%.1f", row.sqnr_db) << std::setw(9)
-                    << (row.drop_db ? Num("%.1f", *row.drop_db) : "-") << std::setw(10) << Num("%.6f", row.cosine)
-                    << std::setw(11) << Num("%.3g", row.max_abs_error)
+          std::cout << std::setw(9) << FormatNumberOrInf("%.1f", row.sqnr_db) << std::setw(9)
+                    << (row.drop_db ? FormatNumberOrInf("%.1f", *row.drop_db) : "-") << std::setw(10) << FormatNumberOrInf("%.6f", row.cosine)
+                    << std::setw(11) << FormatNumberOrInf("%.3g", row.max_abs_error)
                     << (row.candidate_name == row.reference_name ? "" : row.candidate_name) << "\n";
         }
         std::string only_ops;

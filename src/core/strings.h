@@ -1,6 +1,7 @@
 // Small string helpers shared across the tree.
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -23,6 +24,11 @@ inline bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// Whether `text` ends with `suffix`.
+inline bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
 // `text` without the spaces and tabs around it.
 inline std::string TrimBlanks(const std::string& text) {
   const size_t begin = text.find_first_not_of(" \t");
@@ -35,6 +41,13 @@ inline std::string FormatNumber(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
+}
+
+// As FormatNumber, with "nan", "inf" and "-inf" for the values that are not finite.
+inline std::string FormatNumberOrInf(const char* format, double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return FormatNumber(format, value);
 }
 
 // {"a", "b", ""} from "a,b," split on `separator`; "" gives {""}, so an empty item stays

@@ -37,11 +37,6 @@ Status BadSpec(const std::string& text, const std::string& why) {
   return Status::Error("bad --input '" + text + "': " + why);
 }
 
-bool EndsWith(const std::string& text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::optional<Number> ParseNumber(const std::string& text, bool allow_words) {
   Number n;
   n.text = text;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include <unistd.h>
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -28,10 +29,6 @@ uint64_t PixelBytesLimit() {
   const long page_size = ::sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page_size <= 0) return uint64_t{1} << 30;  // unknown: 1 GiB
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size) / 4;
-}
-
-bool EndsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string Hex(const unsigned char* bytes, size_t n) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/ort/ort_log.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -36,10 +37,6 @@ std::string FusedSubgraphType(const std::string& op_type) {
   };
   if (!digits(middle + 1, last) || !digits(last + 1, op_type.size())) return op_type;
   return op_type.substr(0, middle) + " subgraph";
-}
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
