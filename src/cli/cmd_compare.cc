@@ -44,7 +44,7 @@ Result<double> ParseRelative(const std::string& flag, const std::string& text) {
 }
 
 // "+2.75%".
-std::string Percent(double fraction) {
+std::string ChangePercent(double fraction) {
   char text[32];
   std::snprintf(text, sizeof text, "%+.2f%%", 100 * fraction);
   return text;
@@ -132,8 +132,8 @@ int RunCompare(const CompareCommandOptions& command) {
       const auto slowdown = m.MinimumSlowdown();
       if (m.verdict != MetricVerdict::kSlower || !slowdown || !(*slowdown > *fail_if_slower)) continue;
       std::cerr << "edgebench compare: " << c.model << " on " << c.target << " (" << c.scenario << "): " << m.name
-                << " slower by at least " << Percent(*slowdown) << " (change " << Percent(m.change)
-                << ", 95% interval [" << Percent(*m.ci_low) << ", " << Percent(*m.ci_high)
+                << " slower by at least " << ChangePercent(*slowdown) << " (change " << ChangePercent(m.change)
+                << ", 95% interval [" << ChangePercent(*m.ci_low) << ", " << ChangePercent(*m.ci_high)
                 << "]), more than --fail-if-slower " << command.fail_if_slower << "\n";
       exit_code = 1;
     }

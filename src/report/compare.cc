@@ -39,7 +39,7 @@ std::optional<double> MetricComparison::MinimumSlowdown() const {
 
 namespace {
 
-std::string Percent(double fraction, bool sign = true) {
+std::string SignedPercent(double fraction, bool sign = true) {
   char text[32];
   std::snprintf(text, sizeof text, sign ? "%+.2f%%" : "%.2f%%", 100 * fraction);
   return text;
@@ -234,7 +234,7 @@ std::vector<std::string> EnvironmentDifferences(const Environment& b, const Envi
   return differences;
 }
 
-std::string Join(const std::vector<std::string>& parts, const std::string& separator) {
+std::string JoinNonEmptyPrefix(const std::vector<std::string>& parts, const std::string& separator) {
   std::string joined;
   for (const std::string& p : parts) joined += (joined.empty() ? "" : separator) + p;
   return joined;
@@ -375,7 +375,7 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
   if (c.status != CaseStatus::kOk) reasons.push_back("NEW's record is " + CaseStatusName(c.status) + ": " + c.error);
   const auto machine = EnvironmentDifferences(b.environment, c.environment);
   if (!machine.empty()) {
-    const std::string line = "different environment: " + Join(machine, ", ");
+    const std::string line = "different environment: " + JoinNonEmptyPrefix(machine, ", ");
     if (options.ignore_environment) {
       out.notes.push_back(line + " (--ignore-environment)");
     } else {
@@ -412,12 +412,12 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
     for (const auto& [key, value] : bs.items()) {
       if (!cs.contains(key) || cs[key] != value) settings.push_back(key);
     }
-    if (!settings.empty()) out.notes.push_back("settings differ: " + Join(settings, ", "));
+    if (!settings.empty()) out.notes.push_back("settings differ: " + JoinNonEmptyPrefix(settings, ", "));
     if (b.artifact_sha256 != c.artifact_sha256) out.notes.push_back("artifacts differ (sha256)");
   }
   if (!reasons.empty()) {
     out.verdict = CaseVerdict::kNotComparable;
-    out.reason = Join(reasons, "; ");
+    out.reason = JoinNonEmptyPrefix(reasons, "; ");
     return out;
   }
   if (b.scenario != "llm") AddLatencyMetrics(b, c, options, out);
@@ -440,7 +440,7 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
   comparison.noise_threshold = options.noise_threshold;
   const bool by_host = HoldsSeveralHosts(base) || HoldsSeveralHosts(candidate);
   comparison.match_rule = options.match_by.empty() ? (by_host ? "case key and host" : "case key")
-                                                   : Join(options.match_by, ", ") + (by_host ? ", host" : "");
+                                                   : JoinNonEmptyPrefix(options.match_by, ", ") + (by_host ? ", host" : "");
   const CaseGroups base_groups = GroupCases(base, options.match_by, by_host);
   const CaseGroups candidate_groups = GroupCases(candidate, options.match_by, by_host);
   for (const std::string& key : base_groups.order) {
@@ -474,7 +474,7 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
       for (const std::string* why : {&ambiguous_base, &ambiguous_candidate}) {
         if (!why->empty()) reasons.push_back(*why);
       }
-      compared.reason = Join(reasons, "; ");
+      compared.reason = JoinNonEmptyPrefix(reasons, "; ");
     }
     comparison.cases.push_back(std::move(compared));
   }
@@ -518,7 +518,7 @@ std::string Comparison::SummaryLine() const {
   if (measured_by_neither) parts.push_back(std::to_string(measured_by_neither) + " measured by neither");
   if (!only_base.empty()) parts.push_back(std::to_string(only_base.size()) + " only in BASE");
   if (!only_candidate.empty()) parts.push_back(std::to_string(only_candidate.size()) + " only in NEW");
-  return Join(parts, ", ");
+  return JoinNonEmptyPrefix(parts, ", ");
 }
 
 namespace {
@@ -547,15 +547,15 @@ std::string PValue(const std::optional<double>& p) {
   return text;
 }
 
-std::string Interval(const MetricComparison& m) {
+std::string IntervalText(const MetricComparison& m) {
   if (!m.ci_low || !m.ci_high) return "-";
-  return "[" + Percent(*m.ci_low) + ", " + Percent(*m.ci_high) + "]";
+  return "[" + SignedPercent(*m.ci_low) + ", " + SignedPercent(*m.ci_high) + "]";
 }
 
-using Row = std::vector<std::string>;
+using TextRow = std::vector<std::string>;
 
-std::vector<Row> TableRows(const Comparison& comparison) {
-  std::vector<Row> rows;
+std::vector<TextRow> TableRows(const Comparison& comparison) {
+  std::vector<TextRow> rows;
   for (const CaseComparison& c : comparison.cases) {
     if (c.verdict == CaseVerdict::kNotComparable && c.metrics.empty()) {
       rows.push_back({c.model, c.target, c.scenario, "-", "-", "-", "-", "-", "-", CaseVerdictName(c.verdict)});
@@ -563,13 +563,13 @@ std::vector<Row> TableRows(const Comparison& comparison) {
     }
     for (const MetricComparison& m : c.metrics) {
       rows.push_back({c.model, c.target, c.scenario, m.name, Number(m.base, m.unit), Number(m.candidate, m.unit),
-                      Percent(m.change), Interval(m), PValue(m.p_value), MetricVerdictName(m.verdict)});
+                      SignedPercent(m.change), IntervalText(m), PValue(m.p_value), MetricVerdictName(m.verdict)});
     }
   }
   return rows;
 }
 
-const Row kHeader = {"model", "target", "scenario", "metric", "base", "new", "change", "95% CI", "p", "verdict"};
+const TextRow kHeader = {"model", "target", "scenario", "metric", "base", "new", "change", "95% CI", "p", "verdict"};
 
 // Notes and reasons under the table, one line each, naming the case.
 std::vector<std::string> NoteLines(const Comparison& comparison) {
@@ -594,7 +594,7 @@ std::vector<std::string> NoteLines(const Comparison& comparison) {
 std::string RuleLine(const Comparison& comparison) {
   std::string line =
       "rule: slower/faster when p < 0.05 and the whole 95% interval of the change lies outside +-" +
-      Percent(comparison.noise_threshold, false) +
+      SignedPercent(comparison.noise_threshold, false) +
       " (the noise threshold); one run a side: a Mann-Whitney U test on the queries and a bootstrap interval; "
       "three runs or more in all: Student's t on the runs' values; cases paired by " +
       comparison.match_rule;
@@ -610,14 +610,14 @@ std::string RuleLine(const Comparison& comparison) {
 }  // namespace
 
 std::string ComparisonText(const Comparison& comparison) {
-  std::vector<Row> rows = TableRows(comparison);
+  std::vector<TextRow> rows = TableRows(comparison);
   rows.insert(rows.begin(), kHeader);
   std::vector<size_t> widths(kHeader.size(), 0);
-  for (const Row& row : rows) {
+  for (const TextRow& row : rows) {
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   }
   std::ostringstream out;
-  for (const Row& row : rows) {
+  for (const TextRow& row : rows) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
       line += row[i];
@@ -639,13 +639,13 @@ std::string ComparisonMarkdown(const Comparison& comparison) {
     for (size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) text.replace(at, 1, "\\|");
     return text;
   };
-  const std::vector<Row> rows = TableRows(comparison);
+  const std::vector<TextRow> rows = TableRows(comparison);
   out << "|";
   for (const std::string& h : kHeader) out << " " << h << " |";
   out << "\n|";
   for (size_t i = 0; i < kHeader.size(); ++i) out << (i >= 4 && i <= 8 ? " ---: |" : " --- |");
   out << "\n";
-  for (const Row& row : rows) {
+  for (const TextRow& row : rows) {
     out << "|";
     for (size_t i = 0; i < row.size(); ++i) {
       const bool verdict = i + 1 == row.size() && (row[i] == "slower" || row[i] == "faster");

@@ -8,10 +8,10 @@
 namespace edgebench {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
-Json Ms(const std::optional<int64_t>& ns) { return ns ? Json(static_cast<double>(*ns) / 1e6) : Json(nullptr); }
-Json Optional(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+OrderedJson Ms(const std::optional<int64_t>& ns) { return ns ? OrderedJson(static_cast<double>(*ns) / 1e6) : OrderedJson(nullptr); }
+OrderedJson Optional(const std::optional<double>& v) { return v ? OrderedJson(*v) : OrderedJson(nullptr); }
 
 std::optional<int64_t> ParseInteger(const std::string& text) {
   int64_t value = 0;
@@ -23,17 +23,17 @@ std::optional<int64_t> ParseInteger(const std::string& text) {
 
 // The thread count the backend used, from the effective target's options: a backend that
 // takes no thread option (or says its own in words) gives null.
-Json Threads(const Record& record) {
+OrderedJson Threads(const Record& record) {
   auto target = ParseTarget(record.effective_target);
   if (!target.ok()) return nullptr;
   const auto it = target.value().options.find("threads");
   if (it == target.value().options.end()) return nullptr;
   const auto threads = ParseInteger(it->second);
-  return threads ? Json(*threads) : Json(nullptr);
+  return threads ? OrderedJson(*threads) : OrderedJson(nullptr);
 }
 
 // Samples per query: offline's bound batch, else a dimension named as a batch by --dim.
-Json Batch(const Record& record) {
+OrderedJson Batch(const Record& record) {
   if (record.load && record.load->batch > 0) return record.load->batch;
   for (const char* name : {"batch", "batch_size", "N"}) {
     const auto it = record.dims.find(name);
@@ -43,7 +43,7 @@ Json Batch(const Record& record) {
 }
 
 // server:RATE's requested rate.
-Json Rate(const Record& record) {
+OrderedJson Rate(const Record& record) {
   if (ScenarioTable(record.scenario) != "server") return nullptr;
   const size_t colon = record.scenario.find(':');
   if (colon == std::string::npos) return nullptr;
@@ -51,7 +51,7 @@ Json Rate(const Record& record) {
     size_t used = 0;
     const std::string text = record.scenario.substr(colon + 1);
     const double rate = std::stod(text, &used);
-    return used == text.size() ? Json(rate) : Json(nullptr);
+    return used == text.size() ? OrderedJson(rate) : OrderedJson(nullptr);
   } catch (const std::exception&) {
     return nullptr;
   }
@@ -134,7 +134,7 @@ const FlatColumn* FindFlatColumn(const std::string& name) {
 std::string ScenarioTable(const std::string& scenario) { return scenario.substr(0, scenario.find(':')); }
 
 nlohmann::ordered_json FlattenRecord(const Record& r) {
-  Json row;
+  OrderedJson row;
   for (const FlatColumn& column : FlatColumns()) row[column.name] = nullptr;
   row["id"] = r.id;
   row["started_at"] = r.started_at;

@@ -110,12 +110,12 @@ std::string UnitsFor(FlatUnit column) {
   }
 }
 
-const char* ComparisonText(Comparison c) {
+const char* BoundRelationText(BoundRelation c) {
   switch (c) {
-    case Comparison::kAtMost: return "<=";
-    case Comparison::kAtLeast: return ">=";
-    case Comparison::kBelow: return "<";
-    case Comparison::kAbove: return ">";
+    case BoundRelation::kAtMost: return "<=";
+    case BoundRelation::kAtLeast: return ">=";
+    case BoundRelation::kBelow: return "<";
+    case BoundRelation::kAbove: return ">";
   }
   return "?";
 }
@@ -320,10 +320,10 @@ Result<Constraint> ParseConstraint(const std::string& text) {
   constraint.column = column.value()->name;
   constraint.unit = column.value()->unit;
   const std::string op = m[2].str();
-  constraint.comparison = op == "<=" ? Comparison::kAtMost
-                          : op == ">=" ? Comparison::kAtLeast
-                          : op == "<"  ? Comparison::kBelow
-                                       : Comparison::kAbove;
+  constraint.comparison = op == "<=" ? BoundRelation::kAtMost
+                          : op == ">=" ? BoundRelation::kAtLeast
+                          : op == "<"  ? BoundRelation::kBelow
+                                       : BoundRelation::kAbove;
   const std::string unit = m[4].matched ? m[4].str() : "";
   const auto factor = UnitFactor(constraint.unit, unit);
   if (!factor) {
@@ -350,10 +350,10 @@ Result<std::vector<Constraint>> ParseConstraints(const std::string& list) {
 
 bool Meets(const Constraint& constraint, double value) {
   switch (constraint.comparison) {
-    case Comparison::kAtMost: return value <= constraint.bound;
-    case Comparison::kAtLeast: return value >= constraint.bound;
-    case Comparison::kBelow: return value < constraint.bound;
-    case Comparison::kAbove: return value > constraint.bound;
+    case BoundRelation::kAtMost: return value <= constraint.bound;
+    case BoundRelation::kAtLeast: return value >= constraint.bound;
+    case BoundRelation::kBelow: return value < constraint.bound;
+    case BoundRelation::kAbove: return value > constraint.bound;
   }
   return false;
 }
@@ -561,7 +561,7 @@ nlohmann::json RecommendationToJson(const Recommendation& r) {
   for (const Constraint& c : r.query.constraints) {
     constraints.push_back({{"text", c.text},
                            {"column", c.column},
-                           {"op", ComparisonText(c.comparison)},
+                           {"op", BoundRelationText(c.comparison)},
                            {"bound", c.bound},
                            {"unit", FlatUnitName(c.unit)}});
   }
@@ -623,7 +623,7 @@ std::string RecommendationText(const Recommendation& r) {
   if (r.query.constraints.empty()) out << " none";
   for (size_t k = 0; k < r.query.constraints.size(); ++k) {
     const Constraint& c = r.query.constraints[k];
-    out << (k ? ", " : " ") << c.column << " " << ComparisonText(c.comparison) << " " << WithUnit(c.bound, c.unit);
+    out << (k ? ", " : " ") << c.column << " " << BoundRelationText(c.comparison) << " " << WithUnit(c.bound, c.unit);
   }
   out << "\nrule: " << r.rule << "\n\n";
 

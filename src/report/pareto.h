@@ -34,12 +34,12 @@ Result<Objective> ParseObjective(const std::string& text);
 // A comma-separated list, in order of importance.
 Result<std::vector<Objective>> ParseObjectives(const std::string& list);
 
-enum class Comparison { kAtMost, kAtLeast, kBelow, kAbove };  // <=, >=, <, >
+enum class BoundRelation { kAtMost, kAtLeast, kBelow, kAbove };  // <=, >=, <, >
 
 struct Constraint {
   std::string text;    // as written, e.g. "p99<=10ms"
   std::string column;  // "p99_ms"
-  Comparison comparison = Comparison::kAtMost;
+  BoundRelation comparison = BoundRelation::kAtMost;
   double bound = 0;    // in the column's unit (FlatUnitName)
   FlatUnit unit = FlatUnit::kMilliseconds;
 };

@@ -25,7 +25,7 @@ std::optional<int64_t> AsInt64(const nlohmann::json& json) {
   return std::nullopt;
 }
 
-Status Invalid(const std::string& what) {
+Status InvalidHistogram(const std::string& what) {
   return Status::Error("latency histogram JSON: " + what +
                        " (was it written by LatencyHistogram::ToJson, and not edited?)");
 }
@@ -153,13 +153,13 @@ nlohmann::json LatencyHistogram::ToJson() const {
 }
 
 Result<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json) {
-  if (!json.is_object()) return Invalid("expected an object, got " + std::string(json.type_name()));
+  if (!json.is_object()) return InvalidHistogram("expected an object, got " + std::string(json.type_name()));
   for (const char* key : {"sub_bucket_bits", "count", "min", "max", "sum", "buckets"}) {
-    if (!json.contains(key)) return Invalid(std::string("the field '") + key + "' is missing");
+    if (!json.contains(key)) return InvalidHistogram(std::string("the field '") + key + "' is missing");
   }
   const auto bits = AsInt64(json["sub_bucket_bits"]);
   if (!bits || *bits < kMinSubBucketBits || *bits > kMaxSubBucketBits) {
-    return Invalid("'sub_bucket_bits' must be an integer from " +
+    return InvalidHistogram("'sub_bucket_bits' must be an integer from " +
                    std::to_string(kMinSubBucketBits) + " to " + std::to_string(kMaxSubBucketBits) +
                    ", got " + json["sub_bucket_bits"].dump());
   }
@@ -168,7 +168,7 @@ Result<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json) 
   const auto min = AsInt64(json["min"]);
   const auto max = AsInt64(json["max"]);
   if (!count || !min || !max || *count < 0 || *min < 0 || *max < *min) {
-    return Invalid("'count', 'min' and 'max' must be integers with 0 <= min <= max, got " +
+    return InvalidHistogram("'count', 'min' and 'max' must be integers with 0 <= min <= max, got " +
                    json["count"].dump() + ", " + json["min"].dump() + ", " + json["max"].dump());
   }
   std::optional<__int128> sum;
@@ -178,39 +178,39 @@ Result<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json) 
     sum = *small;
   }
   if (!sum) {
-    return Invalid("'sum' must be a non-negative integer or a decimal string, got " +
+    return InvalidHistogram("'sum' must be a non-negative integer or a decimal string, got " +
                    json["sum"].dump());
   }
 
   const nlohmann::json& buckets = json["buckets"];
-  if (!buckets.is_array()) return Invalid("'buckets' must be an array of [lowest value, count]");
+  if (!buckets.is_array()) return InvalidHistogram("'buckets' must be an array of [lowest value, count]");
   int64_t total = 0;
   int64_t previous = -1;
   for (size_t i = 0; i < buckets.size(); ++i) {
     const nlohmann::json& entry = buckets[i];
     const std::string where = "'buckets' entry " + std::to_string(i) + " (" + entry.dump() + ")";
     if (!entry.is_array() || entry.size() != 2) {
-      return Invalid(where + " is not [lowest value, count]");
+      return InvalidHistogram(where + " is not [lowest value, count]");
     }
     const auto lowest = AsInt64(entry[0]);
     const auto times = AsInt64(entry[1]);
     if (!lowest || !times || *lowest < 0 || *times <= 0) {
-      return Invalid(where + " needs a non-negative lowest value and a positive count");
+      return InvalidHistogram(where + " needs a non-negative lowest value and a positive count");
     }
-    if (*lowest <= previous) return Invalid(where + " is not above the entry before it");
+    if (*lowest <= previous) return InvalidHistogram(where + " is not above the entry before it");
     const Bucket bucket = histogram.Locate(static_cast<uint64_t>(*lowest));
     if (histogram.Lowest(bucket.octave, bucket.slot) != *lowest) {
-      return Invalid(where + " does not start a bucket at " + std::to_string(*bits) +
+      return InvalidHistogram(where + " does not start a bucket at " + std::to_string(*bits) +
                      " sub-bucket bits (that bucket starts at " +
                      std::to_string(histogram.Lowest(bucket.octave, bucket.slot)) + ")");
     }
-    if (*times > kInt64Max - total) return Invalid(where + ": the counts overflow");
+    if (*times > kInt64Max - total) return InvalidHistogram(where + ": the counts overflow");
     total += *times;
     previous = *lowest;
     histogram.Octave(bucket.octave)[bucket.slot] = *times;
   }
   if (total != *count) {
-    return Invalid("the bucket counts add up to " + std::to_string(total) + ", not 'count' " +
+    return InvalidHistogram("the bucket counts add up to " + std::to_string(total) + ", not 'count' " +
                    std::to_string(*count));
   }
   if (*count > 0) {
@@ -220,15 +220,15 @@ Result<LatencyHistogram> LatencyHistogram::FromJson(const nlohmann::json& json) 
     const Bucket max_bucket = histogram.Locate(static_cast<uint64_t>(*max));
     if (histogram.Lowest(min_bucket.octave, min_bucket.slot) != first ||
         histogram.Lowest(max_bucket.octave, max_bucket.slot) != last) {
-      return Invalid("'min' " + std::to_string(*min) + " and 'max' " + std::to_string(*max) +
+      return InvalidHistogram("'min' " + std::to_string(*min) + " and 'max' " + std::to_string(*max) +
                      " must lie in the first and the last bucket");
     }
     const __int128 n = *count;
     if (*sum < n * *min || *sum > n * *max) {
-      return Invalid("'sum' " + Int128ToDecimal(*sum) + " is not between count x min and count x max");
+      return InvalidHistogram("'sum' " + Int128ToDecimal(*sum) + " is not between count x min and count x max");
     }
   } else if (*sum != 0 || *min != 0 || *max != 0) {
-    return Invalid("an empty histogram has 'min', 'max' and 'sum' 0");
+    return InvalidHistogram("an empty histogram has 'min', 'max' and 'sum' 0");
   }
   histogram.count_ = *count;
   histogram.min_ = *min;

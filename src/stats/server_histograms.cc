@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-Status Invalid(const std::string& what) {
+Status InvalidServerTotals(const std::string& what) {
   return Status::Error("server totals JSON ('server' in samples.measured): " + what +
                        " (was it written by edgebench, and not edited?)");
 }
@@ -23,15 +23,15 @@ json DistributionToJson(const LatencyHistogram& histogram, const LatencyMoments&
 Status DistributionFromJson(const json& j, const char* name, int64_t count, LatencyHistogram& histogram,
                             LatencyMoments& moments) {
   const std::string field = std::string("'") + name + "'";
-  if (!j.contains(name) || !j.at(name).is_object()) return Invalid(field + " is missing or not an object");
+  if (!j.contains(name) || !j.at(name).is_object()) return InvalidServerTotals(field + " is missing or not an object");
   const json& d = j.at(name);
   auto m = LatencyMoments::FromJson(d);
-  if (!m.ok()) return Invalid(field + ": " + m.error());
-  if (!d.contains("histogram")) return Invalid(field + " has no 'histogram'");
+  if (!m.ok()) return InvalidServerTotals(field + ": " + m.error());
+  if (!d.contains("histogram")) return InvalidServerTotals(field + " has no 'histogram'");
   auto h = LatencyHistogram::FromJson(d.at("histogram"));
-  if (!h.ok()) return Invalid(field + ": " + h.error());
+  if (!h.ok()) return InvalidServerTotals(field + ": " + h.error());
   if (m.value().count != count || h.value().count() != count) {
-    return Invalid(field + " counts " + std::to_string(h.value().count()) + " queries in its histogram and " +
+    return InvalidServerTotals(field + " counts " + std::to_string(h.value().count()) + " queries in its histogram and " +
                    std::to_string(m.value().count) + " in its moments, 'count' says " + std::to_string(count));
   }
   histogram = h.take();
@@ -53,14 +53,14 @@ json ServerTotals::ToJson() const {
 }
 
 Result<ServerTotals> ServerTotals::FromJson(const json& j) {
-  if (!j.is_object()) return Invalid("not an object");
+  if (!j.is_object()) return InvalidServerTotals("not an object");
   ServerTotals t;
   for (const auto& [key, field] : {std::pair<const char*, int64_t*>{"raw_sample_cap", &t.raw_sample_cap},
                                    std::pair<const char*, int64_t*>{"count", &t.count},
                                    std::pair<const char*, int64_t*>{"late_queries", &t.late_queries},
                                    std::pair<const char*, int64_t*>{"backlog_at_end", &t.backlog_at_end}}) {
     if (!j.contains(key) || !j.at(key).is_number_integer() || j.at(key).get<int64_t>() < 0) {
-      return Invalid(std::string("'") + key + "' is missing or not a non-negative integer");
+      return InvalidServerTotals(std::string("'") + key + "' is missing or not a non-negative integer");
     }
     *field = j.at(key).get<int64_t>();
   }
@@ -68,12 +68,12 @@ Result<ServerTotals> ServerTotals::FromJson(const json& j) {
                                    std::pair<const char*, double*>{"achieved_qps", &t.achieved_qps}}) {
     if (!j.contains(key) || !j.at(key).is_number() || !(j.at(key).get<double>() >= 0) ||
         !std::isfinite(j.at(key).get<double>())) {
-      return Invalid(std::string("'") + key + "' is missing or not a non-negative number");
+      return InvalidServerTotals(std::string("'") + key + "' is missing or not a non-negative number");
     }
     *field = j.at(key).get<double>();
   }
   if (t.late_queries > t.count || t.backlog_at_end > t.count) {
-    return Invalid("'late_queries' or 'backlog_at_end' exceeds 'count' (" + std::to_string(t.count) + ")");
+    return InvalidServerTotals("'late_queries' or 'backlog_at_end' exceeds 'count' (" + std::to_string(t.count) + ")");
   }
   if (Status s = DistributionFromJson(j, "service", t.count, t.service, t.service_moments); !s.ok()) return s;
   if (Status s = DistributionFromJson(j, "start_delay", t.count, t.start_delay, t.start_delay_moments); !s.ok()) {

@@ -58,10 +58,10 @@ bool SurelyMeets(const Constraint& c, const Interval& i) {
 }
 bool SurelyMisses(const Constraint& c, const Interval& i) {
   switch (c.comparison) {
-    case Comparison::kAtMost: return i.low > c.bound;
-    case Comparison::kBelow: return i.low >= c.bound;
-    case Comparison::kAtLeast: return i.high < c.bound;
-    case Comparison::kAbove: return i.high <= c.bound;
+    case BoundRelation::kAtMost: return i.low > c.bound;
+    case BoundRelation::kBelow: return i.low >= c.bound;
+    case BoundRelation::kAtLeast: return i.high < c.bound;
+    case BoundRelation::kAbove: return i.high <= c.bound;
   }
   return false;
 }
@@ -74,7 +74,7 @@ double Violation(const Constraint& c, double value) {
   return std::abs(value - c.bound) / scale;
 }
 
-std::string Number(double v) {
+std::string ShortNumber(double v) {
   std::ostringstream out;
   const double a = std::abs(v);
   out << std::fixed << std::setprecision(a >= 100 ? 1 : a >= 10 ? 2 : a >= 1 ? 3 : 4) << v;
@@ -183,11 +183,11 @@ int64_t DefaultInitialQueries(const RaceMetric& objective, double alpha) {
 
 std::string FormatMetricValue(const RaceMetric& metric, double value) {
   if (!std::isfinite(value)) return value > 0 ? "unbounded" : value < 0 ? "unbounded" : "unmeasured";
-  return Number(value) + " " + metric.unit;
+  return ShortNumber(value) + " " + metric.unit;
 }
 
 std::string FormatInterval(const RaceMetric& metric, const Interval& i) {
-  const auto bound = [](double v) { return std::isfinite(v) ? Number(v) : std::string(v > 0 ? "inf" : "-inf"); };
+  const auto bound = [](double v) { return std::isfinite(v) ? ShortNumber(v) : std::string(v > 0 ? "inf" : "-inf"); };
   return "[" + bound(i.low) + ", " + bound(i.high) + "] " + metric.unit;
 }
 
@@ -239,8 +239,8 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
       if (result.spent_case_ns + estimate > settings.budget_ns) {
         result.outcome = "budget";
         result.outcome_text = "the budget ends before round " + std::to_string(round) + " (it would take about " +
-                              Number(estimate / 1e9) + " s more, " + Number(result.spent_case_ns / 1e9) +
-                              " s of " + Number(settings.budget_ns / 1e9) + " s spent)";
+                              ShortNumber(estimate / 1e9) + " s more, " + ShortNumber(result.spent_case_ns / 1e9) +
+                              " s of " + ShortNumber(settings.budget_ns / 1e9) + " s spent)";
         break;
       }
     }
@@ -367,8 +367,8 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
       if (half <= settings.precision || settings.precision <= 0) {
         result.outcome = "won";
         result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
-                              (settings.precision > 0 ? ", measured to +-" + Number(half * 100) + "% (precision " +
-                                                            Number(settings.precision * 100) + "%) by round " +
+                              (settings.precision > 0 ? ", measured to +-" + ShortNumber(half * 100) + "% (precision " +
+                                                            ShortNumber(settings.precision * 100) + "%) by round " +
                                                             std::to_string(round)
                                                       : std::string());
         decided = true;
@@ -390,9 +390,9 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
       if (tie && highest / lowest - 1 <= settings.tie_tolerance) {
         result.outcome = "tied";
         result.outcome_text = std::to_string(left.size()) + " configurations left after round " +
-                              std::to_string(round) + " lie within " + Number(settings.tie_tolerance * 100) +
-                              "% of each other: " + objective.name + " in [" + Number(lowest) + ", " +
-                              Number(highest) + "] " + objective.unit;
+                              std::to_string(round) + " lie within " + ShortNumber(settings.tie_tolerance * 100) +
+                              "% of each other: " + objective.name + " in [" + ShortNumber(lowest) + ", " +
+                              ShortNumber(highest) + "] " + objective.unit;
         decided = true;
       }
     }
@@ -406,9 +406,9 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
   if (result.outcome.empty() && left.size() == 1 && alone_since >= 0) {
     result.outcome = "won";
     result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
-                          "; measured to +-" + Number(relative_half_width(result.entrants[left[0]].objective) * 100) +
+                          "; measured to +-" + ShortNumber(relative_half_width(result.entrants[left[0]].objective) * 100) +
                           "% after " + std::to_string(rounds) + " rounds, short of the precision asked for (" +
-                          Number(settings.precision * 100) + "%; more --rounds would measure on)";
+                          ShortNumber(settings.precision * 100) + "%; more --rounds would measure on)";
   }
   if (result.outcome.empty()) {
     if (settings.exhaustive) {
@@ -494,7 +494,7 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
         for (size_t b = a + 1; b < w.round_intervals.size(); ++b) {
           disagree = disagree || !Overlap(w.round_intervals[a], w.round_intervals[b]);
         }
-        estimates += (estimates.empty() ? "" : ", ") + Number(w.round_intervals[a].estimate);
+        estimates += (estimates.empty() ? "" : ", ") + ShortNumber(w.round_intervals[a].estimate);
       }
       if (disagree) {
         result.winner_caveats.push_back(

@@ -15,16 +15,16 @@ using nlohmann::json;
 using testing::Executable;
 using testing::RunCommand;
 
-std::string Kept(const std::string& name) {
+std::string KeptModel(const std::string& name) {
   return std::string(EDGEBENCH_SOURCE_DIR) + "/tests/models/torch/" + name;
 }
 
-const std::string kQuick = " --dim '*=1' --warmup 2 --min-queries 8 --min-duration 0 --format jsonl 2>/dev/null";
+const std::string kQuickOpenVino = " --dim '*=1' --warmup 2 --min-queries 8 --min-duration 0 --format jsonl 2>/dev/null";
 
 TEST(OpenVinoCli, AgreesWithOnnxRuntimeAndTfliteOnTheSameWeights) {
   for (const auto& [model, reference] :
-       {std::pair{"vit=" + Kept("vit-tiny-test.onnx"), "ort:cpu"},
-        std::pair{"mobilenet=" + Kept("mobilenet-tiny-test.tflite"), "litert:cpu"}}) {
+       {std::pair{"vit=" + KeptModel("vit-tiny-test.onnx"), "ort:cpu"},
+        std::pair{"mobilenet=" + KeptModel("mobilenet-tiny-test.tflite"), "litert:cpu"}}) {
     auto r = RunCommand(Executable() + " agree '" + model + "' --dim '*=1' -t " + reference +
                         ",'openvino:cpu?precision=f32' --format json 2>/dev/null");
     EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -37,8 +37,8 @@ TEST(OpenVinoCli, AgreesWithOnnxRuntimeAndTfliteOnTheSameWeights) {
 }
 
 TEST(OpenVinoCli, LatencyAndThroughputHintsRunWithPlacement) {
-  auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
-                      " -t 'openvino:cpu?hint=latency,openvino:cpu?hint=throughput'" + kQuick);
+  auto r = RunCommand(Executable() + " run " + KeptModel("vit-tiny-test.onnx") +
+                      " -t 'openvino:cpu?hint=latency,openvino:cpu?hint=throughput'" + kQuickOpenVino);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const std::vector<json> records = testing::JsonLineRecords(r.output);
   ASSERT_EQ(records.size(), 2u) << r.output;
@@ -52,8 +52,8 @@ TEST(OpenVinoCli, LatencyAndThroughputHintsRunWithPlacement) {
 }
 
 TEST(OpenVinoCli, ProfileCoversEveryMeasuredRun) {
-  auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
-                      " -t 'openvino:cpu?threads=1' --profile" + kQuick);
+  auto r = RunCommand(Executable() + " run " + KeptModel("vit-tiny-test.onnx") +
+                      " -t 'openvino:cpu?threads=1' --profile" + kQuickOpenVino);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const json record = json::parse(r.output);
   ASSERT_TRUE(record.contains("profile")) << record.dump().substr(0, 400);
@@ -66,9 +66,9 @@ TEST(OpenVinoCli, ProfileCoversEveryMeasuredRun) {
 }
 
 TEST(OpenVinoCli, SharedSessionRunsSeveralStreams) {
-  auto r = RunCommand(Executable() + " run " + Kept("vit-tiny-test.onnx") +
+  auto r = RunCommand(Executable() + " run " + KeptModel("vit-tiny-test.onnx") +
                       " -t 'openvino:cpu?hint=throughput' --scenario multi-stream:2 --sessions shared" +
-                      kQuick);
+                      kQuickOpenVino);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const std::vector<json> records = testing::JsonLineRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
@@ -78,7 +78,7 @@ TEST(OpenVinoCli, SharedSessionRunsSeveralStreams) {
 // coverage --against: OpenVINO has no support table to check, so its own answer (query_model's
 // count of the model's nodes) is said; a device OpenVINO cannot find here is said with its reason.
 TEST(OpenVinoCli, CoverageSaysOpenVinosOwnAnswerAndWhyADeviceCannotAnswer) {
-  auto r = RunCommand(Executable() + " coverage " + Kept("vit-tiny-test.onnx") +
+  auto r = RunCommand(Executable() + " coverage " + KeptModel("vit-tiny-test.onnx") +
                       " --against openvino:cpu,openvino:npu 2>&1");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("openvino:cpu: no table for 'cpu' and onnx models to compare with; the runtime placed "),

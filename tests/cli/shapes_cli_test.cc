@@ -14,7 +14,7 @@ using testing::Executable;
 using testing::RunCommand;
 
 // Short cases: a sweep of ten shapes stays within seconds (the hang's --timeout dominates).
-const char* const kQuick = " --warmup 2 --min-queries 10 --min-duration 0 --max-duration 2000";
+const char* const kQuickShapes = " --warmup 2 --min-queries 10 --min-duration 0 --max-duration 2000";
 
 std::vector<nlohmann::json> JsonLines(const std::string& path) {
   std::vector<nlohmann::json> records;
@@ -29,7 +29,7 @@ TEST(ShapesCli, EachShapeIsItsOwnCellAndAMisbehavingShapeCostsOnlyItsCell) {
   const std::string faulty = "null:cpu?us=200&dynamic=true&abort_batch=4&hang_batch=8&balloon_batch=16";
   const std::string healthy = "null:sleep?us=100&dynamic=true";
   auto r = RunCommand(Executable() + " shapes none --target '" + faulty + "," + healthy +
-                      "' --dim batch=1,2,4,8,16" + kQuick + " --timeout 3000 --case-memory 300 --out " + dir +
+                      "' --dim batch=1,2,4,8,16" + kQuickShapes + " --timeout 3000 --case-memory 300 --out " + dir +
                       " 2>/dev/null");
   EXPECT_EQ(r.exit_code, 1) << r.output;  // some cells did not measure
   const auto records = JsonLines(dir + "/results.jsonl");
@@ -63,7 +63,7 @@ TEST(ShapesCli, TheSweepIsTheProductOfItsDimsFirstDimSlowest) {
   // The null model has one symbolic axis; '*' binds whatever --dim leaves free (here nothing, which
   // is allowed), so every shape measures and the records show the product and its order.
   auto r = RunCommand(Executable() + " shapes none --target 'null:sleep?us=50&dynamic=true' --dim batch=1,2" +
-                      " --dim '*=3,5'" + kQuick + " --format json 2>/dev/null");
+                      " --dim '*=3,5'" + kQuickShapes + " --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 4u) << r.output;
@@ -90,7 +90,7 @@ TEST(ShapesCli, BadSweepsAreRefusedWithExit2) {
       {"", "--dim is required"},
   };
   for (const Case& c : cases) {
-    auto r = RunCommand(Executable() + " shapes none" + target + c.args + kQuick + " 2>&1");
+    auto r = RunCommand(Executable() + " shapes none" + target + c.args + kQuickShapes + " 2>&1");
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
   }
@@ -99,7 +99,7 @@ TEST(ShapesCli, BadSweepsAreRefusedWithExit2) {
 TEST(ShapesCli, ADimNoTargetHasIsABadArgument) {
   // The null model's batch is fixed without dynamic=true: no target has a dimension 'batch'.
   auto r = RunCommand(Executable() + " shapes none --target null:sleep?us=50,null:spin?us=50 --dim batch=1,2" +
-                      kQuick + " --format json 2>&1 >/dev/null");
+                      kQuickShapes + " --format json 2>&1 >/dev/null");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("edgebench shapes: no target has the dimensions swept: --dim batch=1 named no symbolic "
                           "dimension"),

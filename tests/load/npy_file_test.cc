@@ -12,9 +12,9 @@
 namespace edgebench {
 namespace {
 
-std::string TempPath(const std::string& name) { return testing::TempFilePath("npy_", name); }
+std::string NpyTempPath(const std::string& name) { return testing::TempFilePath("npy_", name); }
 
-std::string WriteFile(const std::string& name, const std::string& bytes) {
+std::string WriteNpyFile(const std::string& name, const std::string& bytes) {
   return testing::WriteTempFile("npy_", name, bytes);
 }
 
@@ -36,7 +36,7 @@ std::string Npy(int major, const std::string& dict, const std::string& data) {
 }
 
 template <typename T>
-std::string Bytes(std::initializer_list<T> values) {
+std::string NpyBytes(std::initializer_list<T> values) {
   std::string out(values.size() * sizeof(T), '\0');
   std::memcpy(out.data(), values.begin(), out.size());
   return out;
@@ -52,7 +52,7 @@ TEST(NpyFile, ReadsWhatNumpyWritesByteForByte) {
                                 0x00, 0x00, 0x80, 0x3e, 0x00, 0x00, 0x40, 0x40};
   bytes.append(reinterpret_cast<const char*>(data), sizeof data);
   ASSERT_EQ(bytes.size(), 144u);
-  const std::string path = WriteFile("numpy.npy", bytes);
+  const std::string path = WriteNpyFile("numpy.npy", bytes);
   auto t = ReadNpyFile(path);
   ASSERT_TRUE(t.ok()) << t.error();
   EXPECT_EQ(t.value().dtype, DType::kFloat32);
@@ -73,9 +73,9 @@ TEST(NpyFile, ReadsWhatNumpyWritesByteForByte) {
 }
 
 TEST(NpyFile, Versions2And3HaveFourByteLengths) {
-  const std::string v2 = WriteFile(
+  const std::string v2 = WriteNpyFile(
       "v2.npy", Npy(2, "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }",
-                    Bytes<int64_t>({1, -2, int64_t{1} << 40})));
+                    NpyBytes<int64_t>({1, -2, int64_t{1} << 40})));
   auto t = ReadNpyFile(v2);
   ASSERT_TRUE(t.ok()) << t.error();
   EXPECT_EQ(t.value().dtype, DType::kInt64);
@@ -84,7 +84,7 @@ TEST(NpyFile, Versions2And3HaveFourByteLengths) {
   EXPECT_EQ(t.value().as<int64_t>()[2], int64_t{1} << 40);
 
   // 3.0: UTF-8 header; key order is free, double quotes are Python too.
-  const std::string v3 = WriteFile(
+  const std::string v3 = WriteNpyFile(
       "v3.npy", Npy(3, "{\"shape\": (2,), \"fortran_order\": False, \"descr\": \"|b1\"}",
                     std::string("\x01\x00", 2)));
   auto b = ReadNpyFile(v3);
@@ -109,9 +109,9 @@ TEST(NpyFile, EveryAcceptedDTypeAndScalars) {
     EXPECT_EQ(h.value().data_bytes, DTypeSize(dtype)) << descr;  // a scalar holds one element
   }
   // The scalar numpy writes for np.save(f, np.int64(16000)).
-  const std::string path = WriteFile(
+  const std::string path = WriteNpyFile(
       "sr.npy", Npy(1, "{'descr': '<i8', 'fortran_order': False, 'shape': (), }",
-                    Bytes<int64_t>({16000})));
+                    NpyBytes<int64_t>({16000})));
   auto t = ReadNpyFile(path);
   ASSERT_TRUE(t.ok()) << t.error();
   EXPECT_TRUE(t.value().shape.empty());
@@ -168,19 +168,19 @@ TEST(NpyFile, ClearErrorsForWhatItDoesNotRead) {
 
 TEST(NpyFile, DataMustFillTheFileExactly) {
   const std::string dict = "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }";
-  const std::string short_path = WriteFile("short.npy", Npy(1, dict, Bytes<int32_t>({1, 2})));
+  const std::string short_path = WriteNpyFile("short.npy", Npy(1, dict, NpyBytes<int32_t>({1, 2})));
   auto t = ReadNpyFile(short_path);
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().find("12 bytes of data"), std::string::npos) << t.error();
   EXPECT_NE(t.error().find("has 8 bytes"), std::string::npos) << t.error();
   EXPECT_NE(t.error().find("truncated"), std::string::npos) << t.error();
-  const std::string long_path = WriteFile("long.npy", Npy(1, dict, Bytes<int32_t>({1, 2, 3, 4})));
+  const std::string long_path = WriteNpyFile("long.npy", Npy(1, dict, NpyBytes<int32_t>({1, 2, 3, 4})));
   auto l = ReadNpyFile(long_path);
   ASSERT_FALSE(l.ok());
   EXPECT_NE(l.error().find("has 16 bytes"), std::string::npos) << l.error();
-  auto missing = ReadNpyFile(TempPath("nonexistent.npy"));
+  auto missing = ReadNpyFile(NpyTempPath("nonexistent.npy"));
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().find("cannot open .npy file '" + TempPath("nonexistent.npy") + "'"), std::string::npos)
+  EXPECT_NE(missing.error().find("cannot open .npy file '" + NpyTempPath("nonexistent.npy") + "'"), std::string::npos)
       << missing.error();
   std::remove(short_path.c_str());
   std::remove(long_path.c_str());

@@ -6,7 +6,7 @@ namespace edgebench {
 namespace {
 
 // An ok, VALID single-stream record with a p99 and a peak RSS.
-Record Configuration(const std::string& model, const std::string& target, double p99_ms,
+Record TradeoffRecord(const std::string& model, const std::string& target, double p99_ms,
                      double rss_mib) {
   Record r;
   r.id = model + "-" + target;
@@ -27,10 +27,10 @@ Record Configuration(const std::string& model, const std::string& target, double
 
 TEST(ReportTradeoffs, OneScatterPerModelWithRecommendsFrontAndWinner) {
   const std::vector<Record> records = {
-      Configuration("vit", "ort:cpu", 10, 100),      // fast, big
-      Configuration("vit", "ort:xnnpack", 20, 50),   // slower, small
-      Configuration("vit", "litert:cpu", 30, 120),   // dominated
-      Configuration("face", "ort:cpu", 2, 40)};      // alone: nothing to trade off
+      TradeoffRecord("vit", "ort:cpu", 10, 100),      // fast, big
+      TradeoffRecord("vit", "ort:xnnpack", 20, 50),   // slower, small
+      TradeoffRecord("vit", "litert:cpu", 30, 120),   // dominated
+      TradeoffRecord("face", "ort:cpu", 2, 40)};      // alone: nothing to trade off
   const nlohmann::json section = TradeoffsSection(records, {});
   ASSERT_EQ(section["charts"].size(), 1u) << section.dump(2);
   const nlohmann::json& chart = section["charts"][0];
@@ -49,8 +49,8 @@ TEST(ReportTradeoffs, OneScatterPerModelWithRecommendsFrontAndWinner) {
 }
 
 TEST(ReportTradeoffs, ConstraintsChooseAndGreyOutWhatMissesThem) {
-  const std::vector<Record> records = {Configuration("vit", "ort:cpu", 10, 100),
-                                       Configuration("vit", "ort:xnnpack", 20, 50)};
+  const std::vector<Record> records = {TradeoffRecord("vit", "ort:cpu", 10, 100),
+                                       TradeoffRecord("vit", "ort:xnnpack", 20, 50)};
   TradeoffsQuery query;
   query.constraints = {"memory<=64MiB"};
   const nlohmann::json chart = TradeoffsSection(records, query)["charts"][0];

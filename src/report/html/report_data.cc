@@ -25,8 +25,8 @@ using nlohmann::json;
 
 // Milliseconds rounded to 4 significant decimals: the page never needs nanoseconds, and short
 // numbers keep a report of many cases small.
-json Ms(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4; }
-json Ms(const std::optional<int64_t>& ns) { return ns ? Ms(*ns) : json(nullptr); }
+json JsonMs(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4; }
+json JsonMs(const std::optional<int64_t>& ns) { return ns ? JsonMs(*ns) : json(nullptr); }
 double Round(double value, double unit) { return std::round(value / unit) * unit; }
 json Finite(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
@@ -108,8 +108,8 @@ json SummarySection(const ReportInputs& in) {
                 {"status", CaseStatusName(r.status)},
                 {"valid", r.valid},
                 {"reasons", r.invalid_reasons},
-                {"p50_ms", s.count > 0 ? Ms(s.Percentile(0.50)) : json(nullptr)},
-                {"p99_ms", s.count > 0 ? Ms(s.Percentile(0.99)) : json(nullptr)},
+                {"p50_ms", s.count > 0 ? JsonMs(s.Percentile(0.50)) : json(nullptr)},
+                {"p99_ms", s.count > 0 ? JsonMs(s.Percentile(0.99)) : json(nullptr)},
                 {"throughput_qps",
                  s.count > 0 ? Finite(Round(s.throughput_qps, 0.01)) : json(nullptr)},
                 {"failed_stage", r.failed_stage},
@@ -145,8 +145,8 @@ json HostsSection(const ReportInputs& in) {
       const LatencySummary& summary = MainLatencySummary(r);
       json cell = {{"status", CaseStatusName(r.status)}, {"valid", r.valid}, {"error", r.error}};
       if (r.status == CaseStatus::kOk && summary.count > 0) {
-        cell["p50_ms"] = Ms(summary.Percentile(0.50));
-        cell["p99_ms"] = Ms(summary.Percentile(0.99));
+        cell["p50_ms"] = JsonMs(summary.Percentile(0.50));
+        cell["p99_ms"] = JsonMs(summary.Percentile(0.99));
       }
       row["cells"].push_back(cell);
     }
@@ -172,9 +172,9 @@ json BoxStatistics(const Record& r) {
   } else {
     return nullptr;
   }
-  return {{"min", Ms(r.summary.min_ns)}, {"p25", Ms(values[0])}, {"p50", Ms(values[1])},
-          {"p75", Ms(values[2])},       {"p90", Ms(values[3])}, {"p99", Ms(values[4])},
-          {"max", Ms(r.summary.max_ns)}, {"count", r.summary.count}};
+  return {{"min", JsonMs(r.summary.min_ns)}, {"p25", JsonMs(values[0])}, {"p50", JsonMs(values[1])},
+          {"p75", JsonMs(values[2])},       {"p90", JsonMs(values[3])}, {"p99", JsonMs(values[4])},
+          {"max", JsonMs(r.summary.max_ns)}, {"count", r.summary.count}};
 }
 
 json LatencySection(const ReportInputs& in) {
@@ -220,16 +220,16 @@ json WarmupSection(const ReportInputs& in) {
     json latency = json::array();
     const size_t warmup = r.warmup_ns.size();
     for (size_t q = 0; q < warmup + r.measured_ns.size() && q < kWarmupCurveQueries; ++q) {
-      latency.push_back(Ms(q < warmup ? r.warmup_ns[q] : r.measured_ns[q - warmup]));
+      latency.push_back(JsonMs(q < warmup ? r.warmup_ns[q] : r.measured_ns[q - warmup]));
     }
     curves.push_back({{"label", ReportCaseLabel(r)},
                       {"model", r.model},
                       {"warmup_queries", r.warmup_ns.size()},
                       {"total_queries", r.warmup_ns.size() + r.measured_ns.size()},
-                      {"steady_p50_ms", Ms(r.summary.Percentile(0.50))},
+                      {"steady_p50_ms", JsonMs(r.summary.Percentile(0.50))},
                       {"settling_index",
                        r.settling ? json(r.settling->query_index) : json(nullptr)},
-                      {"settling_ms", r.settling ? Ms(r.settling->time_ns) : json(nullptr)},
+                      {"settling_ms", r.settling ? JsonMs(r.settling->time_ns) : json(nullptr)},
                       {"latency_ms", latency}});
   }
   if (curves.empty()) return nullptr;
@@ -294,8 +294,8 @@ json LoadSection(const ReportInputs& in) {
       }
       points.push_back({{"x", x},
                         {"throughput_qps", Finite(Round(r->summary.throughput_qps, 0.01))},
-                        {"p50_ms", Ms(r->summary.Percentile(0.50))},
-                        {"p99_ms", Ms(r->summary.Percentile(0.99))},
+                        {"p50_ms", JsonMs(r->summary.Percentile(0.50))},
+                        {"p99_ms", JsonMs(r->summary.Percentile(0.99))},
                         {"valid", r->valid}});
       if (r->load_peak) {
         peak = r->load_peak->peak_qps ? json(*r->load_peak->peak_qps) : json(nullptr);
@@ -406,8 +406,8 @@ json SoakSection(const ReportInputs& in) {
       windows.push_back({{"start_s", Round(static_cast<double>(w.start_ns) / 1e9, 1e-4)},
                          {"end_s", Round(static_cast<double>(w.end_ns) / 1e9, 1e-4)},
                          {"count", w.count},
-                         {"p50_ms", Ms(w.p50_ns)},
-                         {"p99_ms", Ms(w.p99_ns)},
+                         {"p50_ms", JsonMs(w.p50_ns)},
+                         {"p99_ms", JsonMs(w.p99_ns)},
                          {"throughput_qps", Finite(Round(w.throughput_qps, 0.01))},
                          {"partial", w.partial}});
     }
@@ -537,8 +537,8 @@ json ShapesSection(const ReportInputs& in) {
       json cell = {{"row", row}, {"column", column}, {"status", CaseStatusName(r->status)},
                    {"valid", r->valid}};
       if (r->status == CaseStatus::kOk && r->summary.count > 0) {
-        cell["p50_ms"] = Ms(r->summary.Percentile(0.50));
-        cell["p99_ms"] = Ms(r->summary.Percentile(0.99));
+        cell["p50_ms"] = JsonMs(r->summary.Percentile(0.50));
+        cell["p99_ms"] = JsonMs(r->summary.Percentile(0.99));
       } else {
         cell["reason"] = r->failed_stage.empty() ? r->error : r->failed_stage + ": " + r->error;
       }
@@ -573,7 +573,7 @@ json AccuracySection(const ReportInputs& in) {
                 {"data", a.data_description.empty() ? a.data_source : a.data_description},
                 {"top1", ProportionJson(a.top1_accuracy)},
                 {"top5", a.top5_accuracy ? ProportionJson(*a.top5_accuracy) : json(nullptr)},
-                {"inference_p50_ms", Ms(a.inference_summary.Percentile(0.50))}};
+                {"inference_p50_ms", JsonMs(a.inference_summary.Percentile(0.50))}};
     if (r.status != CaseStatus::kOk) row["error"] = r.error;
     rows.push_back(row);
   }
@@ -611,8 +611,8 @@ json LlmSection(const ReportInputs& in) {
                            [&](const Group& g) { return g.label == label; });
     if (it == groups.end()) it = groups.insert(groups.end(), Group{label});
     const LlmSummary& s = r.llm->summary;
-    json point = {{"ttft_p50_ms", Ms(s.ttft.Percentile(0.50))},
-                  {"tpot_p50_ms", s.tpot.count > 0 ? Ms(s.tpot.Percentile(0.50)) : json(nullptr)},
+    json point = {{"ttft_p50_ms", JsonMs(s.ttft.Percentile(0.50))},
+                  {"tpot_p50_ms", s.tpot.count > 0 ? JsonMs(s.tpot.Percentile(0.50)) : json(nullptr)},
                   {"tokens_per_s", Finite(Round(s.aggregate_tokens_per_s, 0.01))}};
     const LlmSettings& settings = r.llm->settings;
     if (settings.concurrency <= 1 && !settings.prompt_range.set()) {
