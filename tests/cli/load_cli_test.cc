@@ -15,7 +15,6 @@ using testing::Executable;
 using testing::RunCommand;
 using testing::TestModel;
 
-nlohmann::json Records(const std::string& output) { return testing::JsonRecords(output); }
 
 using testing::kSanitizerBuild;
 
@@ -24,7 +23,7 @@ const std::string kShort = " --warmup 2 --min-queries 30 --min-duration 100 --fo
 TEST(LoadCli, EachScenarioIsItsOwnRecordAndSingleStreamComesFirst) {
   auto r = RunCommand(Executable() + " run x -t null:sleep?us=300 --scenario multi-stream:3,single-stream,offline" + kShort);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 3u) << r.output;
   EXPECT_EQ(records[0]["config"]["scenario"], "single-stream");
   EXPECT_EQ(records[1]["config"]["scenario"], "multi-stream:3");
@@ -52,7 +51,7 @@ TEST(LoadCli, StreamsThatOutnumberTheCoresInflateLatency) {
   const std::string streams = std::to_string(std::min(8 * cores, 256u));
   auto r = RunCommand(Executable() + " run x -t null:cpu?us=2000 --scenario single-stream,multi-stream:" + streams +
                       " --sessions shared --warmup 2 --min-queries 60 --min-duration 300 --format json 2>/dev/null");
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 2u) << r.output;
   const auto& inflation = records[1]["load"]["inflation"];
   ASSERT_TRUE(inflation.is_object()) << records[1];
@@ -65,7 +64,7 @@ TEST(LoadCli, SharedAndPerStreamSessionsOnOrtAreTwoRecords) {
     auto r = RunCommand(Executable() + " run " + TestModel("vit_micro.onnx") +
                         " -t ort:cpu?threads=1 --scenario multi-stream:4 --sessions " + sessions + kShort);
     EXPECT_EQ(r.exit_code, 0) << r.output;
-    const auto records = Records(r.output);
+    const auto records = testing::JsonRecords(r.output);
     ASSERT_EQ(records.size(), 1u) << r.output;
     EXPECT_EQ(records[0]["status"], "ok");
     EXPECT_EQ(records[0]["config"]["effective_settings"]["sessions"], sessions);
@@ -77,7 +76,7 @@ TEST(LoadCli, SharedSessionsOnLiteRtAreAClearErrorRecord) {
   auto r = RunCommand(Executable() + " run " + testing::OwwDir() + "/embedding_model.tflite" +
                       " -t litert:xnnpack --scenario multi-stream:2 --sessions shared" + kShort);
   EXPECT_EQ(r.exit_code, 1);
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   EXPECT_EQ(records[0]["status"], "failed");
   EXPECT_EQ(records[0]["failure"]["stage"], "settings");
@@ -93,7 +92,7 @@ TEST(LoadCli, ServerRecordsServiceTimeAndTheAchievedRate) {
   auto r = RunCommand(Executable() + " run x -t null:sleep?us=200 --scenario server:500 --concurrency 2"
                       " --warmup 2 --min-queries 300 --min-duration 1000 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   const auto& server = records[0]["load"]["server"];
   const double offered = server["offered_qps"].get<double>();
@@ -118,7 +117,7 @@ TEST(LoadCli, AnOverloadedServerIsInvalidWithTheReason) {
   auto r = RunCommand(Executable() + " run x -t null:sleep?us=5000 --scenario server:1000 --p99-bound-ms 20"
                       " --warmup 0 --min-queries 100 --min-duration 0 --max-duration 4000 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   EXPECT_EQ(records[0]["verdict"]["valid"], false);
   const std::string reasons = records[0]["verdict"]["reasons"].dump();
@@ -135,7 +134,7 @@ TEST(LoadCli, PeakSearchRecordsEveryStepAndAnswersInTheLast) {
   auto r = RunCommand(Executable() + " run x -t null:sleep?us=1000 --scenario server:200 --find-peak"
                       " --p99-bound-ms 50 --warmup 0 --min-queries 100 --min-duration 1000 --max-duration 3000"
                       " --format json 2>/dev/null");
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_GE(records.size(), 3u) << r.output;
   std::vector<std::string> scenarios;
   for (const auto& record : records) scenarios.push_back(record["config"]["scenario"]);
@@ -167,7 +166,7 @@ TEST(LoadCli, OfflineBindsTheBatchAndCountsSamples) {
   auto r = RunCommand(Executable() + " run " + TestModel("mlp_dynamic.onnx") +
                       " -t ort:cpu --scenario offline --batch 4 --concurrency 2" + kShort);
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   const auto& record = records[0];
   EXPECT_EQ(record["config"]["inputs"][0]["shape"], nlohmann::json({4, 8}));
@@ -177,7 +176,7 @@ TEST(LoadCli, OfflineBindsTheBatchAndCountsSamples) {
   EXPECT_NEAR(record["load"]["samples_per_s"].get<double>(), expected, expected * 1e-9);
   auto fixed = RunCommand(Executable() + " run " + TestModel("vit_micro.onnx") + " -t ort:cpu --scenario offline --batch 4" + kShort);
   EXPECT_EQ(fixed.exit_code, 1);
-  const std::string why = Records(fixed.output)[0]["failure"]["error"];
+  const std::string why = testing::JsonRecords(fixed.output)[0]["failure"]["error"];
   EXPECT_NE(why.find("has a fixed first axis of 1"), std::string::npos) << why;
 }
 
@@ -185,7 +184,7 @@ TEST(LoadCli, SoakReportsWindowsAndDrift) {
   auto r = RunCommand(Executable() + " run x -t null:sleep?us=500 --scenario soak:2s --window 500ms --streams 2"
                       " --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto records = Records(r.output);
+  const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 1u) << r.output;
   const auto& load = records[0]["load"];
   EXPECT_EQ(records[0]["config"]["effective_settings"]["max_duration_ms"], 2000);
@@ -199,7 +198,7 @@ TEST(LoadCli, SoakReportsWindowsAndDrift) {
 TEST(LoadCli, EarlyStoppingSaysWhetherThePercentileIsSupported) {
   auto few = RunCommand(Executable() + " run x -t null:spin?us=0 --confidence 0.99 --warmup 0 --min-queries 50"
                         " --max-queries 50 --min-duration 0 --format json 2>/dev/null");
-  const auto few_records = Records(few.output);
+  const auto few_records = testing::JsonRecords(few.output);
   ASSERT_EQ(few_records.size(), 1u) << few.output;
   const auto& es = few_records[0]["load"]["early_stopping"];
   ASSERT_EQ(es.size(), 2u);
@@ -209,7 +208,7 @@ TEST(LoadCli, EarlyStoppingSaysWhetherThePercentileIsSupported) {
   EXPECT_EQ(few_records[0]["verdict"]["valid"], false);
   auto enough = RunCommand(Executable() + " run x -t null:spin?us=0 --confidence 0.99 --warmup 0 --min-queries 700"
                            " --max-queries 700 --min-duration 0 --max-cv 1000 --format json 2>/dev/null");
-  const auto records = Records(enough.output);
+  const auto records = testing::JsonRecords(enough.output);
   ASSERT_EQ(records.size(), 1u) << enough.output;
   EXPECT_EQ(records[0]["load"]["early_stopping"][0]["supported"], true);
   EXPECT_EQ(records[0]["load"]["early_stopping"][1]["supported"], true);

@@ -16,10 +16,6 @@
 namespace edgebench {
 namespace {
 
-std::unique_ptr<testing::NullSessions> Make(const std::string& target, int count) {
-  return testing::MakeNullSessions(target, count);
-}
-
 // Query q's latency under the fake clock: from 1 us to about 1.2 ms over several octaves, with
 // a slow query every 97th, so that the percentiles differ from window to window.
 int64_t FakeLatency(int64_t q) { return 1'000 + (q * 7'919) % 200'000 + (q % 97 == 0 ? 1'000'000 : 0); }
@@ -75,7 +71,7 @@ TEST(SoakHistograms, PastTheCapPercentilesMatchTheExactOnesWithinTheStatedError)
   constexpr int64_t kDurationNs = 2'000'000'000;  // fake time: about 20,000 queries
   constexpr int64_t kWindowNs = 250'000'000;
   FakeClock clock;
-  auto s = Make("null:spin?us=0", 1);
+  auto s = testing::MakeNullSessions("null:spin?us=0", 1);
   const ScenarioResult r = RunClosedLoop(s->raw, s->pool, SoakPlan(kDurationNs, 1'000, kWindowNs), nullptr,
                                          [&clock] { return clock(); });
   ASSERT_TRUE(r.error.ok()) << r.error.message();
@@ -126,7 +122,7 @@ TEST(SoakHistograms, PastTheCapPercentilesMatchTheExactOnesWithinTheStatedError)
 TEST(SoakHistograms, UnderTheCapRawSamplesAreKeptExactlyAsBefore) {
   constexpr int64_t kDurationNs = 50'000'000;  // about 500 queries, under a cap of 1,000
   FakeClock clock;
-  auto s = Make("null:spin?us=0", 1);
+  auto s = testing::MakeNullSessions("null:spin?us=0", 1);
   const ScenarioResult r = RunClosedLoop(s->raw, s->pool, SoakPlan(kDurationNs, 1'000, 10'000'000), nullptr,
                                          [&clock] { return clock(); });
   ASSERT_TRUE(r.error.ok()) << r.error.message();
@@ -147,7 +143,7 @@ TEST(SoakHistograms, UnderTheCapRawSamplesAreKeptExactlyAsBefore) {
 }
 
 TEST(SoakHistograms, WithoutTheOptionMaxQueriesStillStopsTheRun) {
-  auto s = Make("null:spin?us=0", 2);
+  auto s = testing::MakeNullSessions("null:spin?us=0", 2);
   ClosedLoopPlan plan = SoakPlan(60'000'000'000, 2'000, 1'000'000'000);
   plan.streams = 2;
   plan.histograms_beyond_cap = false;
@@ -165,7 +161,7 @@ Record RunSoak(const std::string& name, RunSettings settings, int streams) {
   r.requested_settings = settings;
   r.effective_settings = ValidateForScenario(name, settings).take().values;
   auto scenario = MakeScenario(name, settings, LlmSettings{}).take();
-  auto s = Make("null:spin?us=0", streams);
+  auto s = testing::MakeNullSessions("null:spin?us=0", streams);
   ScenarioContext context;
   context.sessions = s->raw;
   context.input_pool = &s->pool;
