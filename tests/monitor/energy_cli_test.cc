@@ -120,10 +120,16 @@ TEST(EnergyCli, ASensorThatVanishesMidRunGivesNoEnergyANoteAndNullsNotZeros) {
     noted |= note.get<std::string>().rfind("monitor: rapl.intel-rapl:0 stopped reading", 0) == 0;
   }
   EXPECT_TRUE(noted) << record["notes"];
-  // The latency is still measured (every record of a sanitizer build is INVALID for that alone).
-  if (!testing::kSanitizerBuild) {
-    EXPECT_EQ(record["verdict"]["valid"], true) << record["verdict"];
+  // The latency is still measured and the lost sensor does not judge it: the only reasons a
+  // verdict may give are the latency's own spread (a sleep's on a machine busy with other tests)
+  // and a sanitizer build, never the monitor.
+  for (const auto& reason : record["verdict"]["reasons"]) {
+    const std::string why = reason.get<std::string>();
+    EXPECT_TRUE(why.rfind("latency too unstable: coefficient of variation", 0) == 0 ||
+                why == "sanitizer build of edgebench")
+        << record["verdict"];
   }
+  EXPECT_EQ(record["status"], "ok");
 }
 
 TEST(EnergyCli, EnergyPerTokenForALanguageModel) {
