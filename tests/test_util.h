@@ -7,9 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -104,6 +106,16 @@ inline std::vector<nlohmann::json> JsonLineRecords(const std::string& output) {
     if (!line.empty() && line[0] == '{') records.push_back(nlohmann::json::parse(line));
   }
   return records;
+}
+
+// n query latencies (whole ns) drawn lognormal around `median_ns` with relative spread `sigma`,
+// the same for a seed: samples a test controls, where a live run's would depend on the machine.
+inline std::vector<int64_t> SeededLatencies(uint64_t seed, double median_ns, size_t n = 400, double sigma = 0.05) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> body(std::log(median_ns), sigma);
+  std::vector<int64_t> samples(n);
+  for (int64_t& s : samples) s = static_cast<int64_t>(body(rng));
+  return samples;
 }
 
 inline Record MakeRecord(std::vector<int64_t> measured, std::vector<int64_t> warmup = {}) {

@@ -10,10 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <random>
 
 #include "../test_util.h"
 #include "report/record.h"
@@ -24,23 +22,6 @@ namespace {
 
 using testing::Executable;
 using testing::RunCommand;
-
-// n query latencies around `median_ns`: log-normal body (sigma 1%) with a seeded exponential tail
-// in one query of twenty (mean 2% of the median), as a sleep's queries look; deterministic for a
-// seed (mt19937_64's output is fixed by the standard; the transforms are written out here).
-std::vector<int64_t> SeededLatencies(uint64_t seed, double median_ns, size_t n) {
-  std::mt19937_64 engine(seed);
-  auto uniform = [&] { return (static_cast<double>(engine() >> 11) + 0.5) / 9007199254740992.0; };
-  std::vector<int64_t> out;
-  out.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    const double normal = std::sqrt(-2 * std::log(uniform())) * std::cos(2 * M_PI * uniform());
-    double ns = median_ns * std::exp(0.01 * normal);
-    if (uniform() < 0.05) ns += -std::log(uniform()) * 0.02 * median_ns;
-    out.push_back(static_cast<int64_t>(ns));
-  }
-  return out;
-}
 
 class CompareCli : public ::testing::Test {
  protected:
@@ -58,8 +39,8 @@ class CompareCli : public ::testing::Test {
     const Record& fast = live.value()[0];
     const Record& slow = live.value()[1];
     ASSERT_EQ(fast.requested_target, "null:sleep?us=2000");
-    // 400 queries a run (p99 too) around 2.1 ms, the slow configuration 3% above; every run its
-    // own seed. base-runs and same-runs hold two runs each of one configuration (judged run by run).
+    // 400 queries a run (p99 too) around 2.1 ms with a 5% spread, the slow configuration 3%
+    // above; every run its own seed. base-runs and same-runs hold two runs each of one configuration (judged run by run).
     const double median_ns = 2'100'000;
     uint64_t seed = 1;
     for (const auto& [name, runs, template_record, scale] :
@@ -68,8 +49,8 @@ class CompareCli : public ::testing::Test {
       for (int run = 0; run < runs; ++run) {
         Record record = *template_record;
         record.id = NewRecordId();
-        record.warmup_ns = SeededLatencies(seed++, median_ns * scale, 20);
-        record.measured_ns = SeededLatencies(seed++, median_ns * scale, 400);
+        record.warmup_ns = testing::SeededLatencies(seed++, median_ns * scale, 20);
+        record.measured_ns = testing::SeededLatencies(seed++, median_ns * scale, 400);
         record.warmup_issue_ns.clear();
         record.measured_issue_ns.clear();
         int64_t issue = 0;

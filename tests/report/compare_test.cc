@@ -11,17 +11,8 @@
 namespace edgebench {
 namespace {
 
-// 400 latencies around `median_ns`, seeded.
-std::vector<int64_t> Latencies(uint64_t seed, double median_ns) {
-  std::mt19937_64 rng(seed);
-  std::lognormal_distribution<double> body(std::log(median_ns), 0.05);
-  std::vector<int64_t> samples(400);
-  for (int64_t& s : samples) s = static_cast<int64_t>(body(rng));
-  return samples;
-}
-
 Record MeasuredRun(const std::string& key, uint64_t seed, double median_ns = 2e6) {
-  Record r = testing::MakeRecord(Latencies(seed, median_ns));
+  Record r = testing::MakeRecord(testing::SeededLatencies(seed, median_ns));
   r.case_key = key;
   r.id = key + "-" + std::to_string(seed);
   r.environment.runtimes["null"] = "1";
