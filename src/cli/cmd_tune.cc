@@ -225,7 +225,10 @@ int Tune(const TuneOptions& o, CommandContext& context) {
       spec.settings.min_queries = queries;
       spec.settings.max_queries = queries;
       spec.tune = RaceTag(race, e, round, queries);
-      spec.case_key = CaseKey(spec);
+      if (Status settled = SettleCase(spec); !settled.ok()) {
+        std::cerr << "edgebench tune: " << spec.target << ": " << settled.message() << "\n";
+        return std::nullopt;
+      }
       if (!stored.count(spec.case_key)) to_run.push_back({spec, "", false});
       round_specs.push_back(std::move(spec));
     }

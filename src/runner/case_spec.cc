@@ -2,6 +2,7 @@
 
 #include "backends/target.h"
 #include "core/sha256.h"
+#include "load/scenario.h"
 #include "report/monitor_json.h"
 #include "report/record.h"
 
@@ -18,6 +19,7 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"inputs", spec.inputs},
           {"input_pool", spec.input_pool},
           {"settings", RunSettingsToJson(spec.settings)},
+          {"effective_settings", spec.effective ? RunSettingsToJson(*spec.effective) : nlohmann::json()},
           {"scenario", spec.scenario},
           {"llm", LlmSettingsToJson(spec.llm)},
           {"case_key", spec.case_key},
@@ -39,6 +41,9 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.inputs = j.value("inputs", std::vector<std::string>{});
     spec.input_pool = j.value("input_pool", int64_t{1});
     spec.settings = RunSettingsFromJson(j.at("settings"));
+    if (j.contains("effective_settings") && !j.at("effective_settings").is_null()) {
+      spec.effective = RunSettingsFromJson(j.at("effective_settings"));
+    }
     spec.scenario = j.at("scenario").get<std::string>();
     spec.llm = LlmSettingsFromJson(j.at("llm"));
     spec.case_key = j.value("case_key", "");
@@ -49,6 +54,24 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());
   }
+}
+
+Result<RunSettings> EffectiveSettingsOf(const CaseSpec& spec) {
+  if (spec.effective) return *spec.effective;
+  // A scenario that is not one of the load scenarios ("agree"'s cases) runs as requested.
+  auto effective = ParseScenario(spec.scenario).ok() ? ValidateForScenario(spec.scenario, spec.settings)
+                                                     : Validate(spec.settings);
+  if (!effective.ok()) return effective.status();
+  return effective.value().values;
+}
+
+Status SettleCase(CaseSpec& spec) {
+  spec.effective.reset();
+  auto effective = EffectiveSettingsOf(spec);
+  if (!effective.ok()) return effective.status();
+  spec.effective = effective.take();
+  spec.case_key = CaseKey(spec);
+  return Status::Ok();
 }
 
 std::string CaseKey(const CaseSpec& spec) {

@@ -1,6 +1,7 @@
 // A case as the orchestrator hands it to a worker: model x target x scenario and settings.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,11 @@ struct CaseSpec {
   std::vector<std::string> inputs;
   int64_t input_pool = 1;
   RunSettings settings;  // as requested
+  // What the case runs with: `settings` checked and completed for its scenario (a soak's
+  // durations; the worker's timeout from the scenario's real length; the memory limit). Decided
+  // once, by SettleCase, when the case is planned; the worker's timeout, the scenario and the
+  // record read it from here. Unset only in a case that was never settled.
+  std::optional<RunSettings> effective;
   std::string scenario = "single-stream";  // or "llm"
   LlmSettings llm;       // for scenario "llm"
   std::string case_key;  // CaseKey() of the above; set by the planner
@@ -44,6 +50,14 @@ struct CaseSpec {
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& json);
+
+// Decides what a complete case runs with: its effective settings (ValidateForScenario) and its
+// case key. Whoever changes a planned case (a peak search's step, a tune round) settles it again.
+// An error names the bad setting.
+Status SettleCase(CaseSpec& spec);
+
+// The effective settings of a settled case; an unsettled one's are derived as SettleCase would.
+Result<RunSettings> EffectiveSettingsOf(const CaseSpec& spec);
 
 // The identity of a case: a hash of everything that decides what it measures (model name and
 // artifact bytes, target, scenario and its settings, dims), not of when or where it ran. A

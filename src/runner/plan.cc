@@ -154,7 +154,9 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
         for (CaseSpec& spec : specs) {
           spec.monitor = request.monitor;
           spec.profile = request.profile;
-          spec.case_key = CaseKey(spec);
+          if (Status settled = SettleCase(spec); !settled.ok()) {
+            return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
+          }
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
           cases.push_back({spec, skip, find_peak});
         }

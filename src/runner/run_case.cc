@@ -278,10 +278,9 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   r.scenario = spec.scenario;
   r.requested_settings = spec.settings;
   r.dims = spec.dims;
-  // Soak fixes its durations; other scenarios (and "agree", which is not one) run as requested.
-  auto effective = ParseScenario(spec.scenario).ok() ? ValidateForScenario(spec.scenario, spec.settings)
-                                                     : Validate(spec.settings);
-  r.effective_settings = effective.ok() ? effective.value().values : spec.settings;
+  // Decided when the case was planned (SettleCase): a soak's durations, the worker's timeout.
+  auto effective = EffectiveSettingsOf(spec);
+  r.effective_settings = effective.ok() ? effective.value() : spec.settings;
   if (spec.scenario == "llm") {
     // Every record carries its case's configuration, whatever its status.
     r.llm = LlmRecord{};
@@ -323,7 +322,7 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
     if (on_stage) on_stage(name);
   };
   Record r = MakeBaseRecord(spec, registry);
-  auto scenario = MakeScenario(spec.scenario, spec.settings, spec.llm);
+  auto scenario = MakeScenario(spec.scenario, r.effective_settings, spec.llm);
   if (!scenario.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", scenario.error());
   const TargetResolution resolution = ResolveTarget(spec.target, registry, scenario.value()->session_kind());
   if (!resolution.resolved) return FailedRecord(r, resolution.status, "target", resolution.error);

@@ -196,7 +196,17 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       while (auto rate = search.NextRate()) {
         CaseSpec step = spec;
         step.scenario = "server:" + FormatRate(*rate);
-        step.case_key = CaseKey(step);
+        // A step is a case of its own: its effective settings and key are its rate's.
+        if (Status settled = SettleCase(step); !settled.ok()) {
+          Record failed = MakeBaseRecord(step, registry);
+          failed.status = CaseStatus::kFailed;
+          failed.failed_stage = "settings";
+          failed.error = settled.message();
+          FinishRecord(failed);
+          if (previous) count(*previous);
+          previous = std::move(failed);
+          break;
+        }
         Record current = run_one(i, step);
         if ((totals.interrupted_by = InterruptSignal()) != 0 && current.status != CaseStatus::kOk) break;
         if (previous) count(*previous);

@@ -284,11 +284,11 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args,
                        const WorkerMessageCallback& on_message) {
-  auto effective = Validate(spec.settings);
-  const int64_t timeout_ms =
-      effective.ok() ? effective.value().values.case_timeout_ms : spec.settings.case_timeout_ms;
-  const int64_t memory_mb =
-      effective.ok() ? effective.value().values.case_memory_mb : spec.settings.case_memory_mb;
+  // The scenario's own length decides the timeout (a soak:30m case gets more than 30 minutes),
+  // as planning settled it: never re-derived from the requested settings alone.
+  auto effective = EffectiveSettingsOf(spec);
+  const int64_t timeout_ms = effective.ok() ? effective.value().case_timeout_ms : spec.settings.case_timeout_ms;
+  const int64_t memory_mb = effective.ok() ? effective.value().case_memory_mb : spec.settings.case_memory_mb;
   WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args, on_message, memory_mb);
   if (outcome.result) {
     auto record = RecordFromJson(*outcome.result);

@@ -35,6 +35,16 @@ TEST_F(WorkerTest, MeasuresInAChildProcess) {
   EXPECT_FALSE(r.environment.cpu_model.empty());
 }
 
+TEST_F(WorkerTest, TheWorkerIsKilledAtTheSettledTimeoutNotOneRederivedFromTheRequest) {
+  // The requested settings alone would allow 2 x 2 s + 120 s; the case as planned says 500 ms.
+  CaseSpec spec = NullCase("null:sleep?us=30000000");
+  spec.effective = spec.settings;
+  spec.effective->case_timeout_ms = 500;
+  Record r = RunCaseInWorker(testing::Executable(), spec, registry_);
+  EXPECT_EQ(r.status, CaseStatus::kTimeout) << r.error;
+  EXPECT_NE(r.error.find("no result within 500 ms"), std::string::npos) << r.error;
+}
+
 TEST_F(WorkerTest, CrashBecomesARecordWithSignalAndStage) {
   Record r = RunCaseInWorker(testing::Executable(), NullCase("null:spin?us=10&crash_at=5"), registry_);
   EXPECT_EQ(r.status, CaseStatus::kCrashed);
