@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "load/scenario_spec.h"
+#include "runner/path_expansion.h"
 
 namespace edgebench {
 namespace {
@@ -55,8 +56,6 @@ std::string TypeName(const YAML::Node& node) {
   }
   return "nothing";
 }
-
-std::string DefaultEdgebenchCache(const std::string& home) { return home + "/.cache/edgebench"; }
 
 // One option list value with where it was written.
 struct ParamValue {
@@ -211,52 +210,11 @@ class SuiteParser {
   }
 
   // Expands `${VAR}` and a leading `~`, then resolves a relative path against the suite's
-  // directory.
+  // directory (runner/path_expansion.h).
   Result<std::string> ResolvePath(const std::string& raw, const YAML::Node& node) const {
-    std::string expanded;
-    size_t pos = 0;
-    if (raw == "~" || raw.rfind("~/", 0) == 0) {
-      const auto home = Getenv("HOME");
-      if (!home) return At(node, "cannot expand '~' in '" + raw + "': HOME is not set");
-      expanded = *home;
-      pos = 1;
-    }
-    while (pos < raw.size()) {
-      const size_t dollar = raw.find("${", pos);
-      if (dollar == std::string::npos) {
-        expanded += raw.substr(pos);
-        break;
-      }
-      expanded += raw.substr(pos, dollar - pos);
-      const size_t close = raw.find('}', dollar);
-      if (close == std::string::npos) {
-        return At(node, "unterminated '${' in '" + raw + "': write ${NAME}");
-      }
-      const std::string name = raw.substr(dollar + 2, close - dollar - 2);
-      const bool valid_name = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-      });
-      if (!valid_name) return At(node, "bad variable '${" + name + "}' in '" + raw + "'");
-      std::optional<std::string> value = Getenv(name);
-      if (!value && name == "EDGEBENCH_CACHE") {
-        const auto home = Getenv("HOME");
-        if (!home) {
-          return At(node, "cannot expand ${EDGEBENCH_CACHE} in '" + raw +
-                              "': neither EDGEBENCH_CACHE nor HOME is set");
-        }
-        value = DefaultEdgebenchCache(*home);
-      }
-      if (!value) {
-        return At(node, "environment variable " + name + " (in '" + raw +
-                            "') is not set; set it or write the path out");
-      }
-      expanded += *value;
-      pos = close + 1;
-    }
-    if (expanded.empty()) return At(node, "the path '" + raw + "' expands to nothing");
-    std::filesystem::path path(expanded);
-    if (path.is_relative() && !base_dir_.empty()) path = std::filesystem::path(base_dir_) / path;
-    return path.lexically_normal().string();
+    auto path = ExpandPath(raw, [this](const std::string& name) { return Getenv(name); }, base_dir_);
+    if (!path.ok()) return At(node, path.error());
+    return path;
   }
 
   Status MustExist(const std::string& resolved, const std::string& raw, const YAML::Node& node,
