@@ -1,5 +1,6 @@
 // `edgebench run MODEL --target T1,T2`: one case per target, each in its own worker process,
 // one row per target; records appended to DIR/results.jsonl with --out.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -14,6 +15,7 @@
 #include "load/input_source.h"
 #include "load/scenario.h"
 #include "runner/plan.h"
+#include "runner/run_request_check.h"
 #include "stats/summary.h"
 #include "runner/run_plan.h"
 
@@ -59,50 +61,15 @@ int Run(const RunOptions& o, CommandContext& context) {
   if (!window.ok()) return fail("--window: " + window.error());
   settings.window_ms = window.value();
   std::vector<std::string> scenarios;
-  std::set<ScenarioKind> kinds;
   for (const std::string& text : SplitList(o.scenarios)) {
     auto parsed = ParseScenario(text);
     if (!parsed.ok()) return fail("--scenario: " + parsed.error());
     if (parsed.value().kind == ScenarioKind::kLanguageModel) {
       return fail("--scenario llm: language models run with `edgebench llm`");
     }
-    if (auto valid = ValidateForScenario(text, settings); !valid.ok()) return fail(valid.error());
     scenarios.push_back(parsed.value().Canonical());
-    kinds.insert(parsed.value().kind);
   }
   if (scenarios.empty()) return fail("--scenario: give at least one scenario (" + std::string(kScenarioForms) + ")");
-  auto uses = [&](std::initializer_list<ScenarioKind> any) {
-    for (ScenarioKind k : any) {
-      if (kinds.count(k)) return true;
-    }
-    return false;
-  };
-  const struct {
-    const char* flag;
-    bool used;
-    const char* scenarios;
-  } kLoadFlags[] = {
-      {"--sessions", uses({ScenarioKind::kMultiStream, ScenarioKind::kServer, ScenarioKind::kOffline, ScenarioKind::kSoak}),
-       "multi-stream, server, offline or soak"},
-      {"--concurrency", uses({ScenarioKind::kServer, ScenarioKind::kOffline}), "server or offline"},
-      {"--batch", uses({ScenarioKind::kOffline}), "offline"},
-      {"--streams", uses({ScenarioKind::kSoak}), "soak"},
-      {"--p99-bound-ms", uses({ScenarioKind::kServer}), "server"},
-      {"--find-peak", uses({ScenarioKind::kServer}), "server"},
-  };
-  for (const auto& flag : kLoadFlags) {
-    if (o.given.count(flag.flag) && o.given.at(flag.flag) && !flag.used) {
-      return fail(std::string(flag.flag) + " applies to the " + flag.scenarios + " scenario, and --scenario lists none");
-    }
-  }
-  if (settings.p99_bound_ms > 0 && settings.min_queries < SamplesNeededFor(0.99)) {
-    return fail("--p99-bound-ms compares a p99, which needs at least " + std::to_string(SamplesNeededFor(0.99)) +
-                " queries: give --min-queries " + std::to_string(SamplesNeededFor(0.99)) + " or more");
-  }
-  if (o.find_peak && !(settings.p99_bound_ms > 0)) {
-    return fail("--find-peak searches the highest rate whose p99 stays under a bound: give --p99-bound-ms");
-  }
-  if (Status s = ValidateInputOptions({o.inputs, o.input_pool, o.settings.seed}); !s.ok()) return fail(s.message());
   model.inputs = o.inputs;
   auto spec = ParseModelArgument(o.model_path);
   if (!spec.ok()) return fail(spec.error());
@@ -116,6 +83,14 @@ int Run(const RunOptions& o, CommandContext& context) {
   request.find_peak = o.find_peak;
   request.strict_dims = o.strict_dims;
   request.input_pool = o.input_pool;
+  std::set<std::string> given;  // by suite-file key, as the suite reader gives them
+  for (const auto& [flag, was_given] : o.given) {
+    if (!was_given) continue;
+    std::string key = flag.substr(2);
+    std::replace(key.begin(), key.end(), '-', '_');
+    given.insert(key);
+  }
+  if (Status checked = CheckRunRequest(request, given, FlagSpelling); !checked.ok()) return fail(checked.message());
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
   request.monitor = monitor.value().settings;

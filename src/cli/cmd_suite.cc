@@ -15,6 +15,7 @@
 #include "report/store.h"
 #include "runner/plan.h"
 #include "runner/run_plan.h"
+#include "runner/run_request_check.h"
 #include "runner/suite_file.h"
 
 namespace edgebench {
@@ -45,7 +46,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
 
   PlanRequest request;
   for (const SuiteModel& m : s.models) {
-    if (Status v = ValidateInputOptions({m.inputs, 1, s.settings.seed}); !v.ok()) {
+    if (Status v = ValidateInputOptions({m.inputs, s.input_pool, s.settings.seed}); !v.ok()) {
       return fail(o.file + ":" + std::to_string(m.line) + ": " + v.message());
     }
     request.models.push_back({m.spec, m.dims, m.inputs});
@@ -53,6 +54,18 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   request.targets = s.targets;
   request.scenarios = s.scenarios;
   request.settings = s.settings;
+  request.find_peak = s.find_peak;
+  request.profile = s.profile;
+  request.strict_dims = s.strict_dims;
+  request.input_pool = s.input_pool;
+  // The checks `edgebench run` makes of its flags, made of the suite's settings by the same code.
+  const auto suite_key = [](const std::string& key) {
+    return key == "scenario" ? std::string("scenarios:") : "settings: " + key;
+  };
+  if (Status checked = CheckRunRequest(request, s.given_settings, suite_key); !checked.ok()) {
+    return fail(o.file + (s.settings_line > 0 ? ":" + std::to_string(s.settings_line) : "") + ": " +
+                checked.message());
+  }
   request.llm_base = LlmSettings{0, 0, s.llm.repetitions, s.llm.warmup_requests, s.llm.sequences,
                                  s.settings.seed, s.llm.prompt_text};
   request.llm_base.concurrency = s.llm.concurrency;

@@ -27,7 +27,7 @@ constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "mode
 constexpr std::string_view kSettingsKeys[] = {
     "warmup", "min_queries", "min_duration_ms", "max_duration_ms", "max_queries", "seed",
     "max_cv", "timeout_ms", "sessions", "concurrency", "batch", "streams", "window_ms",
-    "confidence", "p99_bound_ms"};
+    "confidence", "p99_bound_ms", "find_peak", "profile", "input_pool", "strict_dims"};
 constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
                                            "manifest", "dims", "inputs"};
 constexpr std::string_view kTargetKeys[] = {"target", "params"};
@@ -164,6 +164,14 @@ class SuiteParser {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
     if (ec != std::errc() || end != s.data() + s.size()) {
       return At(node, expected + "; got '" + s + "'");
+    }
+    return value;
+  }
+
+  Result<bool> Boolean(const YAML::Node& node, const std::string& what) const {
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+      return At(node, what + ": expected true or false; got " + TypeName(node));
     }
     return value;
   }
@@ -511,11 +519,21 @@ class SuiteParser {
     return expanded;
   }
 
-  Status Settings(const YAML::Node& node, RunSettings& settings) const {
+  Status Settings(const YAML::Node& node, SuiteSpec& suite) const {
     if (node.IsNull()) return Status::Ok();
     auto fields = Fields(node, "settings", kSettingsKeys);
     if (!fields.ok()) return fields.status();
     auto& f = fields.value();
+    RunSettings& settings = suite.settings;
+    suite.settings_line = Line(node);
+    for (const auto& [key, value] : f) suite.given_settings.insert(key);
+    for (const auto& [key, out] : {std::pair<const char*, bool*>{"find_peak", &suite.find_peak},
+                                   {"profile", &suite.profile}, {"strict_dims", &suite.strict_dims}}) {
+      if (!f.count(key)) continue;
+      auto value = Boolean(f[key], std::string("settings: ") + key);
+      if (!value.ok()) return value.status();
+      *out = value.value();
+    }
     auto integer = [&](const char* key, int64_t min, int64_t& out) -> Status {
       if (!f.count(key)) return Status::Ok();
       auto value = Integer(f[key], std::string("settings: ") + key, min);
@@ -532,7 +550,8 @@ class SuiteParser {
                      integer("concurrency", 1, settings.concurrency),
                      integer("batch", 0, settings.batch),
                      integer("streams", 1, settings.streams),
-                     integer("window_ms", 1, settings.window_ms)}) {
+                     integer("window_ms", 1, settings.window_ms),
+                     integer("input_pool", 1, suite.input_pool)}) {
       if (!s.ok()) return s;
     }
     if (f.count("seed")) {
@@ -648,7 +667,7 @@ class SuiteParser {
       suite.out_dir = out.value();
     }
     if (f.count("settings")) {
-      if (Status s = Settings(f["settings"], suite.settings); !s.ok()) return s;
+      if (Status s = Settings(f["settings"], suite); !s.ok()) return s;
     }
 
     if (!f.count("models")) return At(root, "the suite has no models: list");

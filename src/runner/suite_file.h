@@ -12,6 +12,11 @@
 //     seed: 0                       #   input and prompt seed     (--seed)
 //     max_cv: 0.3                   #   (--max-cv)
 //     timeout_ms: 0                 #   (--timeout; 0: automatic)
+//     sessions, concurrency, batch, streams, window_ms, confidence, p99_bound_ms: as run's flags
+//     find_peak: false              #   server: search the peak rate (--find-peak)
+//     profile: false                #   per-operator profile (--profile)
+//     input_pool: 1                 #   (--input-pool)
+//     strict_dims: false            #   (--strict-dims)
 //   models:                         # required, at least one; each entry one of:
 //     - ${EDGEBENCH_CACHE}/models/vit_tiny16.onnx      # a file (a .json one is a manifest)
 //     - path: vit.onnx?layout=nchw                      # a file, optionally `name:`
@@ -52,6 +57,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +95,15 @@ struct SuiteSpec {
   std::string name;      // `name:`, or the file's stem
   std::string out_dir;   // resolved `out:`; empty when not given
   RunSettings settings;  // as requested (checked with Validate)
+  // `settings:`'s keys that are `edgebench run` flags beyond RunSettings.
+  bool find_peak = false;
+  bool profile = false;
+  bool strict_dims = false;
+  int64_t input_pool = 1;
+  // The keys `settings:` gave, and its line (0: no settings), for the checks that `run` shares
+  // (runner/run_request_check.h).
+  std::set<std::string> given_settings;
+  int settings_line = 0;
   std::vector<SuiteModel> models;
   // Expanded with the option lists, in file order; each `text` is the canonical spelling
   // (Target::Canonical), options included. No two are the same.

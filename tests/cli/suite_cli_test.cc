@@ -123,5 +123,60 @@ TEST_F(SuiteCli, MalformedSuiteIsAnErrorNamingTheLineBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(dir_ / "out"));
 }
 
+TEST_F(SuiteCli, ASuiteRefusesWhatRunRefusesWithTheSameReason) {
+  const struct {
+    const char* suite_settings;
+    const char* run_flags;
+    const char* reason;
+  } kCases[] = {
+      {"{batch: 4}", "--batch 4", "applies to the offline scenario, and "},
+      {"{p99_bound_ms: 5, min_queries: 20}", "--scenario server:100 --p99-bound-ms 5 --min-queries 20",
+       "compares a p99, which needs at least 100 queries"},
+      {"{find_peak: true, min_queries: 100}", "--scenario server:100 --find-peak --min-queries 100",
+       "searches the highest rate whose p99 stays under a bound"},
+  };
+  for (const auto& c : kCases) {
+    const std::string scenarios = std::string(c.run_flags).find("server") != std::string::npos ? "[server:100]"
+                                                                                               : "[single-stream]";
+    const std::string suite = WriteSuite("models: [model.bin]\ntargets: [\"null:spin\"]\nscenarios: " + scenarios +
+                                         "\nsettings: " + c.suite_settings + "\n");
+    auto from_suite = RunCommand(Executable() + " suite " + suite + " 2>&1");
+    EXPECT_EQ(from_suite.exit_code, 2) << from_suite.output;
+    EXPECT_NE(from_suite.output.find("suite.yaml:4: settings: "), std::string::npos) << from_suite.output;
+    EXPECT_NE(from_suite.output.find(c.reason), std::string::npos) << from_suite.output;
+    auto from_run = RunCommand(Executable() + " run " + (dir_ / "model.bin").string() + " -t null:spin " +
+                               c.run_flags + " 2>&1");
+    EXPECT_EQ(from_run.exit_code, 2) << from_run.output;
+    EXPECT_NE(from_run.output.find(c.reason), std::string::npos) << from_run.output;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "out"));
+  }
+}
+
+TEST_F(SuiteCli, ProfileAndInputPoolWrittenInASuiteReachTheCase) {
+  const std::string settings = "settings: {warmup: 1, min_queries: 5, min_duration_ms: 0, max_duration_ms: 3000";
+  const std::string suite =
+      WriteSuite("out: out\nmodels: [model.bin]\ntargets: [\"null:spin?us=100\"]\n" + settings +
+                 ", profile: true, input_pool: 3}\n");
+  auto r = RunCommand(Executable() + " suite " + suite + " --no-monitor 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto store = ReadStore(Store());
+  ASSERT_TRUE(store.ok()) << store.error();
+  ASSERT_EQ(store.value().records.size(), 1u);
+  const Record profiled = store.value().records[0];  // a copy: the store is read again below
+  // Profiled: a profile, or the backend's reason for having none.
+  EXPECT_TRUE(profiled.operator_profile.has_value() || !profiled.operator_profile_unavailable.empty());
+  // The same case unprofiled is a case of its own.
+  const std::string plain = WriteSuite("out: out\nmodels: [model.bin]\ntargets: [\"null:spin?us=100\"]\n" +
+                                       settings + ", input_pool: 3}\n");
+  r = RunCommand(Executable() + " suite " + plain + " --no-monitor --resume 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  store = ReadStore(Store());
+  ASSERT_TRUE(store.ok()) << store.error();
+  ASSERT_EQ(store.value().records.size(), 2u);
+  EXPECT_NE(store.value().records[1].case_key, profiled.case_key);
+  EXPECT_FALSE(store.value().records[1].operator_profile.has_value());
+  EXPECT_TRUE(store.value().records[1].operator_profile_unavailable.empty());
+}
+
 }  // namespace
 }  // namespace edgebench

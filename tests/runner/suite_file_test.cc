@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -357,6 +359,29 @@ TEST_F(SuiteFile, LlmSectionChecks) {
       Parse("models: [a.onnx]\ntargets: [ort]\nscenarios: [llm]\nllm: {prompt_text: hi there}\n");
   ASSERT_TRUE(text.ok()) << text.error();
   EXPECT_EQ(text.value().llm.prompt_text, "hi there");
+}
+
+TEST_F(SuiteFile, EveryRunFlagThatDecidesWhatIsMeasuredCanBeWritten) {
+  auto suite = Parse("models: [a.onnx]\ntargets: [ort]\nscenarios: [server:200]\n"
+                     "settings: {find_peak: true, p99_bound_ms: 5, profile: yes, input_pool: 4, strict_dims: true}\n");
+  ASSERT_TRUE(suite.ok()) << suite.error();
+  EXPECT_TRUE(suite.value().find_peak);
+  EXPECT_TRUE(suite.value().profile);
+  EXPECT_TRUE(suite.value().strict_dims);
+  EXPECT_EQ(suite.value().input_pool, 4);
+  EXPECT_EQ(suite.value().settings_line, 4);
+  EXPECT_EQ(suite.value().given_settings,
+            (std::set<std::string>{"find_peak", "p99_bound_ms", "profile", "input_pool", "strict_dims"}));
+  auto defaults = Parse("models: [a.onnx]\ntargets: [ort]\n");
+  ASSERT_TRUE(defaults.ok()) << defaults.error();
+  EXPECT_FALSE(defaults.value().find_peak);
+  EXPECT_FALSE(defaults.value().profile);
+  EXPECT_EQ(defaults.value().input_pool, 1);
+  EXPECT_TRUE(defaults.value().given_settings.empty());
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nsettings: {profile: sometimes}\n", 3),
+             "settings: profile: expected true or false; got 'sometimes'");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nsettings: {input_pool: 0}\n", 3),
+             "settings: input_pool: expected an integer of at least 1; got '0'");
 }
 
 TEST_F(SuiteFile, LoadScenariosAndTheirSettings) {
