@@ -30,7 +30,15 @@ Sampler::~Sampler() {
   }
 }
 
-void Sampler::Start() { thread_ = std::thread([this] { Loop(); }); }
+void Sampler::Start() {
+  const int64_t t = NowNs();
+  {
+    SensorSample first = sensors_.Sample(t);
+    std::lock_guard<std::mutex> lock(mutex_);
+    Keep(first);
+  }
+  thread_ = std::thread([this, next = t + period_ns_] { Loop(next); });
+}
 
 void Sampler::Mark(const std::string& name, const std::string& event) {
   const int64_t now = NowNs();
@@ -54,32 +62,37 @@ void Sampler::Thin() {
   period_ns_ *= 2;
 }
 
-void Sampler::Loop() {
-  int64_t next = NowNs();
+void Sampler::Keep(const SensorSample& sample) {
+  t_ns_.push_back(sample.t_ns);
+  for (size_t c = 0; c < values_.size(); ++c) {
+    std::optional<double> v = sample.values[c];
+    // Thousandths are below every sensor's resolution; fewer digits keep records small.
+    if (v) v = std::round(*v * 1000.0) / 1000.0;
+    values_[c].push_back(v);
+  }
+  if (t_ns_.size() >= max_samples_) Thin();
+}
+
+void Sampler::Loop(int64_t next) {
+  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    // Until the next tick, a mark's request or the stop; Start took the sample before the first.
+    const auto deadline = SteadyClock::time_point(std::chrono::nanoseconds(next));
+    wake_.wait_until(lock, deadline, [&] { return stop_ || sample_now_; });
+    sample_now_ = false;
+    const bool last = stop_;
     // Read outside the lock: Mark never waits for a sensor.
+    lock.unlock();
     const int64_t t = NowNs();
     SensorSample sample = sensors_.Sample(t);
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      t_ns_.push_back(sample.t_ns);
-      for (size_t c = 0; c < values_.size(); ++c) {
-        std::optional<double> v = sample.values[c];
-        // Thousandths are below every sensor's resolution; fewer digits keep records small.
-        if (v) v = std::round(*v * 1000.0) / 1000.0;
-        values_[c].push_back(v);
-      }
-      if (t_ns_.size() >= max_samples_) Thin();
-      if (stop_) break;  // the sample just taken is the last one, after the stop was asked
-      // A tick moves the next one a period on (a late tick is not repeated in a burst); a sample
-      // asked for by a mark between ticks leaves the ticks where they were.
-      if (t >= next) {
-        next += period_ns_;
-        if (next <= t) next = t + period_ns_;
-      }
-      const auto deadline = SteadyClock::time_point(std::chrono::nanoseconds(next));
-      wake_.wait_until(lock, deadline, [&] { return stop_ || sample_now_; });
-      sample_now_ = false;
+    lock.lock();
+    Keep(sample);
+    if (last) break;  // the sample just taken is the last one, taken after the stop was asked
+    // A tick moves the next one a period on (a late tick is not repeated in a burst); a sample
+    // asked for by a mark between ticks leaves the ticks where they were.
+    if (t >= next) {
+      next += period_ns_;
+      if (next <= t) next = t + period_ns_;
     }
   }
 }

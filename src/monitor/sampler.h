@@ -29,6 +29,9 @@ class Sampler {
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 
+  // Takes the first sample on the calling thread, then starts the sampling thread: whatever the
+  // caller does after Start (a phase that starts at once) has a sample before it, however late
+  // the thread is scheduled on a loaded machine.
   void Start();
   // Marks a boundary ("measure", "start") at the harness clock now and asks for a sample now.
   // Quick: a lock, a push and a notify; callable from any thread.
@@ -38,7 +41,8 @@ class Sampler {
   MonitorSeries Finish(int64_t origin_ns);
 
  private:
-  void Loop();
+  void Loop(int64_t next_tick_ns);
+  void Keep(const SensorSample& sample);  // under mutex_
   void Thin();  // under mutex_
 
   SensorSet sensors_;

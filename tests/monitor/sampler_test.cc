@@ -41,6 +41,22 @@ SensorSet Counting(std::atomic<int>& reads) {
   return SensorSet(std::move(readers));
 }
 
+// A phase that starts as soon as Start returns still has a sample before it, however late the
+// sampling thread runs (a loaded machine): Start takes the first sample itself.
+TEST(Sampler, TheFirstSampleIsTakenBeforeStartReturns) {
+  std::atomic<int> reads{0};
+  Sampler sampler(Counting(reads), 0.001);  // no tick for 1000 s: only Start, marks and Finish sample
+  sampler.Start();
+  EXPECT_EQ(reads.load(), 1);
+  sampler.Mark("measure", "start");
+  sampler.Mark("measure", "end");
+  const MonitorSeries series = sampler.Finish(0);
+  ASSERT_GE(series.t_ns.size(), 2u);
+  EXPECT_LE(series.t_ns.front(), 0);  // at or before the measure mark, the origin
+  EXPECT_GE(series.t_ns.back(), series.marks.back().t_ns);  // the last sample after the last mark
+  EXPECT_EQ(series.values[0].front(), 1.0);
+}
+
 TEST(Sampler, SamplesAtItsRateAndAtOnceOnAMarkRelativeToTheMeasuredPhase) {
   std::atomic<int> reads{0};
   Sampler sampler(Counting(reads), 20);  // every 50 ms
