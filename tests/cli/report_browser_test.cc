@@ -17,6 +17,7 @@
 
 #include "../test_util.h"
 #include "report/html/report_data.h"
+#include "report/html/report_page.h"
 #include "report/store.h"
 
 namespace edgebench {
@@ -250,6 +251,48 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   return expected;
 }
 
+// Text a hostile colleague or fleet host could put in any string of a record: markup that would
+// run script, load an image or leave a marker element if it reached the page as markup.
+constexpr const char* kHostile =
+    "<b class=hostile-marker>\"'&<img src=x onerror=\"console.error('xss')\">"
+    "<script>console.error('xss')</script><svg onload=\"console.error('xss')\">";
+
+size_t HostileCount(const nlohmann::json& record_json) {
+  auto read = RecordFromJson(record_json);
+  if (!read.ok()) return 0;
+  const std::string text = RecordToJson(read.value()).dump();
+  size_t n = 0;
+  for (size_t at = text.find("hostile-marker"); at != std::string::npos; at = text.find("hostile-marker", at + 1)) ++n;
+  return n;
+}
+
+// Appends kHostile to every string of `node` (values and object keys) that `root` still reads
+// back with it: a word the reader checks (a status, a schema, encoded samples) keeps its own.
+void PoisonStrings(nlohmann::json& root, nlohmann::json& node) {
+  if (node.is_string()) {
+    const std::string original = node.get<std::string>();
+    const size_t before = HostileCount(root);
+    node = original + kHostile;
+    if (HostileCount(root) <= before) node = original;
+  } else if (node.is_array()) {
+    for (auto& item : node) PoisonStrings(root, item);
+  } else if (node.is_object()) {
+    std::vector<std::string> keys;
+    for (auto it = node.begin(); it != node.end(); ++it) keys.push_back(it.key());
+    for (const std::string& key : keys) {
+      PoisonStrings(root, node[key]);
+      const size_t before = HostileCount(root);
+      nlohmann::json value = node[key];
+      node.erase(key);
+      node[key + kHostile] = value;
+      if (HostileCount(root) <= before) {
+        node.erase(key + kHostile);
+        node[key] = value;
+      }
+    }
+  }
+}
+
 // Runs one command of the fixture; its output is kept for the message when it fails.
 void Make(const std::string& what, const std::string& command) {
   auto r = RunCommand(command + " 2>&1");
@@ -384,6 +427,52 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   ASSERT_TRUE(std::filesystem::exists(png));
   EXPECT_GT(std::filesystem::file_size(png), 100'000u);
   std::printf("screenshot: %s\n", png.c_str());
+
+  // The same records with hostile text in every string the reader keeps, as a store from a
+  // colleague or a fleet host could hold them. The page is opened with a driver that hovers
+  // every chart's every item; no hostile text may become markup, run, or load anything.
+  const std::string hostile_dir = scratch + "/hostile";
+  std::filesystem::create_directories(hostile_dir);
+  size_t poisoned = 0;
+  {
+    std::ofstream out(hostile_dir + "/results.jsonl");
+    for (const Record& r : records) {
+      nlohmann::json json = RecordToJson(r);
+      PoisonStrings(json, json);
+      poisoned += HostileCount(json);
+      out << json.dump() << "\n";
+    }
+  }
+  std::printf("hostile store: %zu strings poisoned in %zu records\n", poisoned, records.size());
+  EXPECT_GT(poisoned, 10 * records.size());
+  const std::string hostile_page = ArtifactsDir() + "/report-hostile.html";
+  auto hostile_report = RunCommand(eb + " report " + hostile_dir + " -o " + hostile_page + " 2>&1");
+  ASSERT_EQ(hostile_report.exit_code, 0) << hostile_report.output;
+  std::string with_driver = ReadFile(hostile_page);
+  const std::string driver = "\n" + ReadFile(std::string(EDGEBENCH_SOURCE_DIR) +
+                                             "/tests/cli/data/report_hover_driver.js") + "\n";
+  const size_t policy = with_driver.find("script-src ");
+  const size_t body = with_driver.find("<body>\n");
+  ASSERT_NE(policy, std::string::npos);
+  ASSERT_NE(body, std::string::npos);
+  with_driver.insert(body + 7, "<script id=\"hover-driver\">" + driver + "</script>\n");
+  with_driver.insert(policy + 11, HtmlEscape(ScriptHashSource(driver)) + " ");
+  const std::string driven = scratch + "/hostile.html";
+  std::ofstream(driven) << with_driver;
+  const Chromium hover = OpenInChromium(driven, "--dump-dom", scratch + "/hover");
+  ASSERT_EQ(hover.exit_code, 0);
+  EXPECT_TRUE(hover.console.empty()) << "console messages:\n" << Joined(hover.console);
+  EXPECT_TRUE(hover.requests.empty()) << "requests from the page:\n" << Joined(hover.requests);
+  const std::string& hovered_dom = hover.stdout_text;
+  const std::string hovered = Attribute(hovered_dom.substr(hovered_dom.find("<body")), "data-hovered");
+  const std::string shown = Attribute(hovered_dom.substr(hovered_dom.find("<body")), "data-hostile-text-shown");
+  ASSERT_FALSE(hovered.empty()) << "the hover driver did not run";
+  std::printf("hostile report: %s tooltips shown, %s with the hostile text as text\n",
+              hovered.c_str(), shown.c_str());
+  EXPECT_GT(std::stoi(hovered), 100);
+  EXPECT_GT(std::stoi(shown), 0) << "no tooltip showed a record's hostile text";
+  EXPECT_NE(hovered_dom.find("&lt;b class=hostile-marker&gt;"), std::string::npos)
+      << "the tables show no hostile text";
   std::filesystem::remove_all(scratch);
 }
 

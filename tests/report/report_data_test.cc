@@ -349,14 +349,39 @@ TEST(ReportData, AMissingOrEmptyStoreIsAnErrorNamingIt) {
       << corrupt.error();
 }
 
+TEST(ReportPage, AScriptHashIsTheBase64OfItsSha256) {
+  // The SHA-256 of nothing, and of "abc" (FIPS 180-2's examples), in CSP's spelling.
+  EXPECT_EQ(ScriptHashSource(""), "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='");
+  EXPECT_EQ(ScriptHashSource("abc"), "'sha256-ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0='");
+}
+
 TEST(ReportPage, IsSelfContainedWithThePolicyTheLibraryAndEscapedData) {
   Record r = MakeRecord(Milliseconds(10));
   r.model = "</script><script>alert(1)</script><!--";
   const json data = BuildReportData(InputsOf({r}));
   const std::string page = RenderReportPage(data);
-  EXPECT_NE(page.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                      "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">"),
-            std::string::npos);
+  const std::string meta = "<meta http-equiv=\"Content-Security-Policy\" content=\"";
+  const size_t policy_at = page.find(meta);
+  ASSERT_NE(policy_at, std::string::npos);
+  const std::string policy =
+      page.substr(policy_at + meta.size(), page.find('"', policy_at + meta.size()) - policy_at - meta.size());
+  EXPECT_EQ(policy.rfind("default-src &#39;none&#39;; script-src &#39;sha256-", 0), 0u) << policy;
+  const size_t script_src = policy.find("script-src");
+  const std::string scripts_allowed = policy.substr(script_src, policy.find(';', script_src) - script_src);
+  EXPECT_EQ(scripts_allowed.find("unsafe"), std::string::npos) << "inline script or handlers: " << policy;
+  EXPECT_NE(policy.find("base-uri &#39;none&#39;; form-action &#39;none&#39;"), std::string::npos);
+  // Exactly the page's executable scripts are allowed, each by the hash of its text.
+  int scripts = 0;
+  for (size_t at = page.find("<script id=\""); at != std::string::npos; at = page.find("<script id=\"", at + 1)) {
+    const size_t begin = page.find('>', at) + 1;
+    const std::string body = page.substr(begin, page.find("</script>", begin) - begin);
+    EXPECT_NE(policy.find(HtmlEscape(ScriptHashSource(body))), std::string::npos) << page.substr(at, 60);
+    ++scripts;
+  }
+  EXPECT_EQ(scripts, 3);
+  size_t hashes = 0;
+  for (size_t at = policy.find("sha256-"); at != std::string::npos; at = policy.find("sha256-", at + 1)) ++hashes;
+  EXPECT_EQ(hashes, 3u);
   EXPECT_NE(page.find(std::string(ChartLibrarySha256())), std::string::npos);
   EXPECT_NE(page.find(std::string(ChartLibraryJs().substr(0, 200))), std::string::npos);
   EXPECT_NE(page.find("Apache License"), std::string::npos);

@@ -52,6 +52,14 @@
     return node;
   }
 
+  // Text for an HTML sink the chart library writes as markup (a tooltip formatter's return
+  // value): every string that comes from a record passes through here, never raw.
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
+    });
+  }
+
   function isNumber(v) { return typeof v === 'number' && isFinite(v); }
 
   function fmt(v, digits) {
@@ -561,7 +569,7 @@
       box.style.maxWidth = (260 + 200 * m.columns.length) + 'px';  // cells no wider than they need
       draw(box, {
         tooltip: {confine: true, formatter: function (p) {
-          return m.rows[p.data.value[1]] + ' on ' + m.columns[p.data.value[0]] + ': ' + p.data.detail;
+          return esc(m.rows[p.data.value[1]] + ' on ' + m.columns[p.data.value[0]] + ': ' + p.data.detail);
         }},
         grid: {left: 20, right: 20, top: 30, bottom: 20, containLabel: true},
         xAxis: {type: 'category', position: 'top', data: m.columns, splitArea: {show: true}},
@@ -644,7 +652,7 @@
   // The trade-off and tuning sections are drawn by report_decisions.js (inlined before this file),
   // with the helpers above.
   var decisions = window.edgebenchDecisionSections({
-    el: el, fmt: fmt, note: note, isNumber: isNumber, legend: legend, draw: draw, chartBox: chartBox, table: table
+    el: el, esc: esc, fmt: fmt, note: note, isNumber: isNumber, legend: legend, draw: draw, chartBox: chartBox, table: table
   });
 
   var RENDERERS = {

@@ -4,7 +4,7 @@
 // container carries data-chart, data-drawn and data-series; nothing logs.
 window.edgebenchDecisionSections = function (h) {
   'use strict';
-  var el = h.el, fmt = h.fmt, note = h.note, isNumber = h.isNumber, legend = h.legend, draw = h.draw,
+  var el = h.el, esc = h.esc, fmt = h.fmt, note = h.note, isNumber = h.isNumber, legend = h.legend, draw = h.draw,
       chartBox = h.chartBox, table = h.table;
 
   function drawTradeoffs(box, data) {
@@ -27,7 +27,7 @@ window.edgebenchDecisionSections = function (h) {
     }
     return draw(box, {
       tooltip: {trigger: 'item', confine: true, formatter: function (p) {
-        return p.name + ': ' + fmt(p.value[0], 4) + ', ' + fmt(p.value[1], 4);
+        return esc(p.name + ': ' + fmt(p.value[0], 4) + ', ' + fmt(p.value[1], 4));
       }},
       legend: legend(['configurations', 'Pareto front']),
       grid: {left: 70, right: 120, top: 40, bottom: 50},
@@ -126,8 +126,8 @@ window.edgebenchDecisionSections = function (h) {
     draw(box, {
       tooltip: {trigger: 'item', confine: true, formatter: function (p) {
         var v = p.data || [];
-        return labels[p.dataIndex] + ', ' + p.seriesName + ': ' + fmt(v[2], 4) + ' ' + unit +
-               ' [' + fmt(v[0], 4) + ', ' + fmt(v[4], 4) + ']';
+        return esc(labels[p.dataIndex] + ', ' + p.seriesName + ': ' + fmt(v[2], 4) + ' ' + unit +
+                   ' [' + fmt(v[0], 4) + ', ' + fmt(v[4], 4) + ']');
       }},
       legend: legend(series.map(function (s) { return s.name; })),
       grid: {left: Math.min(420, 20 + 7 * longest), right: 40, top: 40, bottom: 50},

@@ -1,5 +1,7 @@
 #include "report/html/report_page.h"
 
+#include "core/sha256.h"
+#include "core/tensor_json.h"
 #include "core/version.h"
 #include "report/html/chart_library.h"
 #include "report/html/embedded_file.h"
@@ -51,14 +53,38 @@ std::string JsonForScriptElement(const nlohmann::json& data) {
   return out;
 }
 
+std::string ScriptHashSource(std::string_view script) {
+  const std::string hex = Sha256Hex(script);
+  std::vector<std::byte> digest;
+  digest.reserve(hex.size() / 2);
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    digest.push_back(static_cast<std::byte>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return "'sha256-" + Base64Encode(digest) + "'";
+}
+
+std::string ReportContentSecurityPolicy(const std::vector<std::string_view>& scripts) {
+  std::string policy = "default-src 'none'; script-src";
+  for (std::string_view script : scripts) policy += " " + ScriptHashSource(script);
+  policy += "; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+  return policy;
+}
+
 std::string RenderReportPage(const nlohmann::json& data) {
   const std::string title = data.value("title", std::string("edgebench report"));
   std::string page;
   const std::string_view library = ChartLibraryJs();
   page.reserve(library.size() + 200000);
   page += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  // Each script's body exactly as the page holds it: the policy names them by hash.
+  const std::string library_body = "\n" + std::string(library) + "\n";
+  const std::string decisions_body =
+      "\n" +
+      std::string(EmbeddedBytes(edgebench_report_decisions_js_begin, edgebench_report_decisions_js_end)) +
+      "\n";
+  const std::string renderer_body = "\n" + std::string(ReportScript()) + "\n";
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"";
-  page += kReportContentSecurityPolicy;
+  page += HtmlEscape(ReportContentSecurityPolicy({library_body, decisions_body, renderer_body}));
   page += "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<meta name=\"generator\" content=\"edgebench " + std::string(kEdgebenchVersion) +
           "\">\n";
@@ -74,13 +100,13 @@ std::string RenderReportPage(const nlohmann::json& data) {
   page += JsonForScriptElement(data);
   page += "</script>\n";
   page += "<script id=\"chart-library\" data-name=\"" + HtmlEscape(ChartLibraryName()) +
-          "\" data-sha256=\"" + HtmlEscape(ChartLibrarySha256()) + "\">\n";
-  page += library;
-  page += "\n</script>\n<script id=\"report-decisions\">\n";
-  page += EmbeddedBytes(edgebench_report_decisions_js_begin, edgebench_report_decisions_js_end);
-  page += "\n</script>\n<script id=\"report-renderer\">\n";
-  page += ReportScript();
-  page += "\n</script>\n<footer class=\"page-footer\">\n<p>Drawn with " +
+          "\" data-sha256=\"" + HtmlEscape(ChartLibrarySha256()) + "\">";
+  page += library_body;
+  page += "</script>\n<script id=\"report-decisions\">";
+  page += decisions_body;
+  page += "</script>\n<script id=\"report-renderer\">";
+  page += renderer_body;
+  page += "</script>\n<footer class=\"page-footer\">\n<p>Drawn with " +
           HtmlEscape(ChartLibraryName()) +
           " (Apache-2.0), inlined from its npm package, sha256 <code>" +
           HtmlEscape(ChartLibrarySha256()) +

@@ -1,20 +1,27 @@
 // The HTML report page (`edgebench report`, docs/report.md): one self-contained file that opens
 // offline. A Content-Security-Policy lets nothing leave the page (no request of any kind, only
-// inline script and style and data: images); the chart library, the report's own script and
+// the page's own three scripts, named by their SHA-256 hashes, inline style and data: images; no
+// event handler attribute and no other inline script runs); the chart library, the report's own script and
 // style sheet (report.js, report.css, embedded at build time) and the data (report_data.h) are
 // inline. The script draws every section from the data when the page loads.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace edgebench {
 
-// The page's policy: nothing may be fetched, only inline code runs.
-inline constexpr const char* kReportContentSecurityPolicy =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+// The page's policy for scripts whose bodies are `scripts` (each exactly the text between its
+// <script> and </script>): nothing may be fetched, no form sent, no <base> set, and only those
+// scripts run, by hash: a string of a record that reached the page as markup could not run
+// script, not even as an event handler attribute.
+std::string ReportContentSecurityPolicy(const std::vector<std::string_view>& scripts);
+
+// A CSP source expression for a script body: 'sha256-BASE64'.
+std::string ScriptHashSource(std::string_view script);
 
 // The whole page for `data` (BuildReportData's document; its "title" is the page's title).
 std::string RenderReportPage(const nlohmann::json& data);
