@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/read_store_arguments.h"
 #include "report/flat_record.h"
+#include "report/printers.h"
 
 namespace edgebench {
 namespace {
@@ -21,15 +22,10 @@ struct ExportOptions {
   std::string format = "jsonl";
 };
 
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled; null is an
-// empty field.
+// A field as the printers' CSV writes a cell (RFC 4180, formulas neutralised); null is empty.
 std::string CsvField(const nlohmann::ordered_json& value) {
   if (value.is_null()) return "";
-  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+  return CsvCell(value.is_string() ? value.get<std::string>() : value.dump());
 }
 
 // A table's file name: the scenario's name, anything but letters, digits, '-' and '_' made '_'.

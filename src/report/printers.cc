@@ -1,15 +1,40 @@
 #include "report/printers.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <vector>
 
 #include "core/strings.h"
 
 namespace edgebench {
 
+namespace {
+
+// A number as a spreadsheet reads one ("-1.5", "+3", "2e-06"): a value, never a formula.
+bool IsPlainNumber(const std::string& cell) {
+  if (cell.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  std::strtod(cell.c_str(), &end);
+  return end == cell.c_str() + cell.size() && !std::isspace(static_cast<unsigned char>(cell[0]));
+}
+
+}  // namespace
+
+bool CsvCellCouldBeAFormula(const std::string& cell) {
+  if (cell.empty() || cell == "-") return false;  // "-": no value, not a formula
+  const char first = cell[0];
+  const bool formula_start = first == '=' || first == '+' || first == '-' || first == '@' ||
+                             first == '\t' || first == '\r';
+  return formula_start && !IsPlainNumber(cell);
+}
+
 std::string CsvCell(const std::string& cell) {
-  if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
-  std::string quoted = "\"";
+  const bool formula = CsvCellCouldBeAFormula(cell);
+  if (!formula && cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+  std::string quoted = formula ? "\"'" : "\"";
   for (char ch : cell) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return quoted + "\"";
 }

@@ -11,7 +11,7 @@
 //   escaped and line breaks become spaces (MarkdownCell).
 // - CSV: one table whatever the scenarios: every column of every scenario printed, in the
 //   scenarios' order, a `scenario` column after `target` and `why` last; cells quoted per
-//   RFC 4180 (CsvCell); lines end in "\n". Also printed at End().
+//   RFC 4180, formulas neutralised (CsvCell); lines end in "\n". Also printed at End().
 // Empty columns: table and markdown drop a column whose cell is "-" (kNoValue) or empty in
 // every row of its table (e.g. TTFT p90 at 5 requests, since p90 needs 10); CSV keeps every
 // column, so a program reading it sees the same header whatever the values.
@@ -40,8 +40,15 @@ class RecordPrinter {
 // "table" (default), "markdown", "csv", "json" (one JSON array), "jsonl"; for every scenario.
 Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out);
 
-// A CSV cell per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled.
+// A CSV cell per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. A cell
+// a spreadsheet would run as a formula (CsvCellCouldBeAFormula) is neutralised as OWASP's CSV
+// injection rule says: a single quote in front, the whole cell quoted. Every CSV edgebench
+// writes goes through here.
 std::string CsvCell(const std::string& cell);
+
+// The cell starts with '=', '+', '-', '@', a tab or a carriage return and is not a plain number
+// ("-1.5" stays a number) nor "-" alone (no value).
+bool CsvCellCouldBeAFormula(const std::string& cell);
 
 // A markdown table cell: '|' escaped as "\|", CR and LF as spaces (a cell is one line).
 std::string MarkdownCell(const std::string& cell);

@@ -264,6 +264,19 @@ TEST(Printers, CellEscaping) {
   EXPECT_EQ(CsvCell("say \"hi\""), "\"say \"\"hi\"\"\"");
   EXPECT_EQ(CsvCell("two\nlines"), "\"two\nlines\"");
   EXPECT_EQ(CsvCell("cr\rhere"), "\"cr\rhere\"");
+  // OWASP's CSV injection rule: what a spreadsheet would run is quoted after a single quote.
+  EXPECT_EQ(CsvCell("=HYPERLINK(\"http://127.0.0.1/x\")"), "\"'=HYPERLINK(\"\"http://127.0.0.1/x\"\")\"");
+  EXPECT_EQ(CsvCell("+1+cmd|' /C calc'!A0"), "\"'+1+cmd|' /C calc'!A0\"");
+  EXPECT_EQ(CsvCell("-2+3"), "\"'-2+3\"");
+  EXPECT_EQ(CsvCell("@SUM(A1:A2)"), "\"'@SUM(A1:A2)\"");
+  EXPECT_EQ(CsvCell("\t=1"), "\"'\t=1\"");
+  EXPECT_EQ(CsvCell("\r=1"), "\"'\r=1\"");
+  EXPECT_EQ(CsvCell("=a,b"), "\"'=a,b\"");
+  // Numbers and the no-value dash stay as they are; a formula character inside a cell is text.
+  for (const char* kept : {"-1.5", "+3", "-2e-06", "-", "0", "a=b", "null:cpu?us=100"}) {
+    EXPECT_EQ(CsvCell(kept), kept);
+  }
+  EXPECT_EQ(CsvCell(" -1"), " -1");
   EXPECT_EQ(MarkdownCell("a|b|c"), "a\\|b\\|c");
   EXPECT_EQ(MarkdownCell("two\nlines\r"), "two lines ");
 }

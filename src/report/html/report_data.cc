@@ -703,7 +703,7 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
       for (const std::string& w : contents.value().warnings) inputs.warnings.push_back(w);
       for (Record& r : contents.value().records) {
         ++store.records_read;
-        if (!ids.insert(r.id).second) {
+        if (!r.id.empty() && !ids.insert(r.id).second) {
           ++store.duplicates;
           continue;
         }
