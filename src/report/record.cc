@@ -16,6 +16,7 @@
 #include "report/monitor_json.h"
 #include "report/profile_json.h"
 #include "report/record_accuracy.h"
+#include "report/record_checks.h"
 #include "report/record_load.h"
 #include "report/record_monitor.h"
 
@@ -594,6 +595,7 @@ Result<Record> RecordFromJson(const json& j) {
       }
     }
     if (j.contains("profile")) OperatorProfileFromJson(j.at("profile"), r.operator_profile, r.operator_profile_unavailable);
+    if (Status possible = CheckPhysicallyPossible(r); !possible.ok()) return possible;
     // The summary, settling and verdict are derived: recompute them from the raw samples. A
     // stored verdict that disagrees (an older version's rules, or an edited record) is replaced
     // by the recomputed one, with a warning, so no record claims a verdict its samples deny.
