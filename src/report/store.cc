@@ -1,6 +1,7 @@
 #include "report/store.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,6 +32,29 @@ off_t LastWholeLineEnd(int fd, off_t size) {
   return 0;
 }
 
+// flock(2) on `fd`, retried when a signal interrupts the wait.
+bool Lock(int fd, int operation) {
+  while (::flock(fd, operation) != 0) {
+    if (errno != EINTR) return false;
+  }
+  return true;
+}
+
+// A descriptor closed when it goes out of scope (which releases its flock).
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
 }  // namespace
 
 Result<ResultStore> ResultStore::Open(const std::string& directory) {
@@ -54,22 +78,21 @@ Status ResultStore::Append(const Record& record) {
 
 Status AppendJsonLine(const std::string& path, const nlohmann::json& value, std::string* warning) {
   const std::string line = value.dump() + "\n";
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const FileDescriptor file(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+  const int fd = file.get();
   if (fd < 0) return Status::Error("cannot open '" + path + "': " + Errno());
+  // One writer at a time, for the whole append and the torn-tail repair: without it two
+  // processes appending to one store (two suites, a suite and a run) wrote at the same offset,
+  // or one cut the other's record in the middle of its write as "torn".
+  if (!Lock(fd, LOCK_EX)) return Status::Error("cannot lock '" + path + "' for writing: " + Errno());
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const std::string why = Errno();
-    ::close(fd);
-    return Status::Error("cannot stat '" + path + "': " + why);
-  }
+  if (::fstat(fd, &st) != 0) return Status::Error("cannot stat '" + path + "': " + Errno());
   off_t start = st.st_size;
   if (start > 0) {
     const off_t whole = LastWholeLineEnd(fd, start);
     if (whole < start) {
       if (::ftruncate(fd, whole) != 0) {
-        const std::string why = Errno();
-        ::close(fd);
-        return Status::Error("'" + path + "' ends in a torn line that cannot be cut off: " + why);
+        return Status::Error("'" + path + "' ends in a torn line that cannot be cut off: " + Errno());
       }
       if (warning) {
         *warning = "cut a torn line of " + std::to_string(start - whole) + " bytes from the end of '" + path +
@@ -86,7 +109,6 @@ Status AppendJsonLine(const std::string& path, const nlohmann::json& value, std:
       const std::string why = n < 0 ? Errno() : "no progress";
       // All or nothing: cut the partial record so the store keeps only whole lines.
       const bool cut = ::ftruncate(fd, start) == 0;
-      ::close(fd);
       return Status::Error("cannot write a record to '" + path + "': " + why +
                            (cut ? "; the partial record was removed, earlier records are intact"
                                 : "; the partial record could not be removed either"));
@@ -96,15 +118,19 @@ Status AppendJsonLine(const std::string& path, const nlohmann::json& value, std:
   if (::fsync(fd) != 0) {
     const std::string why = Errno();
     const bool cut = ::ftruncate(fd, start) == 0;
-    ::close(fd);
     return Status::Error("cannot fsync '" + path + "': " + why +
                          (cut ? "; the record was removed again, earlier records are intact" : ""));
   }
-  ::close(fd);
   return Status::Ok();
 }
 
 Result<StoreContents> ReadStore(const std::string& path) {
+  // Shared with other readers, never beside a writer: a record being appended is not read as
+  // a torn line.
+  const FileDescriptor lock(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (lock.get() >= 0 && !Lock(lock.get(), LOCK_SH)) {
+    return Status::Error("cannot lock '" + path + "' for reading: " + Errno());
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::Error("cannot read '" + path + "'");
   StoreContents contents;

@@ -2,7 +2,10 @@
 // crash or kill loses nothing already measured. A record is written all or nothing: a write
 // that fails (a full disk) is cut back to the last whole line, and a line torn by a kill in the
 // middle of a write is dropped, with a warning, before the next record is appended, so it can
-// never glue two records into one unreadable line.
+// never glue two records into one unreadable line. Writers hold an exclusive flock(2) on the
+// store for the whole append (repair included) and readers a shared one, so several processes
+// may append to and read one store at once (two suites, a suite and a run, a fleet fetch and a
+// report) without losing a record or seeing another's write as torn.
 #pragma once
 
 #include <string>

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "../test_util.h"
 
@@ -105,6 +106,76 @@ TEST(Store, ATornLastLineIsCutBeforeTheNextAppendAndSkippedByTheReader) {
   auto whole = ReadRecords(store.value().path());
   ASSERT_TRUE(whole.ok()) << whole.error();
   EXPECT_EQ(whole.value().size(), 2u);
+}
+
+// Five processes append large records to one store at once while a sixth reads it, twenty
+// times over: every record comes back whole, none lost, and the reader never sees a record
+// being written as a torn line.
+TEST(Store, FiveProcessesAppendingAtOnceLoseNothingAndAReaderSeesNoTornLine) {
+  constexpr int kWriters = 5, kRecordsEach = 4, kRepetitions = 20;
+  for (int repetition = 0; repetition < kRepetitions; ++repetition) {
+    const std::string dir = TempDir();
+    std::filesystem::remove_all(dir);
+    auto store = ResultStore::Open(dir);
+    ASSERT_TRUE(store.ok());
+    const std::string path = store.value().path();
+    int start[2];
+    ASSERT_EQ(::pipe(start), 0);
+    std::vector<pid_t> children;
+    for (int w = 0; w <= kWriters; ++w) {
+      const pid_t pid = ::fork();
+      ASSERT_GE(pid, 0);
+      if (pid > 0) {
+        children.push_back(pid);
+        continue;
+      }
+      ::close(start[1]);
+      // Each record some 100 KB: 30,000 distinct samples, prepared before the start signal.
+      std::vector<Record> records;
+      for (int i = 0; w < kWriters && i < kRecordsEach; ++i) {
+        std::vector<int64_t> samples;
+        for (int64_t k = 0; k < 30000; ++k) samples.push_back(1000 + (k * 7919 + w * 104729 + i) % 100000);
+        Record r = testing::MakeRecord(std::move(samples));
+        r.id = "w" + std::to_string(w) + "-r" + std::to_string(i);
+        records.push_back(std::move(r));
+      }
+      char go = 0;
+      if (::read(start[0], &go, 1) < 0) ::_exit(3);
+      if (w == kWriters) {  // the reader
+        for (int reads = 0; reads < 50; ++reads) {
+          if (!std::filesystem::exists(path)) continue;  // no writer has begun yet
+          auto contents = ReadStore(path);
+          if (!contents.ok() || !contents.value().warnings.empty()) ::_exit(4);
+        }
+        ::_exit(0);
+      }
+      for (const Record& r : records) {
+        std::string warning;
+        if (!AppendJsonLine(path, RecordToJson(r), &warning).ok() || !warning.empty()) ::_exit(1);
+      }
+      ::_exit(0);
+    }
+    ::close(start[0]);
+    ::close(start[1]);  // every child's read returns: they start together
+    for (pid_t pid : children) {
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+      ASSERT_TRUE(WIFEXITED(status));
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "repetition " << repetition << ": exit 1: an append failed or cut "
+                                        << "a torn line; exit 4: the reader saw a torn or broken line";
+    }
+    auto records = ReadRecords(path);
+    ASSERT_TRUE(records.ok()) << "repetition " << repetition << ": " << records.error();
+    std::set<std::string> ids;
+    for (const Record& r : records.value()) {
+      ids.insert(r.id);
+      EXPECT_EQ(r.measured_ns.size(), 30000u) << r.id;
+    }
+    EXPECT_EQ(records.value().size(), static_cast<size_t>(kWriters * kRecordsEach)) << "repetition " << repetition;
+    EXPECT_EQ(ids.size(), static_cast<size_t>(kWriters * kRecordsEach)) << "repetition " << repetition;
+    std::filesystem::remove_all(dir);
+    if (HasFailure()) break;
+  }
 }
 
 }  // namespace
