@@ -1,6 +1,5 @@
 #include "runner/plan.h"
 
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -123,7 +122,11 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
       if (planned.artifact) {
         base.artifact = planned.artifact->path;
         base.variant = planned.artifact->variant;
-        if (planned.target.backend != "null") {
+        // The model's bytes decide the case for every backend, the null one included (it
+        // does not read them, but a store's cases of another file are not these); a null
+        // case's model may be a bare name with no file behind it.
+        std::error_code ec;
+        if (planned.target.backend != "null" || std::filesystem::is_regular_file(base.artifact, ec)) {
           auto digest = digests.Of(base.artifact);
           if (!digest.ok()) return digest.status();
           base.artifact_sha256 = digest.take();

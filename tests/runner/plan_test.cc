@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "../test_util.h"
@@ -120,6 +122,24 @@ TEST_F(PlanTest, CaseKeysTellScenariosApartAndIgnoreTheTimeout) {
   for (size_t i = 0; i < plan.value().size(); ++i) {
     EXPECT_EQ(again.value()[i].spec.case_key, plan.value()[i].spec.case_key);
   }
+}
+
+TEST_F(PlanTest, TheModelsBytesDecideTheKeyForEveryBackendTheNullOneIncluded) {
+  const std::string path = testing::TempFilePath("plan_test_", "model.bin");
+  auto key_of = [&](const std::string& bytes) {
+    std::ofstream(path, std::ios::trunc) << bytes;
+    PlanRequest request = NullRequest({"single-stream"});
+    auto model = ParseModelArgument("m=" + path);
+    EXPECT_TRUE(model.ok()) << model.error();
+    request.models = {{model.take(), {}, {}}};
+    auto plan = PlanCases(request, registry_);
+    EXPECT_TRUE(plan.ok()) << plan.error();
+    return plan.ok() ? plan.value().at(0).spec.case_key : std::string();
+  };
+  const std::string first = key_of("one model");
+  EXPECT_EQ(key_of("one model"), first);
+  EXPECT_NE(key_of("another model"), first) << "the same path holding other bytes is another case";
+  std::filesystem::remove(path);
 }
 
 TEST_F(PlanTest, SettlingAgainAfterAChangeRedecidesTheEffectiveSettingsAndTheKey) {
