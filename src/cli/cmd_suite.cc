@@ -14,6 +14,7 @@
 #include "load/input_source.h"
 #include "report/store.h"
 #include "runner/plan.h"
+#include "runner/resume.h"
 #include "runner/run_plan.h"
 #include "runner/run_request_check.h"
 #include "runner/suite_file.h"
@@ -25,6 +26,7 @@ struct SuiteOptions {
   std::string file;
   std::string out_dir;
   bool resume = false;
+  bool retry_failed = false;
   bool dry_run = false;
   std::string format = "table";
   bool in_process = false;
@@ -87,9 +89,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
     auto stored = ReadStore(store_path);
     if (!stored.ok()) return fail(stored.error());
     for (const std::string& w : stored.value().warnings) std::cerr << "edgebench suite: warning: " << w << "\n";
-    for (const Record& r : stored.value().records) {
-      if (!r.case_key.empty()) done_keys.insert(r.case_key);
-    }
+    done_keys = CaseKeysToSkip(stored.value().records, o.retry_failed);
   }
   int to_run = 0;
   for (const PlannedCase& c : plan.value()) to_run += done_keys.count(c.spec.case_key) ? 0 : 1;
@@ -124,13 +124,18 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
   cmd->footer(
       "The suite file's format is in docs/suites.md; every mistake in it is reported with its line "
       "before anything runs. Each case has a key (a hash of its model's bytes, target, scenario and "
-      "settings) stored in its record; --resume skips cases whose key the store already holds.\n"
+      "settings) stored in its record; --resume skips cases whose key the store already holds, and "
+      "with --retry-failed runs again those whose every attempt crashed or timed out.\n"
       "Exit status: 0 when every case to run measured (or was skipped for want of an artifact), 1 "
       "when any did not or nothing was measured, 2 for a bad suite file or arguments.");
   cmd->add_option("file", o->file, "the suite file (YAML)")->required();
   cmd->add_option("-o,--out", o->out_dir, "store directory (default: the suite's `out`, else results/NAME)")
       ->check(NonEmpty());
-  cmd->add_flag("--resume", o->resume, "skip cases that already have a record in the store");
+  CLI::Option* resume = cmd->add_flag("--resume", o->resume, "skip cases that already have a record in the store");
+  cmd->add_flag("--retry-failed", o->retry_failed,
+                "with --resume: run again the cases whose every record crashed or timed out (the store keeps "
+                "every attempt)")
+      ->needs(resume);
   cmd->add_flag("--dry-run", o->dry_run, "list the cases with their keys and stop");
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");

@@ -101,6 +101,38 @@ TEST_F(SuiteCli, KilledMidCaseThenResumedEndsWithOneRecordPerCase) {
   EXPECT_EQ(Lines(), 4u);
 }
 
+TEST_F(SuiteCli, RetryFailedRunsAgainOnlyTheCasesWhoseWorkerCrashedAndKeepsEveryAttempt) {
+  const std::string suite = WriteSuite(R"(name: retry
+out: out
+settings: {warmup: 1, min_queries: 5, min_duration_ms: 0}
+models: [model.bin]
+targets: ["null:sleep?us=100", "null:sleep?us=100&crash_at=3", "null:sleep?us=100&fail_at=3"]
+)");
+  auto first = RunCommand(Executable() + " suite " + suite + " --format jsonl 2>&1");
+  EXPECT_EQ(first.exit_code, 1) << first.output;
+  ASSERT_EQ(Lines(), 3u) << first.output;
+  auto resumed = RunCommand(Executable() + " suite " + suite + " --resume 2>&1");
+  EXPECT_NE(resumed.output.find("3 already in"), std::string::npos) << resumed.output;
+  EXPECT_EQ(Lines(), 3u) << "a plain --resume runs nothing that has a record";
+
+  auto retried = RunCommand(Executable() + " suite " + suite + " --resume --retry-failed --format jsonl 2>&1");
+  EXPECT_NE(retried.output.find("2 already in"), std::string::npos) << retried.output;
+  auto contents = ReadStore(Store());
+  ASSERT_TRUE(contents.ok()) << contents.error();
+  std::map<std::string, std::vector<CaseStatus>> attempts;
+  for (const Record& r : contents.value().records) attempts[r.requested_target].push_back(r.status);
+  EXPECT_EQ(attempts["null:sleep?us=100"], std::vector<CaseStatus>{CaseStatus::kOk});
+  EXPECT_EQ(attempts["null:sleep?fail_at=3&us=100"], std::vector<CaseStatus>{CaseStatus::kFailed})
+      << "a runtime's refusal is its answer, not retried";
+  EXPECT_EQ(attempts["null:sleep?crash_at=3&us=100"],
+            (std::vector<CaseStatus>{CaseStatus::kCrashed, CaseStatus::kCrashed}))
+      << "the crashed case runs again and both attempts stay in the store";
+
+  auto without_resume = RunCommand(Executable() + " suite " + suite + " --retry-failed 2>&1");
+  EXPECT_NE(without_resume.exit_code, 0);
+  EXPECT_NE(without_resume.output.find("--resume"), std::string::npos) << without_resume.output;
+}
+
 TEST_F(SuiteCli, TheRepositorysReadmeSuitePlansTheDemoOnEveryOrtTarget) {
   std::filesystem::create_directories(dir_ / "models");
   std::filesystem::copy_file(dir_ / "model.bin", dir_ / "models" / "vit_tiny16.onnx");
