@@ -1,6 +1,7 @@
 #include "load/scenario_spec.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -21,17 +22,20 @@ bool ParseNumber(const std::string& text, double& value) {
 }  // namespace
 
 std::string FormatRate(double qps) {
+  // The shortest fixed-notation text that reads back as exactly this double: every accepted
+  // rate round-trips, and two rates never share a scenario name (nor a case key). (%.6g cut
+  // 1,000,000 to "1e+06" and a trailing-zero trim then to "1": a run at 1 QPS, VALID.)
+  char buffer[512];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, qps, std::chars_format::fixed);
+  if (written.ec != std::errc()) return std::to_string(qps);
+  return std::string(buffer, written.ptr);
+}
+
+double RoundRate(double qps) {
+  if (!(qps > 0) || !std::isfinite(qps)) return qps;
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.6g", qps);
-  if (std::string(buffer).find('e') == std::string::npos) return buffer;
-  // Below 0.0001 %g writes an exponent, which scenario texts do not take: fixed notation with
-  // the decimals 6 significant digits need, then trimmed.
-  const int decimals = std::clamp(5 - static_cast<int>(std::floor(std::log10(qps))), 0, 30);
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, qps);
-  std::string text = buffer;
-  while (text.size() > 1 && text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
-  return text;
+  return std::strtod(buffer, nullptr);
 }
 
 Result<int64_t> ParseDurationMs(const std::string& text) {
@@ -112,8 +116,8 @@ Result<ScenarioSpec> ParseScenario(const std::string& text) {
   }
   if (family == "server") {
     double qps = 0;
-    if (!ParseNumber(parameter, qps) || !(qps > 0) || qps > 1e7) {
-      return bad("QPS must be a rate of queries per second above 0 and at most 10,000,000");
+    if (!ParseNumber(parameter, qps) || !(qps >= kMinServerQps) || qps > kMaxServerQps) {
+      return bad("QPS must be a rate of queries per second from 0.000001 (one a fortnight) to 10,000,000");
     }
     spec.kind = ScenarioKind::kServer;
     spec.target_qps = qps;

@@ -30,9 +30,18 @@ inline constexpr const char* kScenarioForms =
 // An error names the text and the forms it may take.
 Result<ScenarioSpec> ParseScenario(const std::string& text);
 
-// A rate as a scenario text writes it: 6 significant digits, never an exponent ("250.5",
-// "0.0000953674").
+// A rate as a scenario text writes it: the shortest text that reads back as exactly `qps`, never
+// an exponent ("250.5", "1000000", "0.0000953674"), so a scenario name, and the case key made
+// from it, never stands for another rate.
 std::string FormatRate(double qps);
+
+// The server scenario's rates, inclusive.
+inline constexpr double kMinServerQps = 1e-6;
+inline constexpr double kMaxServerQps = 1e7;
+
+// `qps` to 6 significant digits (141.42135... to 141.421): the rates a peak search computes,
+// rounded before they run so that the name, the run and the answer hold the same number.
+double RoundRate(double qps);
 
 // "500ms", "5s", "30m", "2h" (a bare number is seconds) to milliseconds; an error says what
 // was expected.

@@ -193,9 +193,11 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       const auto start = ParseScenario(spec.scenario);
       PeakSearch search(start.ok() ? start.value().target_qps : 1.0);
       std::optional<Record> previous;
-      while (auto rate = search.NextRate()) {
+      while (auto next = search.NextRate()) {
+        // The rate as it runs and as its name says; the search hears of this one.
+        const double rate = RoundRate(*next);
         CaseSpec step = spec;
-        step.scenario = "server:" + FormatRate(*rate);
+        step.scenario = "server:" + FormatRate(rate);
         // A step is a case of its own: its effective settings and key are its rate's.
         if (Status settled = SettleCase(step); !settled.ok()) {
           Record failed = MakeBaseRecord(step, registry);
@@ -210,7 +212,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
         Record current = run_one(i, step);
         if ((totals.interrupted_by = InterruptSignal()) != 0 && current.status != CaseStatus::kOk) break;
         if (previous) count(*previous);
-        search.Report(*rate, current.status == CaseStatus::kOk && current.valid);
+        search.Report(rate, current.status == CaseStatus::kOk && current.valid);
         previous = std::move(current);
         if (previous->status != CaseStatus::kOk) break;  // a failing runtime ends the search
         if ((totals.interrupted_by = InterruptSignal()) != 0) break;

@@ -47,6 +47,35 @@ TEST(PeakSearch, DoublesThenBisects) {
             "after 11 steps");
 }
 
+// A noisy machine: a rate fails at or below one that already passed. The search keeps its
+// highest pass and goes on upward; the failure is recorded as a step but moves neither bound.
+TEST(PeakSearch, AFailureAtOrBelowARateThatPassedMovesNeitherBound) {
+  PeakSearch search(100);
+  search.Report(100, true);
+  ASSERT_EQ(search.NextRate(), 200);
+  search.Report(100, false);  // the same rate, failing this time
+  EXPECT_EQ(search.NextRate(), 200);
+  search.Report(60, false);  // below it
+  EXPECT_EQ(search.NextRate(), 200);
+  EXPECT_FALSE(search.done());
+  EXPECT_EQ(search.Peak(), 100);
+  search.Report(200, false);
+  EXPECT_EQ(search.NextRate(), 150) << "bisects between the pass and the failure above it";
+  EXPECT_EQ(search.steps().size(), 4u);
+}
+
+// And a rate that passes above the lowest failing one (noise the other way) raises the pass
+// and drops that failure: the search doubles again from the new pass.
+TEST(PeakSearch, APassAboveAFailureRaisesThePassAndForgetsTheFailure) {
+  PeakSearch search(100);
+  search.Report(100, true);
+  search.Report(200, false);
+  ASSERT_EQ(search.NextRate(), 150);
+  search.Report(250, true);
+  EXPECT_EQ(search.Peak(), 250);
+  EXPECT_EQ(search.NextRate(), 500);
+}
+
 TEST(PeakSearch, BoundaryRatePasses) {
   const PeakSearch search = Search(100, [](double qps) { return qps <= 1000; });
   EXPECT_EQ(Rates(search), (std::vector<double>{100, 200, 400, 800, 1600, 1200, 1000, 1100, 1050,

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <set>
+
 #include "load/scenario.h"
 
 namespace edgebench {
@@ -24,14 +27,64 @@ TEST(ScenarioSpec, ParsesEachFormToItsCanonicalText) {
   EXPECT_EQ(soak.Canonical(), "soak:1800s");
   EXPECT_EQ(ParseScenario("soak:1500ms").value().Canonical(), "soak:1500ms");
   // Peak search halves its way to tiny rates: their text has no exponent and parses back.
-  EXPECT_EQ(FormatRate(100.0 / (1 << 20)), "0.0000953674");
+  EXPECT_EQ(FormatRate(100.0 / (1 << 20)), "0.000095367431640625");
+  EXPECT_EQ(FormatRate(RoundRate(100.0 / (1 << 20))), "0.0000953674");
   EXPECT_EQ(FormatRate(1234567), "1234567");  // large rates keep their digits
-  EXPECT_EQ(ParseScenario("server:" + FormatRate(100.0 / (1 << 20))).value().Canonical(), "server:0.0000953674");
+  EXPECT_EQ(ParseScenario("server:" + FormatRate(RoundRate(100.0 / (1 << 20)))).value().Canonical(),
+            "server:0.0000953674");
+}
+
+// Every rate the server scenario accepts survives its name: formatted, parsed and formatted
+// again it is the same double and the same text, and no two rates share a name. (A rate of
+// 1,000,000 QPS was named "server:1" and ran at 1 QPS.)
+TEST(ScenarioSpec, EveryAcceptedRateRoundTripsThroughItsName) {
+  std::vector<double> rates = {1e7, 9999999.5, 1e6, 2e6, 1234560, 1234567, 1234568, 100000, 100, 10, 1, 0.5,
+                               0.1, 0.3, 0.1 + 0.2, 1.0 / 3, 1e-3, 1e-6, 141.42135623730951,
+                               std::nextafter(1e6, 0.0), std::nextafter(1e6, 2e6)};
+  for (double r = 1e-6; r <= 1e7; r *= 1.37) rates.push_back(r);
+  std::set<std::string> names;
+  std::set<double> distinct;
+  for (double rate : rates) {
+    if (!distinct.insert(rate).second) continue;
+    const std::string name = "server:" + FormatRate(rate);
+    EXPECT_EQ(FormatRate(rate).find('e'), std::string::npos) << name;
+    auto parsed = ParseScenario(name);
+    ASSERT_TRUE(parsed.ok()) << name << ": " << parsed.error();
+    EXPECT_EQ(parsed.value().target_qps, rate) << name;
+    EXPECT_EQ(parsed.value().Canonical(), name);
+    EXPECT_TRUE(names.insert(name).second) << name << " names two rates";
+    // A peak search's step is rounded before it runs: its name still holds exactly that rate.
+    const double step = RoundRate(rate);
+    EXPECT_EQ(ParseScenario("server:" + FormatRate(step)).value().target_qps, step) << rate;
+    EXPECT_NEAR(step, rate, rate * 5e-6) << rate;
+  }
+  EXPECT_EQ(FormatRate(1e6), "1000000");
+  EXPECT_EQ(FormatRate(1e7), "10000000");
+}
+
+// So does every soak duration, from a millisecond to a week, and every stream count.
+TEST(ScenarioSpec, EveryAcceptedDurationAndStreamCountRoundTripsThroughItsName) {
+  std::vector<int64_t> durations = {1, 999, 1000, 1001, 59'999, 60'000, 3'600'000, 7 * 24 * 3'600'000LL};
+  for (int64_t ms = 1; ms <= 7 * 24 * 3'600'000LL; ms = ms * 3 + 1) durations.push_back(ms);
+  for (int64_t ms : durations) {
+    const std::string name = "soak:" + std::to_string(ms) + "ms";
+    auto parsed = ParseScenario(name);
+    ASSERT_TRUE(parsed.ok()) << name << ": " << parsed.error();
+    EXPECT_EQ(parsed.value().duration_ms, ms);
+    auto again = ParseScenario(parsed.value().Canonical());
+    ASSERT_TRUE(again.ok()) << parsed.value().Canonical();
+    EXPECT_EQ(again.value().duration_ms, ms) << parsed.value().Canonical();
+  }
+  for (int64_t streams : {1, 2, 7, 1023, 1024}) {
+    auto parsed = ParseScenario("multi-stream:" + std::to_string(streams));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(ParseScenario(parsed.value().Canonical()).value().streams, streams);
+  }
 }
 
 TEST(ScenarioSpec, RejectsBadParametersNamingTheForms) {
   for (const char* bad : {"multi-stream", "multi-stream:0", "multi-stream:2.5", "multi-stream:-1",
-                          "multi-stream:100000", "server:0", "server:abc", "server:", "server:1e9",
+                          "multi-stream:100000", "server:0", "server:0.0000009", "server:10000001", "server:abc", "server:", "server:1e9",
                           "soak", "soak:", "soak:10x", "offline:4", "single-stream:1", "streams", ""}) {
     auto parsed = ParseScenario(bad);
     ASSERT_FALSE(parsed.ok()) << bad;

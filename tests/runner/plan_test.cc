@@ -106,7 +106,8 @@ TEST_F(PlanTest, TheEffectiveSettingsReachTheWorkerThroughTheCaseDescription) {
 }
 
 TEST_F(PlanTest, CaseKeysTellScenariosApartAndIgnoreTheTimeout) {
-  PlanRequest request = NullRequest({"single-stream", "soak:1m", "soak:2m", "server:100", "server:100.5"});
+  PlanRequest request = NullRequest({"single-stream", "soak:1m", "soak:2m", "server:100", "server:100.5", "server:1",
+                                     "server:1000000", "server:1600000", "server:16"});
   auto plan = PlanCases(request, registry_);
   ASSERT_TRUE(plan.ok()) << plan.error();
   std::set<std::string> keys;
