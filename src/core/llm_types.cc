@@ -1,5 +1,7 @@
 #include "core/llm_types.h"
 
+#include "core/strings.h"
+
 #include <sstream>
 
 namespace edgebench {
@@ -40,14 +42,12 @@ std::optional<int64_t> DurationNs(const std::string& text) {
     if (text.size() <= u.size() || text.compare(text.size() - u.size(), u.size(), u) != 0) continue;
     const std::string number = text.substr(0, text.size() - u.size());
     if (number.find_first_not_of("0123456789.") != std::string::npos) return std::nullopt;
-    try {
-      size_t used = 0;
-      const double value = std::stod(number, &used);
-      if (used != number.size() || !(value > 0)) return std::nullopt;
-      return static_cast<int64_t>(value * scale + 0.5);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
+    const std::optional<double> value = ParseFiniteNumber(number);
+    // More than a day is no latency bound; past int64's nanoseconds it would not even convert.
+    if (!value || !(*value > 0) || *value * scale > 86'400e9) return std::nullopt;
+    const int64_t ns = static_cast<int64_t>(*value * scale + 0.5);
+    if (ns <= 0) return std::nullopt;  // below a nanosecond: no bound a clock can check
+    return ns;
   }
   return std::nullopt;
 }

@@ -1,7 +1,11 @@
 // Small string helpers shared across the tree.
 #pragma once
 
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -48,6 +52,19 @@ inline std::string FormatNumberOrInf(const char* format, double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   return FormatNumber(format, value);
+}
+
+// `text` as a number when all of it is one and it fits a double as written: no overflow to
+// infinity ("1e400"), no underflow of a non-zero number to zero or a denormal ("1e-400"), no
+// "nan" or "inf". nullopt otherwise; callers say which flag and what to write.
+inline std::optional<double> ParseFiniteNumber(const std::string& text) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  errno = 0;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) return std::nullopt;
+  if (value != 0 && !std::isnormal(value)) return std::nullopt;
+  return value;
 }
 
 // {"a", "b", ""} from "a,b," split on `separator`; "" gives {""}, so an empty item stays

@@ -330,7 +330,13 @@ Result<Constraint> ParseConstraint(const std::string& text) {
     return Status::Error("constraint '" + text + "': unit '" + unit + "' does not fit " + constraint.column +
                          " (" + FlatUnitName(constraint.unit) + "); write " + UnitsFor(constraint.unit));
   }
-  constraint.bound = std::stod(m[3].str()) * *factor;
+  const std::optional<double> number = ParseFiniteNumber(m[3].str());
+  if (!number || !std::isfinite(*number * *factor)) {
+    return Status::Error("constraint '" + text + "': " + m[3].str() +
+                         " is not a number a double holds (it overflows or underflows); write a bound "
+                         "in the range of the metric, e.g. 'p99<=10ms'");
+  }
+  constraint.bound = *number * *factor;
   if (constraint.unit == FlatUnit::kFraction && unit.empty() && constraint.bound > 1) {
     return Status::Error("constraint '" + text + "': " + constraint.column + " is a fraction from 0 to 1; write " +
                          m[3].str() + "% or " + Format(constraint.bound / 100));

@@ -262,7 +262,11 @@ TEST(Pareto, BadTextIsAClearError) {
            {"p99<=5mJ", "unit 'mJ' does not fit p99_ms (ms); write ns, us, ms (the default), s"},
            {"accuracy>=90", "top1 is a fraction from 0 to 1; write 90% or 0.9"},
            {"speed<=3", "unknown metric 'speed'"},
-           {"backend<=3", "'backend' is not a metric"}}) {
+           {"backend<=3", "'backend' is not a metric"},
+           // Numbers a double does not hold: usage errors, not an abort (they aborted three commands).
+           {"p50<=1e400ms", "1e400 is not a number a double holds"},
+           {"p50<=1e-400ms", "1e-400 is not a number a double holds"},
+           {"memory<=1e308GiB", "1e308 is not a number a double holds"}}) {
     auto parsed = ParseConstraint(c.text);
     ASSERT_FALSE(parsed.ok()) << c.text;
     EXPECT_NE(parsed.error().find(c.says), std::string::npos) << c.text << ": " << parsed.error();
