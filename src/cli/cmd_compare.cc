@@ -11,7 +11,9 @@
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
+#include "core/strings.h"
 #include "report/compare.h"
+#include "report/compare_gate.h"
 #include "report/store.h"
 
 namespace edgebench {
@@ -22,7 +24,8 @@ struct CompareCommandOptions {
   std::string candidate;
   std::string format = "text";
   std::string noise_threshold = "1%";
-  std::string fail_if_slower;  // empty: never exit 1
+  std::string fail_if_slower;
+  bool fail_if_slower_given = false;  // without it, never exit 1
   std::string by;              // empty: case keys
   int resamples = 2000;
   uint64_t seed = 0;
@@ -35,24 +38,18 @@ Result<double> ParseRelative(const std::string& flag, const std::string& text) {
   std::string number = text;
   const bool percent = !number.empty() && number.back() == '%';
   if (percent) number.pop_back();
-  char* end = nullptr;
-  const double value = std::strtod(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || !(value >= 0) || !std::isfinite(value)) {
+  const std::optional<double> value = ParseFiniteNumber(number);
+  if (!value || !(*value >= 0)) {
     return Status::Error(flag + ": '" + text + "' is not a relative change; write e.g. 1% or 0.01");
   }
-  return percent ? value / 100 : value;
-}
-
-// "+2.75%".
-std::string ChangePercent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%+.2f%%", 100 * fraction);
-  return text;
+  return percent ? *value / 100 : *value;
 }
 
 // DIR holding results.jsonl, or a .jsonl file; its records, with the reader's warnings on stderr.
 // An error says what is wrong with the store and what to do.
-Result<std::vector<Record>> LoadStore(const std::string& side, const std::string& path) {
+// With `measured_required` false (NEW under --fail-if-slower), a store whose every case crashed
+// or failed is read anyway: that is the regression the gate exists to catch, not a usage error.
+Result<std::vector<Record>> LoadStore(const std::string& side, const std::string& path, bool measured_required = true) {
   auto located = StoreResultsPath(path);
   if (!located.ok()) return Status::Error(side + ": " + located.error());
   const std::string file = located.take();
@@ -65,7 +62,7 @@ Result<std::vector<Record>> LoadStore(const std::string& side, const std::string
   if (records.empty()) return Status::Error(side + " '" + file + "' holds no records");
   std::map<std::string, int> statuses;
   for (const Record& r : records) ++statuses[CaseStatusName(r.status)];
-  if (!statuses.count(CaseStatusName(CaseStatus::kOk))) {
+  if (measured_required && !statuses.count(CaseStatusName(CaseStatus::kOk))) {
     std::string list;
     for (const auto& [status, count] : statuses) list += (list.empty() ? "" : ", ") + std::to_string(count) + " " + status;
     return Status::Error(side + " '" + file + "' has no measured record (" + list + "): nothing to compare");
@@ -82,8 +79,8 @@ int RunCompare(const CompareCommandOptions& command) {
   }
   options.noise_threshold = threshold.value();
   std::optional<double> fail_if_slower;
-  if (!command.fail_if_slower.empty()) {
-    auto bound = ParseRelative("--fail-if-slower", command.fail_if_slower);
+  if (command.fail_if_slower_given) {
+    auto bound = ParseGateThreshold("--fail-if-slower", command.fail_if_slower);
     if (!bound.ok()) {
       std::cerr << "edgebench compare: " << bound.error() << "\n";
       return 2;
@@ -107,7 +104,7 @@ int RunCompare(const CompareCommandOptions& command) {
     std::cerr << "edgebench compare: " << base.error() << "\n";
     return 2;
   }
-  auto candidate = LoadStore("NEW", command.candidate);
+  auto candidate = LoadStore("NEW", command.candidate, /*measured_required=*/!fail_if_slower);
   if (!candidate.ok()) {
     std::cerr << "edgebench compare: " << candidate.error() << "\n";
     return 2;
@@ -125,20 +122,10 @@ int RunCompare(const CompareCommandOptions& command) {
     std::cout << ComparisonText(comparison.value());
   }
   if (!fail_if_slower) return 0;
-  int exit_code = 0;
-  for (const CaseComparison& c : comparison.value().cases) {
-    if (c.verdict != CaseVerdict::kSlower) continue;
-    for (const MetricComparison& m : c.metrics) {
-      const auto slowdown = m.MinimumSlowdown();
-      if (m.verdict != MetricVerdict::kSlower || !slowdown || !(*slowdown > *fail_if_slower)) continue;
-      std::cerr << "edgebench compare: " << c.model << " on " << c.target << " (" << c.scenario << "): " << m.name
-                << " slower by at least " << ChangePercent(*slowdown) << " (change " << ChangePercent(m.change)
-                << ", 95% interval [" << ChangePercent(*m.ci_low) << ", " << ChangePercent(*m.ci_high)
-                << "]), more than --fail-if-slower " << command.fail_if_slower << "\n";
-      exit_code = 1;
-    }
-  }
-  return exit_code;
+  const std::vector<std::string> failures =
+      GateFailures(comparison.value(), *fail_if_slower, command.fail_if_slower);
+  for (const std::string& failure : failures) std::cerr << "edgebench compare: " << failure << "\n";
+  return failures.empty() ? 0 : 1;
 }
 
 }  // namespace
@@ -156,8 +143,10 @@ void AddCompareCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--noise-threshold", options->noise_threshold,
                   "changes whose 95% interval reaches inside +-this are \"no change\" (1% or 0.01)")
       ->capture_default_str();
-  cmd->add_option("--fail-if-slower", options->fail_if_slower,
-                  "exit 1 when a case is judged slower and its change's interval lies above this (e.g. 5%)");
+  CLI::Option* gate = cmd->add_option(
+      "--fail-if-slower", options->fail_if_slower,
+      "exit 1 when a case is judged slower and its change's interval lies above this percentage (e.g. 5%), when a "
+      "case BASE measured was not measured in NEW, or when no case could be compared");
   cmd->add_option("--by", options->by,
                   "pair cases by these record fields instead of the case key (model, variant, artifact, backend, "
                   "device, target, scenario, host), to compare a deliberate change of target options or settings; "
@@ -171,7 +160,10 @@ void AddCompareCommand(CLI::App& app, CommandContext& context) {
                 "compare runs from different machines (host, CPU, cores, memory) anyway; the difference is noted");
   cmd->add_flag("--ignore-runtime-version", options->ignore_runtime_version,
                 "compare runs of different runtime versions anyway (an upgrade); the difference is noted");
-  cmd->callback([&context, options] { context.exit_code = RunCompare(*options); });
+  cmd->callback([&context, options, gate] {
+    options->fail_if_slower_given = gate->count() > 0;
+    context.exit_code = RunCompare(*options);
+  });
 }
 
 }  // namespace edgebench

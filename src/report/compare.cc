@@ -448,6 +448,7 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
     const auto other = candidate_groups.records.find(key);
     if (other == candidate_groups.records.end()) {
       comparison.only_base.push_back(Unmatched(key, *group.back()));
+      comparison.only_base.back().measured = !MeasuredRuns(group).empty();
       continue;
     }
     std::vector<std::string> notes;

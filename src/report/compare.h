@@ -87,6 +87,7 @@ struct UnmatchedCase {
   std::string model;
   std::string target;
   std::string scenario;
+  bool measured = false;  // a record of it has status ok
 };
 
 struct Comparison {

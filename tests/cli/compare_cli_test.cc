@@ -143,6 +143,16 @@ TEST_F(CompareCli, FailIfSlowerExitsOneAboveItsBound) {
   const auto same = RunCommand(Executable() + " compare " + Store("base-runs") + " " + Store("same-runs") +
                                " --fail-if-slower 0% 2>&1 >/dev/null");
   EXPECT_EQ(same.output.find("p50 slower"), std::string::npos) << same.output;
+  // BASE measured x; NEW crashed on it: the gate fails though nothing was judged slower (and
+  // nothing could be compared); without the gate such a NEW is a usage error (exit 2).
+  const std::string crashed = Store("gate-crashed");
+  ASSERT_EQ(RunCommand(Executable() + " run x -t 'null:sleep?us=2000&crash_at=2' --warmup 0 --min-queries 5 "
+                       "--min-duration 0 --out " + crashed + " >/dev/null 2>&1").exit_code, 1);
+  const auto gate = RunCommand(Executable() + " compare " + Store("base") + " " + crashed + kByTarget +
+                               " --fail-if-slower 5% 2>&1 >/dev/null");
+  EXPECT_EQ(gate.exit_code, 1) << gate.output;
+  EXPECT_NE(gate.output.find("measured in BASE, crashed in NEW"), std::string::npos) << gate.output;
+  EXPECT_NE(gate.output.find("no case could be compared"), std::string::npos) << gate.output;
 }
 
 TEST_F(CompareCli, MarkdownStartsWithTheSummary) {
@@ -210,7 +220,11 @@ TEST_F(CompareCli, BadStoresAndOptionsAreUsageErrors) {
       {empty_file + " " + base, "holds no records"},
       {crashed + " " + base, "has no measured record (1 crashed): nothing to compare"},
       {base + " " + base + " --noise-threshold abc", "--noise-threshold: 'abc' is not a relative change"},
-      {base + " " + base + " --fail-if-slower lots", "--fail-if-slower: 'lots' is not a relative change"},
+      {base + " " + base + " --fail-if-slower lots", "--fail-if-slower: 'lots' has no unit"},
+      {base + " " + base + " --fail-if-slower 5", "--fail-if-slower: '5' has no unit (5% or 500%?)"},
+      {base + " " + base + " --fail-if-slower ''", "--fail-if-slower is empty"},
+      {base + " " + base + " --fail-if-slower 1e400%", "--fail-if-slower: '1e400%' is not a percentage"},
+      {base + " " + base + " --noise-threshold 1e-400", "--noise-threshold: '1e-400' is not a relative change"},
       {base + " " + base + " --by model,colour", "--by: unknown field 'colour'"},
       {base, "new is required"},
   };
