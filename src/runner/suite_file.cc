@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/path_names.h"
 #include "load/scenario_spec.h"
 #include "runner/path_expansion.h"
 
@@ -657,6 +658,8 @@ class SuiteParser {
     if (f.count("name")) {
       auto name = String(f["name"], "name");
       if (!name.ok()) return name.status();
+      // Without `out:` it names the store's directory (results/NAME): never a path.
+      if (Status s = CheckPathComponent(name.value(), "suite name"); !s.ok()) return At(f["name"], s.message());
       suite.name = name.value();
     }
     if (f.count("out")) {

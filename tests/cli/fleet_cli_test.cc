@@ -251,5 +251,30 @@ TEST_F(FleetCli, BadArgumentsAreRefusedBeforeAnythingRuns) {
   EXPECT_NE(r.output.find("without reaching any host"), std::string::npos) << r.output;
 }
 
+// An inventory's host name becomes DIR/HOST: names that would lead out of DIR are refused
+// before anything is written for them (on this machine, over a local connection).
+TEST_F(FleetCli, HostNamesThatAreNotPlainFileNamesWriteNothingOutsideTheOutputDirectory) {
+  const std::string suite = WriteSuite();
+  const std::string names = *dir_ + "/names";
+  fs::create_directories(names + "/out");
+  std::ofstream(names + "/inventory.yaml") << "fleet:\n  hosts:\n"
+                                           << "    \"../escaped\": {ansible_connection: local}\n"
+                                           << "    \"..\": {ansible_connection: local}\n"
+                                           << "    \"/tmp/edgebench-absolute\": {ansible_connection: local}\n"
+                                           << "    \"-rf\": {ansible_connection: local}\n";
+  auto r = RunCommand("HOME=" + Quote(*dir_ + "/controller") + " " + Executable() + " fleet " +
+                      Quote(names + "/inventory.yaml") + " " + Quote(suite) + " --out " + Quote(names + "/out") +
+                      " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot name its directory"), std::string::npos) << r.output;
+  std::set<std::string> entries;
+  for (const auto& e : fs::directory_iterator(names)) entries.insert(e.path().filename().string());
+  EXPECT_EQ(entries, (std::set<std::string>{"inventory.yaml", "out"}));
+  std::set<std::string> in_out;
+  for (const auto& e : fs::directory_iterator(names + "/out")) in_out.insert(e.path().filename().string());
+  EXPECT_EQ(in_out, std::set<std::string>{".fleet"}) << "a refused host wrote into DIR";
+  EXPECT_FALSE(fs::exists("/tmp/edgebench-absolute"));
+}
+
 }  // namespace
 }  // namespace edgebench

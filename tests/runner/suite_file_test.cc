@@ -330,6 +330,18 @@ TEST_F(SuiteFile, TargetsThatDoNotParseOrAreUnknown) {
                            "backends: ort, litert, llamacpp, null");
 }
 
+// Without `out:`, the suite's name names its store (results/NAME): a name that is a path is
+// refused, whatever the file that brought it.
+TEST_F(SuiteFile, ANameThatIsAPathIsRefused) {
+  for (const char* name : {"\"../escaped\"", "\"..\"", "/etc", "\"a/b\"", "\"-rf\"", "\"a\\tb\""}) {
+    const std::string e = ErrorAt(std::string("name: ") + name + "\nmodels: [a.onnx]\ntargets: [ort:cpu]\n", 1);
+    EXPECT_HAS(e, "must be one plain file name");
+  }
+  auto fine = Parse("name: nightly-2026.12_x\nmodels: [a.onnx]\ntargets: [ort:cpu]\n");
+  ASSERT_TRUE(fine.ok()) << fine.error();
+  EXPECT_EQ(fine.value().name, "nightly-2026.12_x");
+}
+
 TEST_F(SuiteFile, UnknownOrRepeatedScenario) {
   EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios:\n  - single-stream\n"
                      "  - ofline\n",
