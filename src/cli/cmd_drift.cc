@@ -135,6 +135,31 @@ std::vector<DriftTensor> ToDrift(const std::vector<DumpedTensor>& dumped) {
   return tensors;
 }
 
+// Why the candidate's inputs are not the reference's (empty when they are): another number of
+// inputs or another shape. Labelled images are laid out per model (NCHW or NHWC), so there the
+// same dimensions in another order are the same images.
+std::string InputsDiffer(const std::vector<std::vector<int64_t>>& reference,
+                         const std::vector<std::vector<int64_t>>& candidate, bool labelled) {
+  auto text = [](const std::vector<std::vector<int64_t>>& shapes) {
+    std::string t;
+    for (const auto& shape : shapes) t += (t.empty() ? "" : ", ") + ShapeToString(shape);
+    return t.empty() ? std::string("none") : t;
+  };
+  bool same = reference.size() == candidate.size();
+  for (size_t i = 0; same && i < reference.size(); ++i) {
+    std::vector<int64_t> a = reference[i], b = candidate[i];
+    if (labelled) {
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+    }
+    same = a == b;
+  }
+  if (same) return "";
+  return "its inputs are " + text(candidate) + " and the reference's " + text(reference) +
+         ": drift compares the same inputs through both models, so they are not comparable; bind the same "
+         "shapes with --dim or compare models exported with the same inputs";
+}
+
 std::string RowLabel(const TensorDriftRow& row) {
   return row.reference_name + " (" + (row.node.empty() ? "" : row.node + ", ") + row.op_type + ")";
 }
@@ -355,6 +380,17 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
       close();
       continue;
     }
+    // Drift is the same inputs through both: a candidate fed other inputs (another input shape,
+    // so other seeded values) gives no verdict, only an error.
+    if (const std::string differ = InputsDiffer(ref.input_shapes, exposed.input_shapes, !labels.empty());
+        !differ.empty()) {
+      entry["status"] = "not comparable";
+      entry["error"] = differ;
+      std::cerr << "edgebench drift: candidate " << side.label << ": " << differ << "\n";
+      exit_code = 2;
+      close();
+      continue;
+    }
     // The candidate as it runs when nothing is exposed (ORT fuses DQ->Conv->Q into QLinearConv
     // only then): is its output the exposed run's?
     const IntermediatesResult plain = run_side(side, scratch.value().Sub("candidate-" + std::to_string(c) + "/plain"), false);
@@ -539,7 +575,8 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
       "absolute error; then the first tensor under --min-sqnr and the largest drop. The candidate "
       "also runs without exposure, to show whether exposing changed its output.\n"
       "Exit status: 0 when every side ran and was compared, 1 when a side failed or a comparison "
-      "could not be made, 2 for bad arguments.");
+      "could not be made, 2 for bad arguments, a candidate whose inputs differ in shape from the reference's "
+      "included (no verdict is given on other inputs).");
   cmd->add_option("model", o->model, "the model whose variants --reference and --candidate name (optional with files)");
   cmd->add_option("--reference", o->reference, "a variant of MODEL, or an artifact file")->required();
   cmd->add_option("--candidate", o->candidates, "variants or artifact files, comma-separated")->required();

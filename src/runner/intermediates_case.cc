@@ -183,6 +183,7 @@ nlohmann::json IntermediatesResultToJson(const IntermediatesResult& r) {
           {"artifact", r.artifact},
           {"samples", r.samples},
           {"input_provenance", r.input_provenance},
+          {"input_shapes", r.input_shapes},
           {"outputs", outputs},
           {"tensors", tensors},
           {"intermediates_unsupported", r.intermediates_unsupported}};
@@ -198,6 +199,7 @@ Result<IntermediatesResult> IntermediatesResultFromJson(const nlohmann::json& j)
     r.artifact = j.at("artifact").get<std::string>();
     r.samples = j.at("samples").get<int64_t>();
     r.input_provenance = j.at("input_provenance").get<std::vector<std::string>>();
+    r.input_shapes = j.value("input_shapes", std::vector<std::vector<int64_t>>{});
     for (const auto& t : j.at("outputs")) r.outputs.push_back(DumpedFromJson(t));
     for (const auto& t : j.at("tensors")) r.tensors.push_back(DumpedFromJson(t));
     r.intermediates_unsupported = j.at("intermediates_unsupported").get<std::string>();
@@ -247,6 +249,7 @@ IntermediatesResult RunIntermediatesCase(const IntermediatesRequest& request, Re
     samples = std::move(pool.value().samples);
     r.input_provenance = pool.value().provenance;
   }
+  r.input_shapes = shapes;
   stage("prepare");
   if (Status p = s.Prepare(shapes); !p.ok()) return Fail(r, "prepare", p.message());
 

@@ -61,6 +61,7 @@ struct IntermediatesResult {
   std::string artifact;
   int64_t samples = 0;
   std::vector<std::string> input_provenance;  // one per model input
+  std::vector<std::vector<int64_t>> input_shapes;  // one per model input, as fed
   std::vector<DumpedTensor> outputs;          // the model's outputs
   std::vector<DumpedTensor> tensors;          // every intermediate, in execution order
   // Why the session shows no intermediates (the backend's reason); empty when it does, or when

@@ -104,6 +104,21 @@ TEST(DriftCli, ADifferentGraphStillCountsMatchedAndUnmatched) {
   EXPECT_EQ(other["candidate_only"].size(), 1u);  // mlp_flat
 }
 
+// Models fed inputs of other shapes saw other values: no verdict, an error (exit 2).
+TEST(DriftCli, ModelsWhoseInputsDifferInShapeAreNotComparable) {
+  int code = -1;
+  auto report = Drift("--reference " + TestModel("drift_cnn_fp32.onnx") + " --candidate " +
+                          TestModel("vit_micro.onnx") + " --samples 2",
+                      &code);
+  EXPECT_EQ(code, 2) << report.dump(2);
+  const auto& other = report["candidates"][0];
+  EXPECT_EQ(other["status"], "not comparable");
+  EXPECT_NE(other["error"].get<std::string>().find("its inputs are [1x3x32x32] and the reference's [1x3x16x16]"),
+            std::string::npos)
+      << other.dump(2);
+  EXPECT_FALSE(other.contains("tensors")) << "no verdict on inputs that differ";
+}
+
 TEST(DriftCli, TfliteShowsItsIntermediates) {
   int code = -1;
   const std::string face = BlazeFaceShort();
