@@ -72,12 +72,52 @@ double Interpolate(const std::vector<double>& xs, const std::vector<double>& ys,
   return ys[lo] + (ys[hi] - ys[lo]) * (x0 - xs[lo]) / (xs[hi] - xs[lo]);
 }
 
-// Energy in µJ over [a, b] from a counter or a power channel, with the wraps it undid.
+// Energy in µJ over [a, b] from a counter or a power channel, with the wraps it undid and the
+// readings it dropped as physically absurd.
 struct Energy {
   std::optional<double> uj;
   int wraps = 0;
   std::string reason;
+  std::vector<std::string> notes;
 };
+
+// mW from µJ over ns.
+double PowerMw(double uj, double ns) { return uj / ns * 1e6; }
+
+std::string Watts(double mw) { return Format("%.4g", mw / 1000.0) + " W"; }
+
+// A counter's step from reading `previous` to `value` over `dt_ns`: the µJ it stands for, or
+// nullopt when it is no energy (a backward step no wrap explains: a reset or a reload of the
+// sensor; a forward one implying more power than the sensor type reads). `why` says which.
+std::optional<double> CounterStep(const Channel& ch, double previous, double value, double dt_ns, bool& wrapped,
+                                  std::string& why) {
+  const double bound = PlausiblePowerBoundMw(ch);
+  wrapped = false;
+  double delta = value - previous;
+  if (delta < 0) {
+    if (ch.wrap_uj <= 0) {
+      why = "went back from " + Format("%.0f", previous) + " to " + Format("%.0f", value) +
+            " uJ and has no known wrap range (max_energy_range_uj)";
+      return std::nullopt;
+    }
+    const double through_wrap = delta + static_cast<double>(ch.wrap_uj);
+    if (dt_ns > 0 && PowerMw(through_wrap, dt_ns) > bound) {
+      why = "went back from " + Format("%.0f", previous) + " to " + Format("%.0f", value) +
+            " uJ: a reset or a reload of the sensor, not a wrap (through its range of " +
+            Format("%.0f", static_cast<double>(ch.wrap_uj)) + " uJ it would mean " +
+            Watts(PowerMw(through_wrap, dt_ns)) + ", above the " + Watts(bound) + " such a sensor reads)";
+      return std::nullopt;
+    }
+    wrapped = true;
+    return through_wrap;
+  }
+  if (dt_ns > 0 && PowerMw(delta, dt_ns) > bound) {
+    why = "jumped by " + Format("%.0f", delta) + " uJ in " + Format("%.3g", dt_ns / 1e6) + " ms (" +
+          Watts(PowerMw(delta, dt_ns)) + ", above the " + Watts(bound) + " such a sensor reads)";
+    return std::nullopt;
+  }
+  return delta;
+}
 
 Energy EnergyBetween(const MonitorSeries& s, size_t c, int64_t a, int64_t b) {
   Energy e;
@@ -88,36 +128,60 @@ Energy EnergyBetween(const MonitorSeries& s, size_t c, int64_t a, int64_t b) {
     return e;
   }
   std::vector<double> xs, ys;
+  int dropped = 0;
+  std::string first_drop;
   if (ch.kind == ChannelKind::kEnergy) {
     double cumulative = 0;
-    std::optional<double> previous;
+    std::optional<size_t> previous;  // the last reading kept
     for (size_t i : bracket.index) {
       const double v = *s.values[c][i];
       if (previous) {
-        double delta = v - *previous;
-        if (delta < 0) {
-          if (ch.wrap_uj <= 0) {
-            e.reason = ch.id + ": the counter went back from " + Format("%.0f", *previous) + " to " +
-                       Format("%.0f", v) + " uJ and has no known wrap range (max_energy_range_uj)";
-            return e;
-          }
-          delta += static_cast<double>(ch.wrap_uj);
-          ++e.wraps;
+        bool wrapped = false;
+        std::string why;
+        const auto step = CounterStep(ch, *s.values[c][*previous], v,
+                                      static_cast<double>(s.t_ns[i] - s.t_ns[*previous]), wrapped, why);
+        if (!step && v < *s.values[c][*previous]) {
+          // Backward and no wrap: what the counter counted across it is unknown.
+          e.reason = ch.id + ": the counter " + why + "; its energy over the phase is unknown";
+          return e;
         }
-        cumulative += delta;
+        if (!step) {  // an absurd reading: dropped, the next is taken from the last one kept
+          if (dropped++ == 0) first_drop = why;
+          continue;
+        }
+        e.wraps += wrapped ? 1 : 0;
+        cumulative += *step;
       }
-      previous = v;
+      previous = i;
       xs.push_back(static_cast<double>(s.t_ns[i]));
       ys.push_back(cumulative);
     }
+  } else {
+    // Power (µW): a reading below zero or above what the sensor type reads is dropped.
+    for (size_t i : bracket.index) {
+      const double uw = *s.values[c][i];
+      if (uw < 0 || uw / 1000.0 > PlausiblePowerBoundMw(ch)) {
+        if (dropped++ == 0) first_drop = "read " + Watts(uw / 1000.0) + " (the bound is 0 to " + Watts(PlausiblePowerBoundMw(ch)) + ")";
+        continue;
+      }
+      xs.push_back(static_cast<double>(s.t_ns[i]));
+      ys.push_back(uw);
+    }
+  }
+  if (dropped > 0) {
+    e.notes.push_back(ch.id + ": " + std::to_string(dropped) + " reading(s) dropped as physically absurd (the first " +
+                      first_drop + ")");
+    if (xs.size() < 2 || xs.front() > static_cast<double>(a) || xs.back() < static_cast<double>(b)) {
+      e.reason = ch.id + ": too few readings left around the phase after dropping " + std::to_string(dropped) +
+                 " absurd one(s) (the first " + first_drop + ")";
+      return e;
+    }
+  }
+  if (ch.kind == ChannelKind::kEnergy) {
     e.uj = Interpolate(xs, ys, static_cast<double>(b)) - Interpolate(xs, ys, static_cast<double>(a));
     return e;
   }
-  // Power (µW): the trapezoid rule over the samples, cut at a and b by interpolation.
-  for (size_t i : bracket.index) {
-    xs.push_back(static_cast<double>(s.t_ns[i]));
-    ys.push_back(*s.values[c][i]);
-  }
+  // Power: the trapezoid rule over the samples, cut at a and b by interpolation.
   std::vector<double> px = {static_cast<double>(a)}, py = {Interpolate(xs, ys, static_cast<double>(a))};
   for (size_t i = 0; i < xs.size(); ++i) {
     if (xs[i] > static_cast<double>(a) && xs[i] < static_cast<double>(b)) {
@@ -135,7 +199,8 @@ Energy EnergyBetween(const MonitorSeries& s, size_t c, int64_t a, int64_t b) {
 
 // Power in mW over each sampling interval (i-1, i] inside [a, b]; nullopt where unknown.
 // Intervals shorter than `min_interval_ns` (a boundary sample just after a tick) are skipped:
-// a counter updated every millisecond cannot give a power over microseconds.
+// a counter updated every millisecond cannot give a power over microseconds. Readings that are
+// no energy (CounterStep) or no plausible power give none.
 Values IntervalPowerMw(const MonitorSeries& s, size_t c, int64_t a, int64_t b, int64_t min_interval_ns) {
   const Channel& ch = s.channels[c];
   const Values& v = s.values[c];
@@ -145,11 +210,12 @@ Values IntervalPowerMw(const MonitorSeries& s, size_t c, int64_t a, int64_t b, i
     if (!v[i]) continue;
     if (s.t_ns[i] > a && s.t_ns[i] <= b) {
       if (ch.kind == ChannelKind::kPower) {
-        power[i] = *v[i] / 1000.0;
+        if (*v[i] >= 0 && *v[i] / 1000.0 <= PlausiblePowerBoundMw(ch)) power[i] = *v[i] / 1000.0;
       } else if (previous && s.t_ns[i] - s.t_ns[*previous] >= min_interval_ns) {
-        double delta = *v[i] - *v[*previous];
-        if (delta < 0 && ch.wrap_uj > 0) delta += static_cast<double>(ch.wrap_uj);
-        if (delta >= 0) power[i] = delta / static_cast<double>(s.t_ns[i] - s.t_ns[*previous]) * 1e6;
+        bool wrapped = false;
+        std::string why;
+        const double dt = static_cast<double>(s.t_ns[i] - s.t_ns[*previous]);
+        if (const auto step = CounterStep(ch, *v[*previous], *v[i], dt, wrapped, why)) power[i] = PowerMw(*step, dt);
       }
     }
     if (!previous || ch.kind == ChannelKind::kPower || s.t_ns[i] - s.t_ns[*previous] >= min_interval_ns) {
@@ -184,6 +250,7 @@ EnergyResult DeriveEnergy(const MonitorSeries& s, const MonitorContext& ctx, int
     ce.channel = ch.id;
     const Energy e = EnergyBetween(s, c, 0, wall);
     ce.wraps = e.wraps;
+    ce.notes = e.notes;
     if (e.uj) {
       ce.energy_mj = *e.uj / 1000.0;
       if (wall > 0) ce.mean_power_mw = *ce.energy_mj / Seconds(wall);
@@ -532,6 +599,12 @@ void DeriveWindows(const MonitorSeries& s, const MonitorContext& ctx, MonitorDer
 }
 
 }  // namespace
+
+double PlausiblePowerBoundMw(const Channel& channel) {
+  if (channel.reader == "rapl") return kMaxRaplPowerMw;
+  if (channel.reader == "hwmon" || channel.reader == "nvml") return kMaxBoardPowerMw;
+  return kMaxAnyPowerMw;
+}
 
 MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context) {
   MonitorDerived d;

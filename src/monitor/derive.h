@@ -27,6 +27,17 @@ struct MonitorContext {
 
 MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context);
 
+// The most power a sensor of each kind can read, stated: a reading that implies more (a power
+// channel above it, an energy counter stepping faster than it) is a glitch, dropped with a note,
+// and a counter that steps back by more than a wrap at this power explains is a reset or a
+// reload of the sensor, whose energy over the phase is then unknown. RAPL: 1 kW per domain (the
+// largest server packages draw about 500 W); hwmon and NVML: 3 kW (a board's input rail, a
+// data-centre GPU at about 1 kW); any other reader: 10 kW.
+inline constexpr double kMaxRaplPowerMw = 1'000'000;
+inline constexpr double kMaxBoardPowerMw = 3'000'000;
+inline constexpr double kMaxAnyPowerMw = 10'000'000;
+double PlausiblePowerBoundMw(const Channel& channel);
+
 // The rules' constants, for tests and docs.
 inline constexpr double kThrottleFrequencyDrop = 0.15;     // below (1 - this) x the baseline
 inline constexpr int64_t kThrottleMinDurationNs = 2'000'000'000;  // for longer than this

@@ -51,6 +51,7 @@ struct ChannelEnergy {
   std::optional<double> peak_power_mw;
   int wraps = 0;       // counter wraparounds undone
   std::string reason;  // why energy_mj is absent
+  std::vector<std::string> notes;  // readings dropped as physically absurd (derive.h's bounds)
 };
 
 struct EnergyResult {

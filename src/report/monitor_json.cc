@@ -20,6 +20,7 @@ json EnergyToJson(const EnergyResult& e) {
     channels.push_back({{"channel", c.channel}, {"energy_mj", OptionalNumber(c.energy_mj)},
                         {"mean_power_mw", OptionalNumber(c.mean_power_mw)}, {"peak_power_mw", OptionalNumber(c.peak_power_mw)},
                         {"wraps", c.wraps}, {"reason", c.reason}});
+    if (!c.notes.empty()) channels.back()["notes"] = c.notes;
   }
   return {{"total_channels", e.total_channels}, {"energy_mj", OptionalNumber(e.energy_mj)},
           {"mean_power_mw", OptionalNumber(e.mean_power_mw)}, {"peak_power_mw", OptionalNumber(e.peak_power_mw)},

@@ -89,6 +89,68 @@ TEST(MonitorEnergy, ACounterThatGoesBackWithoutAWrapRangeIsNotEnergy) {
   EXPECT_NE(d.energy.reason.find("max_energy_range_uj"), std::string::npos) << d.energy.reason;
 }
 
+// A counter that goes back by less than its range is a wrap only when the power a wrap would
+// mean is one the sensor can read; otherwise it is a reset (a driver reload), and the energy
+// over the phase is unknown rather than a wrap's 262 kJ.
+TEST(MonitorEnergy, ACounterThatGoesBackFartherThanAWrapExplainsIsAResetNotAWrap) {
+  Channel rapl = MakeChannel("rapl.intel-rapl:0", ChannelKind::kEnergy);
+  rapl.reader = "rapl";
+  rapl.wrap_uj = 262'143'328'850;
+  rapl.device_total = true;
+  const MonitorSeries series =
+      SeriesBuilder()
+          .Add(rapl, [](int64_t t) {
+            // 500 mW, reset to 0 at t = 500 ms.
+            return Value(t < 500 ? 5'000'000.0 + 500.0 * static_cast<double>(t + 100) : 500.0 * static_cast<double>(t - 500));
+          })
+          .Build(-100, 1100);
+  const MonitorDerived d = DeriveMonitor(series, Context(1000, 250));
+  EXPECT_FALSE(d.energy.energy_mj) << "a reset taken for a wrap gives " << d.energy.energy_mj.value_or(0) << " mJ";
+  EXPECT_FALSE(d.energy.per_query_mj);
+  EXPECT_NE(d.energy.reason.find("a reset or a reload of the sensor, not a wrap"), std::string::npos) << d.energy.reason;
+  EXPECT_NE(d.energy.reason.find("above the 1000 W such a sensor reads"), std::string::npos) << d.energy.reason;
+  EXPECT_EQ(d.energy.channels.at(0).wraps, 0);
+}
+
+// A reading that implies an absurd power (a counter glitch, a rail reading 50 kW) is dropped
+// with a note; the energy comes from the readings around it.
+TEST(MonitorEnergy, AbsurdReadingsAreDroppedWithANoteAndNeverReachEnergyPerQuery) {
+  Channel rapl = MakeChannel("rapl.intel-rapl:0", ChannelKind::kEnergy);
+  rapl.reader = "rapl";
+  rapl.wrap_uj = 262'143'328'850;
+  rapl.device_total = true;
+  const MonitorSeries counter =
+      SeriesBuilder()
+          .Add(rapl, [](int64_t t) {
+            const double v = 1000.0 * static_cast<double>(t + 1000);  // 1 W
+            return Value(t == 400 ? v + 1e12 : v);                     // one glitch: 10 MW
+          })
+          .Build(-100, 1100);
+  const MonitorDerived d = DeriveMonitor(counter, Context(1000, 100));
+  ASSERT_TRUE(d.energy.energy_mj) << d.energy.reason;
+  EXPECT_NEAR(*d.energy.energy_mj, 1000.0, 1e-6);
+  EXPECT_NEAR(*d.energy.per_query_mj, 10.0, 1e-9);
+  EXPECT_LE(*d.energy.peak_power_mw, 1000.0 + 1e-6) << "the glitch reached the peak power";
+  ASSERT_EQ(d.energy.channels.at(0).notes.size(), 1u);
+  EXPECT_NE(d.energy.channels[0].notes[0].find("1 reading(s) dropped as physically absurd"), std::string::npos)
+      << d.energy.channels[0].notes[0];
+
+  Channel rail = MakeChannel("hwmon0.power1", ChannelKind::kPower);
+  rail.reader = "hwmon";
+  rail.device_total = true;
+  const MonitorSeries power =
+      SeriesBuilder()
+          .Add(rail, [](int64_t t) { return Value(t == 500 ? 50e9 : 2e6); })  // 2 W, one 50 kW reading (uW)
+          .Build(-100, 1100);
+  const MonitorDerived p = DeriveMonitor(power, Context(1000, 100));
+  ASSERT_TRUE(p.energy.energy_mj) << p.energy.reason;
+  EXPECT_NEAR(*p.energy.energy_mj, 2000.0, 1e-6);
+  EXPECT_NEAR(*p.energy.peak_power_mw, 2000.0, 1e-6);
+  ASSERT_EQ(p.energy.channels.at(0).notes.size(), 1u);
+  EXPECT_NE(p.energy.channels[0].notes[0].find("read 5e+04 W (the bound is 0 to 3000 W)"), std::string::npos)
+      << p.energy.channels[0].notes[0];
+}
+
 TEST(MonitorEnergy, BoundsBetweenSamplesAreInterpolated) {
   // 1 uJ per us (1 W) sampled every 100 ms; the phase is [0, 250 ms): 250 mJ.
   Channel rapl = MakeChannel("rapl.intel-rapl:0", ChannelKind::kEnergy);
