@@ -129,6 +129,13 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
 
+  double combinations = static_cast<double>(targets.value().size());
+  for (const SweepDim& dim : dims) combinations *= static_cast<double>(dim.values.size());
+  if (Status s = CheckCaseCount(combinations, "the sweep (every --dim combination on " +
+                                                  std::to_string(targets.value().size()) + " targets)");
+      !s.ok()) {
+    return fail(s.message());
+  }
   PlanRequest request;
   const std::vector<ShapeBindings> shapes = Sweep(dims);
   for (const ShapeBindings& shape : shapes) {

@@ -41,6 +41,17 @@ Result<EffectiveRunSettings> Validate(const RunSettings& r) {
   }
   if (r.batch < 0 || r.batch > (int64_t{1} << 31)) return bad("--batch must be 0 (unset) or a batch size");
   if (r.window_ms < 1) return bad("--window must be at least 1 millisecond");
+  // Each window of a long run keeps a latency histogram (about 14 KB): a run's windows are
+  // bounded, so memory is. (--window 1ms over an hour would need 3.6 million of them, ~50 GB.)
+  const int64_t windows = (r.max_duration_ms + r.window_ms - 1) / r.window_ms;
+  if (windows > kMaxWindows) {
+    const int64_t smallest = (r.max_duration_ms + kMaxWindows - 1) / kMaxWindows;
+    return bad("--window " + std::to_string(r.window_ms) + "ms over a run of up to " +
+               std::to_string(r.max_duration_ms) + " ms makes " + std::to_string(windows) +
+               " windows; at most " + std::to_string(kMaxWindows) +
+               " are kept (each holds a latency histogram of about 14 KB): use --window " + std::to_string(smallest) +
+               "ms or more");
+  }
   if (r.confidence != 0 && !(r.confidence >= 0.5 && r.confidence < 1)) {
     return bad("--confidence must be 0 (off) or from 0.5 to below 1, e.g. 0.99");
   }

@@ -34,6 +34,11 @@ struct RunSettings {
   double p99_bound_ms = 0;   // server: p99 above it is INVALID, and peak search's bound; 0: none
 };
 
+// The most windows (of window_ms over max_duration_ms) a run may cut: each keeps a latency
+// histogram of about 14 KB, so 20,000 are about 280 MB. A soak of a day fits at the default 5 s
+// window; a week's soak needs --window 31s or more.
+inline constexpr int64_t kMaxWindows = 20'000;
+
 // Checked, with derived values filled in.
 struct EffectiveRunSettings {
   RunSettings values;

@@ -1,6 +1,7 @@
 #include "runner/plan.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -78,6 +79,14 @@ Result<std::string> ArtifactDigests::Of(const std::string& path) {
   return known_.emplace(path, digest.take()).first->second;
 }
 
+Status CheckCaseCount(double count, const std::string& what) {
+  if (count <= static_cast<double>(kMaxPlannedCases)) return Status::Ok();
+  char text[64];
+  std::snprintf(text, sizeof text, count < 1e15 ? "%.0f" : "%.3g", count);
+  return Status::Error(what + " expands to " + text + " cases, more than the limit of " +
+                       std::to_string(kMaxPlannedCases) + " one plan may hold; split it into smaller ones");
+}
+
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry) {
   for (const Target& t : request.targets) {
     if (Status known = CheckTargetKnown(t, registry); !known.ok()) return known;
@@ -106,6 +115,19 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
     scenarios.push_back(parsed.value().Canonical());
   }
   std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return s == "single-stream"; });
+  double per_target = 0;  // cases of each model on each target
+  for (const std::string& scenario : scenarios) {
+    per_target += scenario == "llm" ? static_cast<double>(request.prompt_lengths.size()) *
+                                          static_cast<double>(request.gen_lengths.size())
+                                    : 1.0;
+  }
+  if (Status s = CheckCaseCount(static_cast<double>(request.models.size()) *
+                                    static_cast<double>(request.targets.size()) * per_target,
+                                "the plan (" + std::to_string(request.models.size()) + " models x " +
+                                    std::to_string(request.targets.size()) + " targets x scenarios and lengths)");
+      !s.ok()) {
+    return s;
+  }
   std::vector<PlannedCase> cases;
   ArtifactDigests digests;
   for (const PlanModel& m : request.models) {

@@ -70,8 +70,18 @@ struct PlannedCase {
   bool find_peak = false;   // a server case that starts a peak search at its rate
 };
 
+// The most cases one plan may hold (a suite, a shape sweep, an `llm` list, a `run`): at a second
+// a case, more than two hours and three quarters. A plan past it is refused, with the count,
+// before anything is allocated for it; split it into several suites.
+inline constexpr int64_t kMaxPlannedCases = 10'000;
+
+// OK when `count` cases (a product that may be past int64: a double) fit kMaxPlannedCases;
+// otherwise an error naming `what` ("the suite", "--dim batch x seq on 2 targets"), the count and
+// the limit.
+Status CheckCaseCount(double count, const std::string& what);
+
 // Cases in order: model, target, scenario, then the scenario's parameter lists. An error says
-// which model file does not exist or cannot be read.
+// which model file does not exist or cannot be read, or that the plan is past kMaxPlannedCases.
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry);
 
 }  // namespace edgebench

@@ -18,6 +18,7 @@
 #include "core/path_names.h"
 #include "load/scenario_spec.h"
 #include "runner/path_expansion.h"
+#include "runner/plan.h"
 
 namespace edgebench {
 namespace {
@@ -502,6 +503,11 @@ class SuiteParser {
       lists.push_back(&list);
     }
     for (const ParamList& list : own) lists.push_back(&list);
+    double combinations = 1;
+    for (const ParamList* list : lists) combinations *= static_cast<double>(list->values.size());
+    if (Status s = CheckCaseCount(combinations, "target '" + target.value().text + "' with its params"); !s.ok()) {
+      return At(entry, s.message());
+    }
 
     std::vector<Target> expanded;
     std::vector<size_t> index(lists.size(), 0);

@@ -75,6 +75,13 @@ TEST(ShapesCli, TheSweepIsTheProductOfItsDimsFirstDimSlowest) {
   }
 }
 
+// "1,2,...,n".
+std::string CommaSeparatedCounts(int n) {
+  std::string text;
+  for (int i = 1; i <= n; ++i) text += (i > 1 ? "," : "") + std::to_string(i);
+  return text;
+}
+
 TEST(ShapesCli, BadSweepsAreRefusedWithExit2) {
   const std::string target = " --target 'null:sleep?us=50&dynamic=true'";
   struct Case {
@@ -88,6 +95,8 @@ TEST(ShapesCli, BadSweepsAreRefusedWithExit2) {
       {" --dim batch=1 --dim batch=2", "--dim batch is given twice"},
       {" --dim =1", "expected NAME=V1,V2"},
       {"", "--dim is required"},
+      {" --dim a=" + CommaSeparatedCounts(101) + " --dim b=" + CommaSeparatedCounts(100),
+       "the sweep (every --dim combination on 1 targets) expands to 10100 cases, more than the limit of 10000"},
   };
   for (const Case& c : cases) {
     auto r = RunCommand(Executable() + " shapes none" + target + c.args + kQuickShapes + " 2>&1");

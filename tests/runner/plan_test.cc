@@ -143,6 +143,20 @@ TEST_F(PlanTest, TheModelsBytesDecideTheKeyForEveryBackendTheNullOneIncluded) {
   std::filesystem::remove(path);
 }
 
+TEST_F(PlanTest, APlanPastTheCaseLimitIsRefusedBeforeAnyCaseIsMade) {
+  PlanRequest request = NullRequest({"llm"});
+  for (int64_t n = 1; n <= 101; ++n) {
+    request.prompt_lengths.push_back(n);
+    request.gen_lengths.push_back(n);
+  }
+  auto plan = PlanCases(request, registry_);
+  ASSERT_FALSE(plan.ok());
+  EXPECT_NE(plan.error().find("expands to 10404 cases, more than the limit of 10000"), std::string::npos)
+      << plan.error();
+  EXPECT_NE(CheckCaseCount(1e30, "x").message().find("expands to 1e+30 cases"), std::string::npos);
+  EXPECT_TRUE(CheckCaseCount(10'000, "x").ok());
+}
+
 TEST_F(PlanTest, SettlingAgainAfterAChangeRedecidesTheEffectiveSettingsAndTheKey) {
   const auto plan = PlanCases(NullRequest({"single-stream"}), registry_);
   CaseSpec spec = Only(plan, "single-stream").spec;

@@ -342,6 +342,15 @@ TEST_F(SuiteFile, ANameThatIsAPathIsRefused) {
   EXPECT_EQ(fine.value().name, "nightly-2026.12_x");
 }
 
+TEST_F(SuiteFile, ParamsPastTheCaseLimitAreRefusedBeforeTheyAreExpanded) {
+  std::string values;
+  for (int i = 1; i <= 30; ++i) values += (i > 1 ? ", " : "") + std::to_string(i);
+  const std::string e = ErrorAt("models: [a.onnx]\ntargets:\n  - target: \"null:sleep\"\n    params: {us: [" + values +
+                                    "], jitter_us: [" + values + "], fail_at: [" + values + "]}\n",
+                                3);
+  EXPECT_HAS(e, "expands to 27000 cases, more than the limit of 10000");
+}
+
 TEST_F(SuiteFile, UnknownOrRepeatedScenario) {
   EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios:\n  - single-stream\n"
                      "  - ofline\n",
