@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include "backends/build_config.h"
 #include "backends/llamacpp/llamacpp_log.h"
@@ -377,9 +378,21 @@ class LlamaCppBackend : public Backend {
     const int64_t kv_width = n_embd / n_head * llama_model_n_head_kv(model.get());
     info.kv_cache_bytes = n_layer * info.context_size *
                           static_cast<int64_t>(ggml_row_size(cp.type_k, kv_width) + ggml_row_size(cp.type_v, kv_width));
+    const int32_t effective_ubatch = static_cast<int32_t>(llama_n_ubatch(context.get()));
+    // llama.cpp changes some asked values (ubatch to at most batch, batch to at most ctx, ctx
+    // rounded and grown for every sequence): the record holds what ran, and says so.
+    for (const auto& [key, asked, ran] :
+         {std::tuple<const char*, int64_t, int64_t>{"batch", batch.value(), effective_batch},
+          {"ubatch", ubatch.value(), effective_ubatch},
+          {"ctx", ctx.value(), static_cast<int64_t>(info.context_size)}}) {
+      if (target.options.count(key) && asked != ran) {
+        info.notes.push_back(std::string(key) + "=" + std::to_string(asked) + " was asked; llama.cpp ran " + key +
+                             "=" + std::to_string(ran));
+      }
+    }
     info.effective_options = {{"threads", std::to_string(threads.value())},
                               {"batch", std::to_string(effective_batch)},
-                              {"ubatch", std::to_string(ubatch.value())},
+                              {"ubatch", std::to_string(effective_ubatch)},
                               {"fa", fa.value()},
                               {"kv", kv.value()},
                               {"ctx", std::to_string(info.context_size)}};

@@ -354,6 +354,17 @@ class OpenVinoSession : public Session {
       compile_notes_.push_back("precision=" + settings_.precision + " was asked; " + device_->ov_name +
                        " compiled the model with " + effective_["precision"]);
     }
+    // OpenVINO adjusts some asked values (it caps streams at what the cores allow): the record
+    // holds the compiled value, and this note says it is not the one asked.
+    for (const auto& [key, asked] : {std::pair<const char*, int64_t>{"streams", settings_.streams},
+                                     std::pair<const char*, int64_t>{"threads", settings_.threads}}) {
+      if (asked > 0 && effective_[key] != std::to_string(asked) &&
+          effective_[key].find("asked") == std::string::npos) {
+        compile_notes_.push_back(std::string(key) + "=" + std::to_string(asked) + " was asked; " +
+                                 device_->ov_name + " compiled the model with " + key + "=" + effective_[key] +
+                                 ", which is what ran");
+      }
+    }
     // OpenVINO's CPU plugin lowers an f32 model to bf16 or f16 by default where the CPU has the
     // instructions: what a user gets, but not f32's outputs, so the record says it.
     if (settings_.precision.empty() && (effective_["precision"] == "bf16" || effective_["precision"] == "f16")) {

@@ -17,6 +17,7 @@
 #include <onnxruntime_cxx_api.h>
 
 #include "backends/ort/onnx_graph.h"
+#include "backends/ort/openmp_threads.h"
 #include "backends/ort/ort_log.h"
 #include "backends/ort/ort_profile.h"
 #include "core/clock.h"
@@ -340,6 +341,12 @@ class OrtBackend : public Backend {
       // Where the provider places the model's own nodes: a session with graph optimizations off,
       // so that the nodes it leaves on the CPU are the model's (with them on, ORT fuses the CPU's
       // nodes after placement). Created and released before the measured session.
+      // oneDNN's threads are OpenMP's, set before the provider's library (and OpenMP) loads,
+      // which the placement probe below already does.
+      const bool dnnl = std::string(device->name) == "dnnl";
+      if (dnnl) {
+        if (Status applied = ApplyOpenMpThreads(threads.value()); !applied.ok()) return applied;
+      }
       std::optional<OrtLogCapture::Captured> probe;
       if (target.device != "cpu" && model_op_types.ok()) {
         try {
@@ -411,6 +418,11 @@ class OrtBackend : public Backend {
       if (quiet.dropped() > 0) {
         Log(LogLevel::kDebug, "onnxruntime: hid " + std::to_string(quiet.dropped()) +
                                   " 'Schema error: ... already registered' lines");
+      }
+      if (dnnl && OpenMpMaxThreads() != threads.value()) {
+        return Status::Error("oneDNN's OpenMP runtime runs " + std::to_string(OpenMpMaxThreads()) +
+                             " threads, not the threads=" + std::to_string(threads.value()) +
+                             " asked (OMP_NUM_THREADS was not applied)");
       }
       std::map<std::string, std::string> effective = {
           {"threads", std::to_string(threads.value())}, {"opt", opt.value()}};
