@@ -43,6 +43,31 @@ TEST(Compare, PairsByCaseKeyAndListsTheRest) {
   EXPECT_GT(*p50->MinimumSlowdown(), 0.08);
 }
 
+// A case whose metrics disagree, its median 10% faster and its tail twice as slow (a change that
+// trades the common query for the rare one), is judged slower, with a note saying both
+// (docs/compare.md): a regression of the tail is not hidden by a faster median.
+TEST(Compare, ACaseFasterInItsMedianAndSlowerInItsTailIsJudgedSlowerWithANote) {
+  Record base = MeasuredRun("k", 1);
+  Record candidate = MeasuredRun("k", 2, 1.8e6);
+  std::vector<int64_t> samples = candidate.measured_ns;
+  for (size_t i = 0; i < samples.size(); i += 20) samples[i] *= 3;  // every 20th query: 5.4 ms
+  candidate = testing::MakeRecord(samples);
+  candidate.case_key = "k";
+  candidate.id = "k-2";
+  candidate.environment.runtimes["null"] = "1";
+  auto result = CompareRecords({base}, {candidate}, {});
+  ASSERT_TRUE(result.ok()) << result.error();
+  const CaseComparison& c = result.value().cases.at(0);
+  ASSERT_NE(Metric(c, "p50"), nullptr);
+  ASSERT_NE(Metric(c, "p99"), nullptr);
+  EXPECT_EQ(Metric(c, "p50")->verdict, MetricVerdict::kFaster);
+  EXPECT_EQ(Metric(c, "p99")->verdict, MetricVerdict::kSlower);
+  EXPECT_EQ(c.verdict, CaseVerdict::kSlower);
+  bool noted = false;
+  for (const std::string& note : c.notes) noted = noted || note == "some metrics faster, others slower: judged slower";
+  EXPECT_TRUE(noted);
+}
+
 TEST(Compare, NoCommonKeyIsAnErrorThatCounts) {
   auto result = CompareRecords({MeasuredRun("a", 1)}, {MeasuredRun("b", 2), MeasuredRun("c", 3)}, {});
   ASSERT_FALSE(result.ok());
