@@ -118,6 +118,27 @@ inline std::vector<int64_t> SeededLatencies(uint64_t seed, double median_ns, siz
   return samples;
 }
 
+// Replaces a measured record's samples with seeded draws around `median_ns` (warmup_n, then
+// measured_n, issued back to back), drops its monitor section and finishes it again, so that
+// the verdicts a test checks are decided on data it controls, not on live sleeps on a busy
+// machine. Two draws of `seed` are taken (it is advanced past them).
+inline void ReplaceSamplesWithSeeded(Record& record, uint64_t& seed, double median_ns, size_t warmup_n,
+                                     size_t measured_n) {
+  record.warmup_ns = SeededLatencies(seed++, median_ns, warmup_n);
+  record.measured_ns = SeededLatencies(seed++, median_ns, measured_n);
+  record.warmup_issue_ns.clear();
+  record.measured_issue_ns.clear();
+  int64_t issue = 0;
+  for (int64_t ns : record.warmup_ns) record.warmup_issue_ns.push_back(issue), issue += ns;
+  record.measured_start_ns = issue;
+  for (int64_t ns : record.measured_ns) record.measured_issue_ns.push_back(issue), issue += ns;
+  record.measured_stream.clear();
+  record.measured_service_ns.clear();
+  record.measured_wall_ns = issue - record.measured_start_ns;
+  record.monitor.reset();
+  FinishRecord(record);
+}
+
 inline Record MakeRecord(std::vector<int64_t> measured, std::vector<int64_t> warmup = {}) {
   Record r;
   r.id = "test-1";

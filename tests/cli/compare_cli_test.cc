@@ -49,19 +49,7 @@ class CompareCli : public ::testing::Test {
       for (int run = 0; run < runs; ++run) {
         Record record = *template_record;
         record.id = NewRecordId();
-        record.warmup_ns = testing::SeededLatencies(seed++, median_ns * scale, 20);
-        record.measured_ns = testing::SeededLatencies(seed++, median_ns * scale, 400);
-        record.warmup_issue_ns.clear();
-        record.measured_issue_ns.clear();
-        int64_t issue = 0;
-        for (int64_t ns : record.warmup_ns) record.warmup_issue_ns.push_back(issue), issue += ns;
-        record.measured_start_ns = issue;
-        for (int64_t ns : record.measured_ns) record.measured_issue_ns.push_back(issue), issue += ns;
-        record.measured_stream.clear();
-        record.measured_service_ns.clear();
-        record.measured_wall_ns = issue - record.measured_start_ns;
-        record.monitor.reset();
-        FinishRecord(record);
+        testing::ReplaceSamplesWithSeeded(record, seed, median_ns * scale, 20, 400);
         std::filesystem::create_directories(Store(name));
         const auto written = AppendJsonLine(Store(name) + "/results.jsonl", RecordToJson(record));
         ASSERT_TRUE(written.ok()) << written.message();

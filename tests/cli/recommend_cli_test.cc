@@ -45,17 +45,7 @@ class RecommendCli : public ::testing::Test {
     for (Record record : records.value()) {
       if (record.scenario == "single-stream") {
         const double sleep_us = std::stod(record.requested_target.substr(record.requested_target.find('=') + 1));
-        record.warmup_ns = testing::SeededLatencies(seed++, sleep_us * 1000, 2);
-        record.measured_ns = testing::SeededLatencies(seed++, sleep_us * 1000, 40);
-        record.warmup_issue_ns.clear();
-        record.measured_issue_ns.clear();
-        int64_t issue = 0;
-        for (int64_t ns : record.warmup_ns) record.warmup_issue_ns.push_back(issue), issue += ns;
-        record.measured_start_ns = issue;
-        for (int64_t ns : record.measured_ns) record.measured_issue_ns.push_back(issue), issue += ns;
-        record.measured_wall_ns = issue - record.measured_start_ns;
-        record.monitor.reset();
-        FinishRecord(record);
+        testing::ReplaceSamplesWithSeeded(record, seed, sleep_us * 1000, 2, 40);
       }
       if (Status s = AppendJsonLine(store_ + "/results.jsonl", RecordToJson(record)); !s.ok()) {
         run_exit_ = -1;
