@@ -69,7 +69,7 @@ int Run(const RunOptions& o, CommandContext& context) {
     }
     scenarios.push_back(parsed.value().Canonical());
   }
-  if (scenarios.empty()) return fail("--scenario: give at least one scenario (" + std::string(kScenarioForms) + ")");
+  if (scenarios.empty()) return fail("--scenario: give at least one scenario (" + ScenarioForms() + ")");
   model.inputs = o.inputs;
   auto spec = ParseModelArgument(o.model_path);
   if (!spec.ok()) return fail(spec.error());
@@ -135,7 +135,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
                   "N different input samples cycled through the queries (seeded inputs use seed + i)")
       ->capture_default_str();
   cmd->add_option("-s,--scenario", options->scenarios,
-                  std::string("comma-separated scenarios, each its own case and record: ") + kScenarioForms)
+                  std::string("comma-separated scenarios, each its own case and record: ") + ScenarioForms())
       ->capture_default_str();
   auto load_flag = [cmd, options](CLI::Option* option, const std::string& name) {
     option->each([options, name](const std::string&) { options->given[name] = true; });

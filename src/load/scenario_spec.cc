@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "load/scenario_registry.h"
+
 namespace edgebench {
 namespace {
 
@@ -65,8 +67,15 @@ Result<int64_t> ParseDurationMs(const std::string& text) {
   return static_cast<int64_t>(std::llround(ms));
 }
 
+std::string ScenarioForms() {
+  std::string forms = kScenarioForms;
+  for (const ScenarioEntry* entry : RegisteredScenarios()) forms += std::string(", ") + entry->form;
+  return forms;
+}
+
 std::string ScenarioSpec::family() const {
   switch (kind) {
+    case ScenarioKind::kRegistered: return registered ? registered->family : "unknown";
     case ScenarioKind::kSingleStream: return "single-stream";
     case ScenarioKind::kMultiStream: return "multi-stream";
     case ScenarioKind::kServer: return "server";
@@ -81,6 +90,7 @@ std::string ScenarioSpec::Canonical() const {
   switch (kind) {
     case ScenarioKind::kMultiStream: return family() + ":" + std::to_string(streams);
     case ScenarioKind::kServer: return family() + ":" + FormatRate(target_qps);
+    case ScenarioKind::kRegistered: return registered ? registered->canonical(*this) : "unknown";
     case ScenarioKind::kSoak:
       return family() + ":" + (duration_ms % 1000 == 0 ? std::to_string(duration_ms / 1000) + "s"
                                                       : std::to_string(duration_ms) + "ms");
@@ -94,7 +104,7 @@ Result<ScenarioSpec> ParseScenario(const std::string& text) {
   const bool has_parameter = colon != std::string::npos;
   const std::string parameter = has_parameter ? text.substr(colon + 1) : "";
   const auto bad = [&](const std::string& why) {
-    return Status::Error("scenario '" + text + "': " + why + "; scenarios: " + kScenarioForms);
+    return Status::Error("scenario '" + text + "': " + why + "; scenarios: " + ScenarioForms());
   };
   ScenarioSpec spec;
   if (family == "single-stream" || family == "offline" || family == "llm") {
@@ -131,7 +141,13 @@ Result<ScenarioSpec> ParseScenario(const std::string& text) {
     spec.duration_ms = ms.value();
     return spec;
   }
-  return Status::Error("unknown scenario '" + text + "'; scenarios: " + kScenarioForms);
+  if (const ScenarioEntry* entry = FindRegisteredScenario(family)) {
+    spec.kind = ScenarioKind::kRegistered;
+    spec.registered = entry;
+    if (Status parsed = entry->parse(parameter, has_parameter, spec); !parsed.ok()) return bad(parsed.message());
+    return spec;
+  }
+  return Status::Error("unknown scenario '" + text + "'; scenarios: " + ScenarioForms());
 }
 
 }  // namespace edgebench

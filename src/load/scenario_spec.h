@@ -9,13 +9,18 @@
 
 namespace edgebench {
 
-enum class ScenarioKind { kSingleStream, kMultiStream, kServer, kOffline, kSoak, kLanguageModel };
+// kRegistered: a scenario of the registry (load/scenario_registry.h), named by `registered`.
+enum class ScenarioKind { kSingleStream, kMultiStream, kServer, kOffline, kSoak, kLanguageModel, kRegistered };
+
+struct ScenarioEntry;
 
 struct ScenarioSpec {
   ScenarioKind kind = ScenarioKind::kSingleStream;
-  int64_t streams = 1;      // multi-stream:N
+  int64_t streams = 1;      // multi-stream:N, burst:N
   double target_qps = 0;    // server:QPS
   int64_t duration_ms = 0;  // soak:DURATION
+  int64_t period_ms = 0;    // burst:N/PERIOD
+  const ScenarioEntry* registered = nullptr;  // kRegistered: its entry
 
   // The family without its parameter: "multi-stream", "server", ...
   std::string family() const;
@@ -23,9 +28,12 @@ struct ScenarioSpec {
   std::string Canonical() const;
 };
 
-// The forms a scenario may take, for help and error texts.
+// The forms of the scenarios that predate the registry.
 inline constexpr const char* kScenarioForms =
     "single-stream, multi-stream:N, server:QPS, offline, soak:DURATION (e.g. soak:30m), llm";
+
+// Every form a scenario may take, the registry's included, for help and error texts.
+std::string ScenarioForms();
 
 // An error names the text and the forms it may take.
 Result<ScenarioSpec> ParseScenario(const std::string& text);

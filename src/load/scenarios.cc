@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "load/closed_loop.h"
+#include "load/scenario_registry.h"
 #include "load/scenario.h"
 #include "load/server.h"
 #include "load/single_stream.h"
@@ -101,7 +102,9 @@ class LanguageModelScenario : public Scenario {
 }  // namespace
 
 std::vector<std::string> ScenarioNames() {
-  return {"single-stream", "multi-stream:N", "server:QPS", "offline", "soak:DURATION", "llm"};
+  std::vector<std::string> names = {"single-stream", "multi-stream:N", "server:QPS", "offline", "soak:DURATION", "llm"};
+  for (const ScenarioEntry* entry : RegisteredScenarios()) names.push_back(entry->form);
+  return names;
 }
 
 Result<EffectiveRunSettings> ValidateForScenario(const std::string& scenario, const RunSettings& requested) {
@@ -148,9 +151,10 @@ Result<std::unique_ptr<Scenario>> MakeScenario(const std::string& name, const Ru
       const int streams = static_cast<int>(s.streams);
       return std::unique_ptr<Scenario>(new PooledScenario(spec.take(), effective.take(), streams));
     }
+    case ScenarioKind::kRegistered: return spec.value().registered->make(spec.value(), effective.take());
     case ScenarioKind::kLanguageModel: break;
   }
-  return Status::Error("unknown scenario '" + name + "'; scenarios: " + kScenarioForms);
+  return Status::Error("unknown scenario '" + name + "'; scenarios: " + ScenarioForms());
 }
 
 }  // namespace edgebench

@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kForms = "use e.g. --cooldown 2C, --cooldown 2C,max=120s,fallback=10s or --cooldown 30s";
 
 // "120s", "500ms", "2m" -> ms.
-std::optional<int64_t> ParseDurationMs(const std::string& text) {
+std::optional<int64_t> CooldownDurationMs(const std::string& text) {
   size_t used = 0;
   double value = 0;
   try {
@@ -58,7 +58,7 @@ Result<CooldownSpec> ParseCooldown(const std::string& text) {
                            kForms);
     }
     spec.within_c = degrees;
-  } else if (auto fixed = ParseDurationMs(head)) {
+  } else if (auto fixed = CooldownDurationMs(head)) {
     spec.fixed_ms = *fixed;
     if (parts.size() > 1) {
       return Status::Error("--cooldown '" + text + "': a fixed wait takes no options (max=, fallback= go with a "
@@ -72,7 +72,7 @@ Result<CooldownSpec> ParseCooldown(const std::string& text) {
   for (size_t i = 1; i < parts.size(); ++i) {
     const size_t eq = parts[i].find('=');
     const std::string key = parts[i].substr(0, eq);
-    const auto ms = eq == std::string::npos ? std::nullopt : ParseDurationMs(parts[i].substr(eq + 1));
+    const auto ms = eq == std::string::npos ? std::nullopt : CooldownDurationMs(parts[i].substr(eq + 1));
     if ((key != "max" && key != "fallback") || !ms) {
       return Status::Error("--cooldown '" + text + "': cannot read '" + parts[i] + "' (max=DURATION or "
                            "fallback=DURATION, e.g. max=120s); " + kForms);

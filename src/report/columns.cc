@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "load/scenario_registry.h"
 #include "report/profile_json.h"
 
 namespace edgebench {
@@ -526,6 +527,16 @@ const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
   const std::string_view family = scenario.substr(0, scenario.find(':'));
   for (const auto& [name, columns] : ColumnSets()) {
     if (name == family) return columns;
+  }
+  // A scenario of the registry (load/scenario_registry.h): the columns every load scenario has.
+  if (FindRegisteredScenario(std::string(family))) {
+    static const auto* const load = new std::vector<Column>(WithProfileColumn(WithMonitorColumns(
+        {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), QueriesColumn(), PercentileColumn(0.50),
+         PercentileColumn(0.99),
+         LatencyColumn("throughput (q/s)", [](const LatencySummary& s) { return FormatSignificant(s.throughput_qps); }),
+         StabilityColumn(), VerdictColumn()},
+        false)));
+    return *load;
   }
   static const auto* const common =
       new std::vector<Column>{ModelColumn(), TargetColumn(), StatusColumn(), VerdictColumn()};

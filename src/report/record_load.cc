@@ -1,5 +1,7 @@
 #include "report/record_load.h"
 
+#include "load/scenario_registry.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -32,6 +34,7 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
     case ScenarioKind::kServer:
     case ScenarioKind::kOffline: l.streams = static_cast<int>(s.concurrency); break;
     case ScenarioKind::kSoak: l.streams = static_cast<int>(s.streams); break;
+    case ScenarioKind::kRegistered: l.streams = spec.registered->streams(spec, s); break;
     default: break;
   }
   const HistogramSeries* histograms = r.measured_histograms ? &*r.measured_histograms : nullptr;

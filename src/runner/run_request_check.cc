@@ -36,7 +36,9 @@ Status CheckRunRequest(const PlanRequest& request, const std::set<std::string>& 
     bool used;
     const char* scenarios;
   } kLoadSettings[] = {
-      {"sessions", uses({K::kMultiStream, K::kServer, K::kOffline, K::kSoak}), "multi-stream, server, offline or soak"},
+      // Every scenario of the registry has streams, each with its session or one shared.
+      {"sessions", uses({K::kMultiStream, K::kServer, K::kOffline, K::kSoak, K::kRegistered}),
+       "multi-stream, server, offline, soak or burst"},
       {"concurrency", uses({K::kServer, K::kOffline}), "server or offline"},
       {"batch", uses({K::kOffline}), "offline"},
       {"streams", uses({K::kSoak}), "soak"},

@@ -1,0 +1,199 @@
+#include "load/scenarios/burst.h"
+
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "core/clock.h"
+#include "load/phased_threads.h"
+
+namespace edgebench {
+namespace {
+
+constexpr int64_t kDefaultPeriodMs = 100;
+// A stream sleeps until this long before its burst and spins the rest (as the server's workers).
+constexpr int64_t kBurstSpinWindowNs = 200'000;
+
+Status ParseBurst(const std::string& parameter, bool has_parameter, ScenarioSpec& spec) {
+  if (!has_parameter) return Status::Error("needs N, the queries of a burst, e.g. burst:4");
+  const size_t slash = parameter.find('/');
+  const std::string count = parameter.substr(0, slash);
+  if (count.empty() || count.size() > 4 || count.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoll(count) < 1 || std::stoll(count) > kMaxStreams) {
+    return Status::Error("N must be a whole number of queries from 1 to " + std::to_string(kMaxStreams));
+  }
+  spec.streams = std::stoll(count);
+  spec.period_ms = kDefaultPeriodMs;
+  if (slash != std::string::npos) {
+    auto period = ParseDurationMs(parameter.substr(slash + 1));
+    if (!period.ok()) return Status::Error("PERIOD: " + period.error());
+    spec.period_ms = period.value();
+  }
+  return Status::Ok();
+}
+
+std::string CanonicalBurst(const ScenarioSpec& spec) {
+  return "burst:" + std::to_string(spec.streams) + "/" + std::to_string(spec.period_ms) + "ms";
+}
+
+int BurstStreams(const ScenarioSpec& spec, const RunSettings&) { return static_cast<int>(spec.streams); }
+
+class BurstScenario : public Scenario {
+ public:
+  BurstScenario(ScenarioSpec spec, EffectiveRunSettings settings)
+      : spec_(std::move(spec)), settings_(std::move(settings)) {}
+  std::string name() const override { return CanonicalBurst(spec_); }
+  SessionKind session_kind() const override { return SessionKind::kTensor; }
+  int sessions_needed() const override { return shared() ? 1 : static_cast<int>(spec_.streams); }
+  int streams() const override { return static_cast<int>(spec_.streams); }
+  bool needs_concurrent_runs() const override { return shared() && spec_.streams > 1; }
+  int64_t batch() const override { return settings_.values.batch; }
+  ScenarioResult Run(ScenarioContext& context) override {
+    return RunBursts(context.sessions, *context.input_pool,
+                     PlanBursts(static_cast<int>(spec_.streams), spec_.period_ms, settings_.values), context.observer);
+  }
+
+ private:
+  bool shared() const { return settings_.values.sessions == "shared"; }
+  ScenarioSpec spec_;
+  EffectiveRunSettings settings_;
+};
+
+std::unique_ptr<Scenario> MakeBurst(const ScenarioSpec& spec, EffectiveRunSettings settings) {
+  return std::make_unique<BurstScenario>(spec, std::move(settings));
+}
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Waits until the steady clock reaches `target_ns`.
+void WaitForBurst(int64_t target_ns) {
+  for (int64_t t = NowNs(); t < target_ns; t = NowNs()) {
+    if (target_ns - t > kBurstSpinWindowNs) std::this_thread::sleep_for(std::chrono::nanoseconds(target_ns - t - kBurstSpinWindowNs));
+  }
+}
+
+struct alignas(64) BurstStream {
+  QuerySeries warmup;
+  QuerySeries measured;
+  Status error;
+  int64_t failed_query = -1;
+  int64_t last_end_ns = 0;
+};
+
+}  // namespace
+
+const ScenarioEntry kBurstScenario = {
+    "burst", "burst:N[/PERIOD]",
+    "N queries issued at once every PERIOD (default 100ms), one per stream; latency from the burst's start",
+    ParseBurst, CanonicalBurst, BurstStreams, MakeBurst};
+
+BurstPlan PlanBursts(int streams, int64_t period_ms, const RunSettings& s) {
+  BurstPlan plan;
+  plan.streams = std::max(streams, 1);
+  plan.period_ns = std::max<int64_t>(period_ms, 1) * 1'000'000;
+  plan.warmup_per_stream = CeilDiv(std::max<int64_t>(s.warmup_queries, 0), plan.streams);
+  plan.max_duration_ns = s.max_duration_ms * 1'000'000;
+  int64_t bursts = std::max(CeilDiv(s.min_queries, plan.streams), CeilDiv(s.min_duration_ms * 1'000'000, plan.period_ns));
+  bursts = std::min(bursts, std::max<int64_t>(CeilDiv(plan.max_duration_ns, plan.period_ns), 1));
+  bursts = std::min(bursts, std::max<int64_t>(s.max_queries / plan.streams, 1));
+  plan.bursts = std::max<int64_t>(bursts, 1);
+  return plan;
+}
+
+ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+                         const BurstPlan& plan, RunObserver* observer) {
+  ScenarioResult result;
+  const int streams = plan.streams;
+  if (input_pool.empty() || sessions.empty() || (sessions.size() != 1 && sessions.size() != static_cast<size_t>(streams))) {
+    result.error = Status::Error("internal: bursts need input samples and one session or one per stream");
+    result.failed_stage = "inputs";
+    result.stop_reason = "error";
+    return result;
+  }
+  std::vector<std::unique_ptr<BurstStream>> states;
+  for (int s = 0; s < streams; ++s) states.push_back(std::make_unique<BurstStream>());
+  std::atomic<bool> stop{false};
+  std::atomic<bool> hit_max_duration{false};
+  const size_t pool_size = input_pool.size();
+
+  auto stream_main = [&](int s, PhaseGate& gate) {
+    ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    BurstStream& state = *states[static_cast<size_t>(s)];
+    Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(s)];
+    std::vector<Tensor> outputs;
+    int64_t query = 0;
+    auto run = [&](int64_t& end) {
+      const auto& inputs = input_pool[static_cast<size_t>(query * streams + s) % pool_size];
+      Status status = session.Run(inputs, outputs);
+      end = NowNs();
+      if (!status.ok()) {
+        state.error = status;
+        state.failed_query = query;
+        stop = true;
+        return false;
+      }
+      ++query;
+      return true;
+    };
+    for (int64_t i = 0; i < plan.warmup_per_stream && !stop.load(std::memory_order_relaxed); ++i) {
+      const int64_t start = NowNs();
+      int64_t end = 0;
+      if (!run(end)) break;
+      state.warmup.latency_ns.push_back(end - start);
+      state.warmup.issue_ns.push_back(start - gate.warmup_start());
+    }
+    const int64_t phase_start = gate.WaitForMeasuredPhase();
+    for (int64_t k = 0; k < plan.bursts && !stop.load(std::memory_order_relaxed); ++k) {
+      const int64_t scheduled = phase_start + k * plan.period_ns;
+      WaitForBurst(scheduled);
+      if (NowNs() - phase_start >= plan.max_duration_ns) {
+        hit_max_duration = true;
+        break;
+      }
+      int64_t end = 0;
+      if (!run(end)) break;
+      state.measured.latency_ns.push_back(end - scheduled);
+      state.measured.issue_ns.push_back(scheduled - phase_start);
+      state.last_end_ns = end;
+    }
+  };
+
+  const int64_t expected_ms = plan.bursts * plan.period_ns / 1'000'000;
+  const int64_t phase_start = RunInPhases(streams, stream_main, observer, expected_ms, NowNs);
+  result.measured_start_ns = phase_start;
+  int64_t last_end = phase_start;
+  std::vector<std::pair<int64_t, int32_t>> order;  // (index in stream, stream): bursts in order
+  for (int s = 0; s < streams; ++s) {
+    BurstStream& state = *states[static_cast<size_t>(s)];
+    if (!state.error.ok() && result.error.ok()) {
+      result.error = state.error;
+      result.failed_stage = "run";
+      result.failed_query = state.failed_query;
+      result.failed_stream = s;
+    }
+    last_end = std::max(last_end, state.last_end_ns);
+    for (size_t i = 0; i < state.warmup.latency_ns.size(); ++i) {
+      result.warmup.latency_ns.push_back(state.warmup.latency_ns[i]);
+      result.warmup.issue_ns.push_back(state.warmup.issue_ns[i]);
+    }
+    for (size_t i = 0; i < state.measured.latency_ns.size(); ++i) order.emplace_back(static_cast<int64_t>(i), s);
+  }
+  std::stable_sort(order.begin(), order.end());  // burst by burst, streams in order within one
+  for (const auto& [i, s] : order) {
+    const QuerySeries& series = states[static_cast<size_t>(s)]->measured;
+    result.measured.latency_ns.push_back(series.latency_ns[static_cast<size_t>(i)]);
+    result.measured.issue_ns.push_back(series.issue_ns[static_cast<size_t>(i)]);
+    result.measured.stream.push_back(s);
+  }
+  result.measured_wall_ns = last_end - phase_start;
+  result.stop_reason = !result.error.ok()   ? "error"
+                       : hit_max_duration ? "max_duration"
+                                          : "min_queries_and_duration";
+  return result;
+}
+
+}  // namespace edgebench
