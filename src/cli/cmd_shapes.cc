@@ -15,6 +15,7 @@
 #include "core/strings.h"
 #include "load/scenario.h"
 #include "report/shape_matrix.h"
+#include "core/cartesian.h"
 #include "runner/plan.h"
 
 namespace edgebench {
@@ -64,20 +65,20 @@ Result<SweepDim> ParseSweepDim(const std::string& text) {
   return dim;
 }
 
+std::vector<size_t> DimSizes(const std::vector<SweepDim>& dims) {
+  std::vector<size_t> sizes;
+  for (const SweepDim& dim : dims) sizes.push_back(dim.values.size());
+  return sizes;
+}
+
 // The cartesian product in sweep order: the first --dim varies slowest.
 std::vector<ShapeBindings> Sweep(const std::vector<SweepDim>& dims) {
-  std::vector<ShapeBindings> shapes = {{}};
-  for (const SweepDim& dim : dims) {
-    std::vector<ShapeBindings> next;
-    for (const ShapeBindings& shape : shapes) {
-      for (int64_t v : dim.values) {
-        ShapeBindings more = shape;
-        more[dim.name] = v;
-        next.push_back(more);
-      }
-    }
-    shapes = std::move(next);
-  }
+  std::vector<ShapeBindings> shapes;
+  ForEachCombination(DimSizes(dims), [&](const std::vector<size_t>& index) {
+    ShapeBindings shape;
+    for (size_t d = 0; d < dims.size(); ++d) shape[dims[d].name] = dims[d].values[index[d]];
+    shapes.push_back(std::move(shape));
+  });
   return shapes;
 }
 
@@ -129,8 +130,7 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
 
-  double combinations = static_cast<double>(targets.value().size());
-  for (const SweepDim& dim : dims) combinations *= static_cast<double>(dim.values.size());
+  const double combinations = static_cast<double>(targets.value().size()) * CartesianCount(DimSizes(dims));
   if (Status s = CheckCaseCount(combinations, "the sweep (every --dim combination on " +
                                                   std::to_string(targets.value().size()) + " targets)");
       !s.ok()) {

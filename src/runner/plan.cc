@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/cartesian.h"
 #include "core/sha256.h"
 #include "core/strings.h"
 #include "load/scenario_spec.h"
@@ -117,9 +118,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
   std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return s == "single-stream"; });
   double per_target = 0;  // cases of each model on each target
   for (const std::string& scenario : scenarios) {
-    per_target += scenario == "llm" ? static_cast<double>(request.prompt_lengths.size()) *
-                                          static_cast<double>(request.gen_lengths.size())
-                                    : 1.0;
+    per_target += scenario == "llm" ? CartesianCount({request.prompt_lengths.size(), request.gen_lengths.size()}) : 1.0;
   }
   if (Status s = CheckCaseCount(static_cast<double>(request.models.size()) *
                                     static_cast<double>(request.targets.size()) * per_target,
@@ -157,16 +156,15 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
       for (const std::string& scenario : scenarios) {
         std::vector<CaseSpec> specs;
         if (scenario == "llm") {
-          for (int64_t prompt : request.prompt_lengths) {
-            for (int64_t gen : request.gen_lengths) {
-              CaseSpec spec = base;
-              spec.scenario = "llm";
-              spec.llm = request.llm_base;
-              spec.llm.prompt_tokens = prompt;
-              spec.llm.gen_tokens = gen;
-              specs.push_back(spec);
-            }
-          }
+          ForEachCombination({request.prompt_lengths.size(), request.gen_lengths.size()},
+                             [&](const std::vector<size_t>& index) {
+                               CaseSpec spec = base;
+                               spec.scenario = "llm";
+                               spec.llm = request.llm_base;
+                               spec.llm.prompt_tokens = request.prompt_lengths[index[0]];
+                               spec.llm.gen_tokens = request.gen_lengths[index[1]];
+                               specs.push_back(spec);
+                             });
         } else {
           CaseSpec spec = base;
           spec.scenario = scenario;

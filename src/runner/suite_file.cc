@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "core/cartesian.h"
 #include "core/path_names.h"
 #include "load/scenario_spec.h"
 #include "runner/path_expansion.h"
@@ -503,26 +504,21 @@ class SuiteParser {
       lists.push_back(&list);
     }
     for (const ParamList& list : own) lists.push_back(&list);
-    double combinations = 1;
-    for (const ParamList* list : lists) combinations *= static_cast<double>(list->values.size());
-    if (Status s = CheckCaseCount(combinations, "target '" + target.value().text + "' with its params"); !s.ok()) {
+    std::vector<size_t> sizes;
+    for (const ParamList* list : lists) sizes.push_back(list->values.size());
+    if (Status s = CheckCaseCount(CartesianCount(sizes), "target '" + target.value().text + "' with its params");
+        !s.ok()) {
       return At(entry, s.message());
     }
-
     std::vector<Target> expanded;
-    std::vector<size_t> index(lists.size(), 0);
-    while (true) {
+    ForEachCombination(sizes, [&](const std::vector<size_t>& index) {  // the last list varies fastest
       Target combination = target.value();
       for (size_t i = 0; i < lists.size(); ++i) {
         combination.options[lists[i]->key] = lists[i]->values[index[i]].value;
       }
       combination.text = combination.Canonical();
       expanded.push_back(std::move(combination));
-      // Odometer: the last list varies fastest.
-      size_t i = lists.size();
-      while (i > 0 && ++index[i - 1] == lists[i - 1]->values.size()) index[--i] = 0;
-      if (i == 0) break;
-    }
+    });
     return expanded;
   }
 

@@ -1,7 +1,9 @@
 #include "tune/space.h"
 
+#include <cstdio>
 #include <set>
 
+#include "core/cartesian.h"
 #include "core/strings.h"
 
 namespace edgebench {
@@ -50,24 +52,22 @@ Result<std::vector<SpaceDimension>> ParseSpace(const std::string& text) {
 }
 
 Result<std::vector<TuneConfiguration>> ExpandSpace(const std::vector<SpaceDimension>& space) {
-  std::vector<TuneConfiguration> configurations(1);
-  for (const SpaceDimension& dimension : space) {
-    std::vector<TuneConfiguration> next;
-    for (const TuneConfiguration& base : configurations) {
-      for (const std::string& value : dimension.values) {
-        TuneConfiguration c = base;
-        c.values[dimension.key] = value;
-        next.push_back(std::move(c));
-      }
-    }
-    configurations = std::move(next);
+  std::vector<size_t> sizes;
+  for (const SpaceDimension& dimension : space) sizes.push_back(dimension.values.size());
+  // Counted before anything is made: a space of ten lists of ten is refused, not allocated.
+  constexpr double kMaxConfigurations = 4096;
+  if (const double count = CartesianCount(sizes); count > kMaxConfigurations) {
+    char text[32];
+    std::snprintf(text, sizeof text, count < 1e15 ? "%.0f" : "%.3g", count);
+    return Status::Error("--space expands to " + std::string(text) + " configurations; more than 4096 is not a "
+                         "search but a typo; shorten a list");
   }
-  constexpr size_t kMaxConfigurations = 4096;
-  if (configurations.size() > kMaxConfigurations) {
-    return Status::Error("--space expands to " + std::to_string(configurations.size()) +
-                         " configurations; more than " + std::to_string(kMaxConfigurations) +
-                         " is not a search but a typo; shorten a list");
-  }
+  std::vector<TuneConfiguration> configurations;
+  ForEachCombination(sizes, [&](const std::vector<size_t>& index) {
+    TuneConfiguration c;
+    for (size_t d = 0; d < space.size(); ++d) c.values[space[d].key] = space[d].values[index[d]];
+    configurations.push_back(std::move(c));
+  });
   for (TuneConfiguration& c : configurations) {
     auto target = ParseTarget(c.values.at("target"));
     if (!target.ok()) return Status::Error("--space: " + target.error());

@@ -47,6 +47,15 @@ TEST(TuneSpace, MistakesAreNamed) {
     ASSERT_FALSE(configs.ok()) << c.text;
     EXPECT_NE(configs.error().find(c.message), std::string::npos) << configs.error();
   }
+  // Twelve lists of ten: 10^12 configurations, refused from their count, never made.
+  std::string huge = "target=ort:cpu";
+  for (char key = 'a'; key < 'a' + 12; ++key) huge += std::string(";") + key + "=0,1,2,3,4,5,6,7,8,9";
+  auto space = ParseSpace(huge);
+  ASSERT_TRUE(space.ok()) << space.error();
+  auto configs = ExpandSpace(space.value());
+  ASSERT_FALSE(configs.ok());
+  EXPECT_NE(configs.error().find("--space expands to 1000000000000 configurations"), std::string::npos)
+      << configs.error();
 }
 
 }  // namespace
