@@ -79,7 +79,8 @@ TEST(ThreadsCli, EveryBackendRunsOnTheThreadsItWasGiven) {
   }
   // MediaPipe's Tasks C API has no thread count: the option is refused, never recorded unapplied.
   if (EDGEBENCH_WITH_MEDIAPIPE) {
-    auto r = RunCommand(Executable() + " run " + TestModel("mediapipe/face_detection_short_range.tflite") +
+    // The fixture as downloaded: the option is refused before the Task reads the model.
+    auto r = RunCommand(Executable() + " run " + tflite +
                         " -t 'mediapipe:cpu?threads=1' --warmup 1 --min-queries 5 --min-duration 0 2>&1");
     EXPECT_EQ(r.exit_code, 1) << r.output;
     EXPECT_NE(r.output.find("unknown option(s) threads"), std::string::npos) << r.output;
