@@ -24,7 +24,7 @@
 #include "backends/target.h"
 #include "core/clock.h"
 #include "load/closed_loop.h"
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 #include "load/server.h"
 #include "load/settings.h"
 #include "load/single_stream.h"

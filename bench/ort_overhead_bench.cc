@@ -16,7 +16,7 @@
 #include "core/clock.h"
 #include "core/stderr_filter.h"
 #include "core/tensor.h"
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 #include "stats/summary.h"
 
 namespace {

@@ -14,7 +14,7 @@
 #include "diagnose/detection_agreement.h"
 #include "diagnose/output_mapping.h"
 #include "postprocess/detection.h"
-#include "load/image_input.h"
+#include "inputs/image_input.h"
 #include "report/json_numbers.h"
 #include "report/record.h"
 #include "report/store.h"

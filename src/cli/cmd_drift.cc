@@ -21,9 +21,9 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "diagnose/drift.h"
-#include "load/image_input.h"
-#include "load/input_source.h"
-#include "load/labelled_images.h"
+#include "inputs/image_input.h"
+#include "inputs/input_source.h"
+#include "inputs/labelled_images.h"
 #include "report/json_numbers.h"
 #include "report/record.h"
 #include "runner/accuracy_case.h"
@@ -57,7 +57,7 @@ struct DriftOptions {
   int64_t random_prompts = 0;
   int64_t max_tokens = 128;
   std::string out_store;
-  // A labelled data set instead of seeded inputs (load/labelled_images.h); --samples images.
+  // A labelled data set instead of seeded inputs (inputs/labelled_images.h); --samples images.
   std::string data;
   std::string split = "test";
   int64_t offset = 0;
@@ -298,7 +298,7 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   if (!o.prompts_file.empty() || o.random_prompts != 0 || !o.out_store.empty()) {
     return fail("--prompts, --random-prompts and --out are for GGUF language models");
   }
-  // The input source: seeded values or files (load/input_source.h), or a labelled data set, the
+  // The input source: seeded values or files (inputs/input_source.h), or a labelled data set, the
   // same for every side.
   InputOptions inputs{o.inputs, o.samples, o.seed};
   if (Status s = ValidateInputOptions(inputs); !s.ok()) return fail(s.message());

@@ -12,7 +12,7 @@
 #include "cli/command_support.h"
 #include "cli/monitor_options.h"
 #include "cli/record_output.h"
-#include "load/input_source.h"
+#include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "runner/plan.h"
 #include "runner/run_request_check.h"

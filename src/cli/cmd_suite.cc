@@ -11,7 +11,7 @@
 #include "cli/monitor_options.h"
 #include "cli/commands.h"
 #include "cli/record_output.h"
-#include "load/input_source.h"
+#include "inputs/input_source.h"
 #include "report/store.h"
 #include "runner/plan.h"
 #include "runner/resume.h"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -45,6 +46,13 @@ inline std::string FormatNumber(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);
   return buffer;
+}
+
+// "1200000000 bytes (1.2 GB)", for messages about sizes refused before allocating.
+inline std::string BytesAndGigabytes(uint64_t bytes) {
+  char gb[32];
+  std::snprintf(gb, sizeof gb, "%.1f GB", static_cast<double>(bytes) / 1e9);
+  return std::to_string(bytes) + " bytes (" + gb + ")";
 }
 
 // As FormatNumber, with "nan", "inf" and "-inf" for the values that are not finite.

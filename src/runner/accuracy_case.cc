@@ -8,8 +8,8 @@
 #include "core/dequantize.h"
 #include "core/strings.h"
 #include "core/layout.h"
-#include "load/image_input.h"
-#include "load/labelled_input.h"
+#include "inputs/image_input.h"
+#include "inputs/labelled_input.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {

@@ -12,7 +12,7 @@
 
 #include "backends/registry.h"
 #include "core/placement.h"
-#include "load/labelled_images.h"
+#include "inputs/labelled_images.h"
 #include "runner/model_spec.h"
 #include "runner/run_case.h"
 
@@ -25,7 +25,7 @@ struct AccuracyRequest {
   ArtifactSpec artifact;
   std::string target;
   DataSetSpec data;
-  std::string preprocess;            // --preprocess text (load/image_input.h)
+  std::string preprocess;            // --preprocess text (inputs/image_input.h)
   std::vector<std::string> labels;   // the manifest's class names; its count is checked
   int64_t warmup = 3;                // inferences on the first image before the timed pass
 };

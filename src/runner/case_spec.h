@@ -25,7 +25,7 @@ struct CaseSpec {
   // Free dimensions no --dim binds: bound to 1 (onnxruntime_perf_test's default), or an error
   // when strict.
   bool strict_dims = false;
-  // --input NAME=SPEC and --input-pool (load/input_source.h); its seed is settings.seed.
+  // --input NAME=SPEC and --input-pool (inputs/input_source.h); its seed is settings.seed.
   std::vector<std::string> inputs;
   int64_t input_pool = 1;
   RunSettings settings;  // as requested

@@ -6,8 +6,8 @@
 
 #include "core/dequantize.h"
 #include "diagnose/agreement.h"
-#include "load/image_input.h"
-#include "load/labelled_input.h"
+#include "inputs/image_input.h"
+#include "inputs/labelled_input.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {

@@ -15,8 +15,8 @@
 #include "backends/registry.h"
 #include "core/tensor.h"
 #include "core/layout.h"
-#include "load/input_source.h"
-#include "load/labelled_images.h"
+#include "inputs/input_source.h"
+#include "inputs/labelled_images.h"
 #include "runner/run_case.h"
 
 namespace edgebench {
@@ -27,14 +27,14 @@ struct IntermediatesRequest {
   std::string target;
   ShapeBindings dims;
   // Where the samples come from: seeded values (seed, pool_size = the sample count) or files
-  // (load/input_source.h). Both sides of a comparison get the same options, so the same samples.
+  // (inputs/input_source.h). Both sides of a comparison get the same options, so the same samples.
   InputOptions inputs;
   std::string out_dir;  // an existing directory the worker writes its files into
   // false: the model's outputs only, from a session that exposes nothing (the model as it runs
   // when nobody looks inside: ONNX Runtime fuses what exposure stops it from fusing).
   bool expose = true;
   // A labelled data set instead of `inputs` (data.source non-empty): its images, preprocessed
-  // as `preprocess` says and shaped for the artifact's layout (load/labelled_input.h), one per
+  // as `preprocess` says and shaped for the artifact's layout (inputs/labelled_input.h), one per
   // sample. The labels stay with the orchestrator.
   DataSetSpec data;
   std::string preprocess;

@@ -53,7 +53,7 @@ struct ModelSpec {
   DetectionTolerances detection_tolerances;
   std::optional<SsdDetectionsOptions> postprocess;  // for every artifact without its own
   // What a labelled data set's images become before the model sees them (`edgebench accuracy`),
-  // in --preprocess syntax (load/image_input.h); empty: not declared.
+  // in --preprocess syntax (inputs/image_input.h); empty: not declared.
   std::string preprocess;
   std::string dataset;              // the labelled data set it was trained for, e.g. "fashion-mnist"
   std::vector<std::string> labels;  // class names by output index; empty: unnamed

@@ -2,8 +2,8 @@
 
 #include "core/layout.h"
 #include "core/tensor_json.h"
-#include "load/image_input.h"
-#include "load/input_generator.h"
+#include "inputs/image_input.h"
+#include "inputs/input_generator.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {

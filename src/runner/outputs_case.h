@@ -24,7 +24,7 @@ struct OutputsRequest {
   ShapeBindings dims;
   uint64_t seed = 0;
   std::vector<Tensor> inputs;  // empty: from `image`, else generated from the signature with `seed`
-  // An image file and its --preprocess text (load/image_input.h): the worker decodes and resizes
+  // An image file and its --preprocess text (inputs/image_input.h): the worker decodes and resizes
   // it itself, laid out as compare_layout, so nothing image-sized is allocated by the caller and
   // every target's worker builds the same tensor from the same spec. Such inputs are not sent
   // back in OutputsResult::inputs.

@@ -7,7 +7,7 @@
 #include "core/process_memory.h"
 #include "core/log.h"
 #include "load/batch_binding.h"
-#include "load/input_source.h"
+#include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"

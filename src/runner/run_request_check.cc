@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "load/input_source.h"
+#include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "stats/summary.h"
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "load/npy_file.h"
+#include "inputs/npy_file.h"
 
 namespace edgebench {
 namespace {

@@ -8,7 +8,7 @@
 #include "../fixtures_util.h"
 #include "../test_util.h"
 #include "backends/litert/litert_xnnpack_session.h"
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 
 namespace edgebench {
 namespace {

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "backends/openvino/openvino_profile.h"
-#include "load/npy_file.h"
+#include "inputs/npy_file.h"
 
 namespace edgebench {
 namespace {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../test_util.h"
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 
 namespace edgebench {
 namespace {

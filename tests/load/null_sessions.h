@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "backends/null/null_backend.h"
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 
 namespace edgebench::testing {
 

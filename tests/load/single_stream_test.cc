@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "backends/null/null_backend.h"
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 
 namespace edgebench {
 namespace {

@@ -1,4 +1,4 @@
-// Feeds a labelled data set's images (load/labelled_images.h) to a model's one image input, as
+// Feeds a labelled data set's images (inputs/labelled_images.h) to a model's one image input, as
 // `edgebench accuracy` and `edgebench drift --data` both do: preprocessed as declared, shaped as
 // the input takes them ([1,C,H,W] or [1,H,W,C] by the artifact's layout, else the preprocess's,
 // else whichever fits; or flat), and, for a fully quantized model's int8/uint8 input, quantized
@@ -12,8 +12,8 @@
 #include "core/layout.h"
 #include "core/status.h"
 #include "core/tensor.h"
-#include "load/image_input.h"
-#include "load/labelled_images.h"
+#include "inputs/image_input.h"
+#include "inputs/labelled_images.h"
 
 namespace edgebench {
 

@@ -1,4 +1,4 @@
-#include "load/image_input.h"
+#include "inputs/image_input.h"
 
 #include <stb/stb_image.h>
 
@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include <unistd.h>
+
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -45,11 +47,6 @@ uint64_t ImageBytesLimit() {
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size) / 4;
 }
 
-std::string Bytes(uint64_t bytes) {
-  char gb[32];
-  std::snprintf(gb, sizeof gb, "%.1f GB", static_cast<double>(bytes) / 1e9);
-  return std::to_string(bytes) + " bytes (" + gb + ")";
-}
 
 // `what` names the request, e.g. "--preprocess resize=20000x20000"; `bytes_per_pixel` is 3 for
 // decoded RGB and 12 for the float32 tensor.
@@ -58,8 +55,8 @@ Status CheckImageSize(const std::string& what, int64_t width, int64_t height, ui
   const uint64_t bytes = static_cast<uint64_t>(width) * static_cast<uint64_t>(height) * bytes_per_pixel;
   const uint64_t limit = ImageBytesLimit();
   if (width > kMaxImageSide || height > kMaxImageSide || bytes > limit) {
-    return Status::Error(what + " would need " + Bytes(bytes) + "; images are limited to " +
-                         std::to_string(kMaxImageSide) + " pixels a side and " + Bytes(limit) +
+    return Status::Error(what + " would need " + BytesAndGigabytes(bytes) + "; images are limited to " +
+                         std::to_string(kMaxImageSide) + " pixels a side and " + BytesAndGigabytes(limit) +
                          " (a quarter of physical memory): " + remedy);
   }
   return Status::Ok();

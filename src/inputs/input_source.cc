@@ -1,4 +1,4 @@
-#include "load/input_source.h"
+#include "inputs/input_source.h"
 
 #include <stb/stb_image.h>
 #include <unistd.h>
@@ -17,9 +17,9 @@
 #include <sstream>
 
 #include "core/strings.h"
-#include "load/dtype_values.h"
-#include "load/input_generator.h"
-#include "load/npy_file.h"
+#include "inputs/dtype_values.h"
+#include "inputs/input_generator.h"
+#include "inputs/npy_file.h"
 
 namespace edgebench {
 namespace {

@@ -8,7 +8,7 @@
 //                             takes 0, 1, true, false; float16 takes |x| <= 65504).
 //   range:LO:HI               seeded uniform values: integers in [LO, HI] (inclusive), floats in
 //                             [LO, HI). Bounds must fit the dtype. Example: range:0:255.
-//   FILE.npy or npy:FILE      a NumPy .npy file (load/npy_file.h). Its dtype must equal the
+//   FILE.npy or npy:FILE      a NumPy .npy file (inputs/npy_file.h). Its dtype must equal the
 //                             input's; its shape fills the input's symbolic axes and must equal
 //                             fixed ones.
 //   raw:FILE                  raw bytes in the input's dtype, little-endian, C order; the file's
@@ -16,14 +16,14 @@
 //   image:FILE                an image (PNG, JPEG, BMP, PPM, ...) as a float32 [1,H,W,3] tensor,
 //   image[PREPROCESS]:FILE    with preprocessing written as `agree --preprocess` takes it, e.g.
 //                             image[resize=224x224,mean=0.485:0.456:0.406,layout=nchw]:cat.png
-//                             (ParseImagePreprocess in load/image_input.h). The preprocessing
+//                             (ParseImagePreprocess in inputs/image_input.h). The preprocessing
 //                             cannot contain ']', and FILE is everything after "]:", so any path
 //                             works.
 // A FILE is everything after the prefix: paths may contain ':', ',' or '='. A bare word that is
 // neither a number nor ends in ".npy" is an error (say npy:FILE for a .npy file named otherwise).
 // NAME is everything before the first '='.
 //
-// Inputs no spec names get today's seeded values (GenerateInputs in load/input_generator.h).
+// Inputs no spec names get today's seeded values (GenerateInputs in inputs/input_generator.h).
 //
 // Pool: sample s (0 <= s < pool size) is one tensor per input. Seeded inputs use seed + s, so
 // sample 0 is exactly GenerateInputs(seed): results stay comparable with runs before pools. A
@@ -46,7 +46,7 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
-#include "load/image_input.h"
+#include "inputs/image_input.h"
 
 namespace edgebench {
 

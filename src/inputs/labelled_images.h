@@ -1,7 +1,7 @@
 // Labelled image data sets (`edgebench accuracy`, `edgebench drift`): images and their class
 // labels in the IDX format MNIST and Fashion-MNIST ship in, gzipped or raw. The pixels stay
 // uint8 as the files hold them; LabelledImageTensor makes one image the model's float input with
-// the same preprocessing code as an image file (load/image_input.h).
+// the same preprocessing code as an image file (inputs/image_input.h).
 //
 // A source is one of
 //   fashion-mnist           Debian's dataset-fashion-mnist (/usr/share/datasets/fashion-mnist)
@@ -18,7 +18,7 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
-#include "load/image_input.h"
+#include "inputs/image_input.h"
 
 namespace edgebench {
 

@@ -1,4 +1,4 @@
-#include "load/labelled_input.h"
+#include "inputs/labelled_input.h"
 
 #include "core/dequantize.h"
 #include "core/strings.h"

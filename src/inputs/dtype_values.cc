@@ -1,4 +1,4 @@
-#include "load/dtype_values.h"
+#include "inputs/dtype_values.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "load/image_input.h"
+#include "inputs/image_input.h"
 
 #include <gtest/gtest.h>
 

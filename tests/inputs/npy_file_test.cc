@@ -1,4 +1,4 @@
-#include "load/npy_file.h"
+#include "inputs/npy_file.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "load/npy_file.h"
+#include "inputs/npy_file.h"
 
 #include <array>
 #include <cstring>

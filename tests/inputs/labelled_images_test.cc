@@ -1,4 +1,4 @@
-#include "load/labelled_images.h"
+#include "inputs/labelled_images.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>

@@ -1,4 +1,4 @@
-#include "load/input_source.h"
+#include "inputs/input_source.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <set>
 
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 #include "../test_util.h"
 
 namespace edgebench {

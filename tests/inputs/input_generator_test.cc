@@ -1,4 +1,4 @@
-#include "load/input_generator.h"
+#include "inputs/input_generator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "load/labelled_images.h"
+#include "inputs/labelled_images.h"
 
 #include <zlib.h>
 
@@ -192,12 +192,6 @@ Result<DataSetFiles> ResolveFiles(const DataSetSpec& spec) {
   return files;
 }
 
-std::string Bytes(uint64_t bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%llu bytes (%.1f GB)", static_cast<unsigned long long>(bytes),
-                static_cast<double>(bytes) / 1e9);
-  return text;
-}
 
 }  // namespace
 
@@ -247,8 +241,8 @@ Result<LabelledImages> LoadLabelledImages(const DataSetSpec& spec) {
   if (bytes > PixelBytesLimit()) {
     return Status::Error(std::to_string(set.count) + " images of " + std::to_string(set.rows) + "x" +
                          std::to_string(set.cols) + "x" + std::to_string(set.channels) + " from '" +
-                         set.images_path + "' would need " + Bytes(bytes) + ", more than a quarter of physical memory (" +
-                         Bytes(PixelBytesLimit()) + "): give --limit");
+                         set.images_path + "' would need " + BytesAndGigabytes(bytes) + ", more than a quarter of physical memory (" +
+                         BytesAndGigabytes(PixelBytesLimit()) + "): give --limit");
   }
 
   set.pixels.resize(bytes);
