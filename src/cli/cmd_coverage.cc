@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "diagnose/coverage.h"
 #include "diagnose/coverage_check.h"
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 #include "runner/model_spec.h"
 #include "runner/plan.h"
 #include "runner/run_plan.h"

@@ -13,7 +13,7 @@
 #include "cli/commands.h"
 #include "core/sha256.h"
 #include "core/strings.h"
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 #include "load/scenario_spec.h"
 #include "report/store.h"
 #include "runner/interrupt.h"

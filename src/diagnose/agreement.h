@@ -8,6 +8,7 @@
 
 #include "core/status.h"
 #include "core/tensor.h"
+#include "core/tensor_values.h"
 
 namespace edgebench {
 
@@ -31,9 +32,6 @@ struct OutputAgreement {
   int64_t other_nonfinite = 0;      // and in the compared one
   std::vector<std::string> violations;  // tolerances not met
 };
-
-// Values of a tensor as doubles (float32, float16, integer and bool tensors).
-Result<std::vector<double>> TensorValues(const Tensor& tensor);
 
 // Compares one output with its reference; shapes must hold the same number of elements.
 Result<OutputAgreement> CompareOutput(const Tensor& reference, const Tensor& other);

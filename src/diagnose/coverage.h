@@ -1,4 +1,4 @@
-// Static coverage: a model's operators (diagnose/model_ops.h) checked against the operator lists
+// Static coverage: a model's operators (core/model_ops.h) checked against the operator lists
 // the accelerators' runtimes publish, kept as data files in data/coverage/ (one per accelerator
 // and model format, each naming its source document, what it describes and when it was read).
 // A prediction for hardware that is not here, not a measurement: docs/coverage.md says its limits.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 
 namespace edgebench {
 

@@ -9,7 +9,7 @@
 
 #include "core/placement.h"
 #include "diagnose/coverage.h"
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 
 namespace edgebench {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "core/strings.h"
-#include "diagnose/agreement.h"
+#include "core/tensor_values.h"
 #include "postprocess/detection.h"
 
 namespace edgebench {

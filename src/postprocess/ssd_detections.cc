@@ -5,7 +5,7 @@
 #include <cstring>
 #include <functional>
 
-#include "diagnose/agreement.h"
+#include "core/tensor_values.h"
 
 namespace edgebench {
 namespace {

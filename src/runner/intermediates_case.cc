@@ -5,7 +5,7 @@
 #include <map>
 
 #include "core/dequantize.h"
-#include "diagnose/agreement.h"
+#include "core/tensor_values.h"
 #include "inputs/image_input.h"
 #include "inputs/labelled_input.h"
 #include "runner/resolve_target.h"

@@ -8,7 +8,7 @@
 #include "../test_util.h"
 #include "core/sample_codec.h"
 #include "diagnose/coverage.h"
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 #include "inputs/image_input.h"
 #include "inputs/input_source.h"
 #include "inputs/npy_file.h"

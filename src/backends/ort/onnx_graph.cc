@@ -2,12 +2,12 @@
 
 #include <unordered_set>
 
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 
 namespace edgebench {
 namespace {
 
-// Counts the op types of the nodes the shared ONNX reader found (diagnose/model_ops.h).
+// Counts the op types of the nodes the shared ONNX reader found (core/model_ops.h).
 Result<std::map<std::string, int>> CountOpTypes(Result<ModelOps> ops) {
   if (!ops.ok()) return Status::Error(ops.error());
   std::map<std::string, int> counts;

@@ -1,4 +1,4 @@
-// The op types of an ONNX model's own graph (through the ONNX reader of diagnose/model_ops.h,
+// The op types of an ONNX model's own graph (through the ONNX reader of core/model_ops.h,
 // the protobuf encoding read without a protobuf library): ONNX Runtime does not say how many
 // nodes a model had before it fused them, so placement counts them here.
 #pragma once

@@ -1,4 +1,4 @@
-#include "diagnose/model_ops.h"
+#include "core/model_ops.h"
 
 #include <algorithm>
 #include <cctype>
