@@ -52,14 +52,19 @@ TEST(Burst, ThePlanCoversBothMinimaWithinTheMaxima) {
   EXPECT_EQ(PlanBursts(4, 100, s).bursts, 2);
 }
 
+BurstPlan Plan(int streams, int64_t period_ms, int64_t bursts, int64_t warmup_per_stream = 0) {
+  BurstPlan plan;
+  plan.streams = streams;
+  plan.period_ns = period_ms * 1'000'000;
+  plan.bursts = bursts;
+  plan.warmup_per_stream = warmup_per_stream;
+  plan.max_duration_ns = 10'000'000'000;
+  return plan;
+}
+
 TEST(Burst, EveryBurstIssuesOneQueryPerStreamAtItsScheduledStart) {
   auto sessions = testing::MakeNullSessions("null:sleep?us=1000", 3);
-  BurstPlan plan;
-  plan.streams = 3;
-  plan.period_ns = 10'000'000;
-  plan.bursts = 8;
-  plan.warmup_per_stream = 1;
-  plan.max_duration_ns = 10'000'000'000;
+  const BurstPlan plan = Plan(3, 10, 8, 1);
   const ScenarioResult r = RunBursts(sessions->raw, sessions->pool, plan);
   ASSERT_TRUE(r.error.ok()) << r.error.message();
   EXPECT_EQ(r.warmup.latency_ns.size(), 3u);
@@ -78,11 +83,7 @@ TEST(Burst, EveryBurstIssuesOneQueryPerStreamAtItsScheduledStart) {
 // scheduled start, as a camera's frame waits for the last one to finish.
 TEST(Burst, ABurstThatOverrunsItsPeriodDelaysTheNextAndTheWaitIsMeasured) {
   auto sessions = testing::MakeNullSessions("null:sleep?us=15000", 1);
-  BurstPlan plan;
-  plan.streams = 1;
-  plan.period_ns = 5'000'000;
-  plan.bursts = 4;
-  plan.max_duration_ns = 10'000'000'000;
+  const BurstPlan plan = Plan(1, 5, 4);
   const ScenarioResult r = RunBursts(sessions->raw, sessions->pool, plan);
   ASSERT_TRUE(r.error.ok()) << r.error.message();
   ASSERT_EQ(r.measured.latency_ns.size(), 4u);
@@ -93,11 +94,7 @@ TEST(Burst, ABurstThatOverrunsItsPeriodDelaysTheNextAndTheWaitIsMeasured) {
 
 TEST(Burst, AFailingQueryStopsTheRunAndIsNamed) {
   auto sessions = testing::MakeNullSessions("null:sleep?us=100&fail_at=3", 2);
-  BurstPlan plan;
-  plan.streams = 2;
-  plan.period_ns = 2'000'000;
-  plan.bursts = 10;
-  plan.max_duration_ns = 10'000'000'000;
+  const BurstPlan plan = Plan(2, 2, 10);
   const ScenarioResult r = RunBursts(sessions->raw, sessions->pool, plan);
   EXPECT_FALSE(r.error.ok());
   EXPECT_EQ(r.failed_stage, "run");
