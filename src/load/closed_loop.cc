@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "load/phased_threads.h"
+#include "load/stream_merge.h"
 #include "stats/histogram_series.h"
 
 namespace edgebench {
@@ -205,26 +206,9 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
   }
 
   // One measured series in issue order, each query with its stream.
-  std::vector<std::pair<int32_t, uint32_t>> order;  // (stream, index in stream)
-  for (int s = 0; s < streams; ++s) {
-    for (size_t i = 0; i < states[static_cast<size_t>(s)]->measured.latency_ns.size(); ++i) {
-      order.emplace_back(s, static_cast<uint32_t>(i));
-    }
-  }
-  auto issue_of = [&](const std::pair<int32_t, uint32_t>& q) {
-    return states[static_cast<size_t>(q.first)]->measured.issue_ns[q.second];
-  };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](const auto& a, const auto& b) { return issue_of(a) < issue_of(b); });
-  result.measured.latency_ns.reserve(order.size());
-  result.measured.issue_ns.reserve(order.size());
-  result.measured.stream.reserve(order.size());
-  for (const auto& q : order) {
-    const QuerySeries& series = states[static_cast<size_t>(q.first)]->measured;
-    result.measured.latency_ns.push_back(series.latency_ns[q.second]);
-    result.measured.issue_ns.push_back(series.issue_ns[q.second]);
-    result.measured.stream.push_back(q.first);
-  }
+  std::vector<const QuerySeries*> measured;
+  for (const auto& state : states) measured.push_back(&state->measured);
+  result.measured = MergeStreamsByIssue(measured);
   return result;
 }
 

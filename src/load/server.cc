@@ -10,18 +10,11 @@
 #include "core/clock.h"
 #include "load/arrivals.h"
 #include "load/phased_threads.h"
+#include "load/scheduled_wait.h"
 #include "stats/server_histograms.h"
 
 namespace edgebench {
 namespace {
-
-// A worker sleeps until this long before an arrival and spins the rest: a sleeping thread wakes
-// about 55 us late on these machines even with 1 ns of timer slack, and later under load, so a
-// 30 us window missed the 50 us p99 lateness goal at 10,000 QPS (p99 1.2 ms) where 200 us
-// meets it (p99 24 us; bench/run_load_harness server). The cost: a worker spins up to 200 us
-// before each arrival, continuously above ~5,000 arrivals/s per worker: CPU a runtime's own
-// threads cannot use meanwhile.
-constexpr int64_t kSpinWindowNs = 200'000;
 
 struct ServedQuery {
   int64_t index = 0;  // in the schedule
@@ -36,18 +29,6 @@ struct alignas(64) WorkerState {
   int64_t failed_query = -1;
   int64_t last_end_ns = 0;
 };
-
-// Waits until the steady clock reaches `target_ns`; returns the time it saw then.
-int64_t WaitUntil(int64_t target_ns) {
-  int64_t t = NowNs();
-  while (t < target_ns) {
-    if (target_ns - t > kSpinWindowNs) {
-      std::this_thread::sleep_for(std::chrono::nanoseconds(target_ns - t - kSpinWindowNs));
-    }
-    t = NowNs();
-  }
-  return t;
-}
 
 }  // namespace
 

@@ -4,19 +4,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <memory>
-#include <thread>
 
 #include "core/clock.h"
 #include "load/phased_threads.h"
+#include "load/scheduled_wait.h"
+#include "load/stream_merge.h"
 
 namespace edgebench {
 namespace {
 
 constexpr int64_t kDefaultPeriodMs = 100;
-// A stream sleeps until this long before its burst and spins the rest (as the server's workers).
-constexpr int64_t kBurstSpinWindowNs = 200'000;
 
 Status ParseBurst(const std::string& parameter, bool has_parameter, ScenarioSpec& spec) {
   if (!has_parameter) return Status::Error("needs N, the queries of a burst, e.g. burst:4");
@@ -68,13 +66,6 @@ std::unique_ptr<Scenario> MakeBurst(const ScenarioSpec& spec, EffectiveRunSettin
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Waits until the steady clock reaches `target_ns`.
-void WaitForBurst(int64_t target_ns) {
-  for (int64_t t = NowNs(); t < target_ns; t = NowNs()) {
-    if (target_ns - t > kBurstSpinWindowNs) std::this_thread::sleep_for(std::chrono::nanoseconds(target_ns - t - kBurstSpinWindowNs));
-  }
-}
 
 struct alignas(64) BurstStream {
   QuerySeries warmup;
@@ -149,7 +140,7 @@ ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vecto
     const int64_t phase_start = gate.WaitForMeasuredPhase();
     for (int64_t k = 0; k < plan.bursts && !stop.load(std::memory_order_relaxed); ++k) {
       const int64_t scheduled = phase_start + k * plan.period_ns;
-      WaitForBurst(scheduled);
+      WaitUntil(scheduled);  // sleep, then spin the last 200 us (as the server)
       if (NowNs() - phase_start >= plan.max_duration_ns) {
         hit_max_duration = true;
         break;
@@ -166,7 +157,7 @@ ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vecto
   const int64_t phase_start = RunInPhases(streams, stream_main, observer, expected_ms, NowNs);
   result.measured_start_ns = phase_start;
   int64_t last_end = phase_start;
-  std::vector<std::pair<int64_t, int32_t>> order;  // (index in stream, stream): bursts in order
+  std::vector<const QuerySeries*> measured;
   for (int s = 0; s < streams; ++s) {
     BurstStream& state = *states[static_cast<size_t>(s)];
     if (!state.error.ok() && result.error.ok()) {
@@ -180,15 +171,10 @@ ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vecto
       result.warmup.latency_ns.push_back(state.warmup.latency_ns[i]);
       result.warmup.issue_ns.push_back(state.warmup.issue_ns[i]);
     }
-    for (size_t i = 0; i < state.measured.latency_ns.size(); ++i) order.emplace_back(static_cast<int64_t>(i), s);
+    measured.push_back(&state.measured);
   }
-  std::stable_sort(order.begin(), order.end());  // burst by burst, streams in order within one
-  for (const auto& [i, s] : order) {
-    const QuerySeries& series = states[static_cast<size_t>(s)]->measured;
-    result.measured.latency_ns.push_back(series.latency_ns[static_cast<size_t>(i)]);
-    result.measured.issue_ns.push_back(series.issue_ns[static_cast<size_t>(i)]);
-    result.measured.stream.push_back(s);
-  }
+  // Burst by burst (a burst's queries share its scheduled start), streams in order within one.
+  result.measured = MergeStreamsByIssue(measured);
   result.measured_wall_ns = last_end - phase_start;
   result.stop_reason = !result.error.ok()   ? "error"
                        : hit_max_duration ? "max_duration"
