@@ -39,12 +39,6 @@ std::optional<double> MetricComparison::MinimumSlowdown() const {
 
 namespace {
 
-std::string SignedPercent(double fraction, bool sign = true) {
-  char text[32];
-  std::snprintf(text, sizeof text, sign ? "%+.2f%%" : "%.2f%%", 100 * fraction);
-  return text;
-}
-
 UnmatchedCase Unmatched(const std::string& match, const Record& r) {
   return {match, r.model, r.effective_target.empty() ? r.requested_target : r.effective_target, r.scenario};
 }
@@ -432,6 +426,12 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
   }
   JudgeCase(out);
   return out;
+}
+
+std::string SignedPercent(double fraction, bool sign) {
+  char text[32];
+  std::snprintf(text, sizeof text, sign ? "%+.2f%%" : "%.2f%%", 100 * fraction);
+  return text;
 }
 
 Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::vector<Record>& candidate,

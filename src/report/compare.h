@@ -113,6 +113,9 @@ Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::ve
 // Compares one pair, paired already (the environment checks included).
 CaseComparison CompareCase(const Record& base, const Record& candidate, const CompareOptions& options);
 
+// A change as the tables and messages write it: "+2.75%" (without the sign for a magnitude).
+std::string SignedPercent(double fraction, bool sign = true);
+
 nlohmann::json ComparisonToJson(const Comparison& comparison);
 // The table: model, target, scenario, metric, base, new, change, 95% CI, p, verdict; then the
 // notes and the unmatched cases. Markdown starts with the summary line.

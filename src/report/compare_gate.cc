@@ -1,17 +1,9 @@
 #include "report/compare_gate.h"
 
-#include <cstdio>
-
 #include "core/strings.h"
 
 namespace edgebench {
 namespace {
-
-std::string GatePercent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%+.2f%%", 100 * fraction);
-  return text;
-}
 
 std::string CaseName(const std::string& model, const std::string& target, const std::string& scenario) {
   return model + " on " + target + " (" + scenario + ")";
@@ -46,8 +38,8 @@ std::vector<std::string> GateFailures(const Comparison& comparison, double thres
     for (const MetricComparison& m : c.metrics) {
       const auto slowdown = m.MinimumSlowdown();
       if (m.verdict != MetricVerdict::kSlower || !slowdown || !(*slowdown > threshold)) continue;
-      failures.push_back(name + ": " + m.name + " slower by at least " + GatePercent(*slowdown) + " (change " +
-                         GatePercent(m.change) + ", 95% interval [" + GatePercent(*m.ci_low) + ", " + GatePercent(*m.ci_high) +
+      failures.push_back(name + ": " + m.name + " slower by at least " + SignedPercent(*slowdown) + " (change " +
+                         SignedPercent(m.change) + ", 95% interval [" + SignedPercent(*m.ci_low) + ", " + SignedPercent(*m.ci_high) +
                          "]), more than --fail-if-slower " + as_written);
     }
   }
