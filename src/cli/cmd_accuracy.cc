@@ -17,10 +17,12 @@
 #include "inputs/labelled_images.h"
 #include "report/record.h"
 #include "report/store.h"
+#include "cli/monitor_options.h"
+#include "runner/accuracy_mode.h"
+#include "runner/interrupt.h"
 #include "runner/plan.h"
 #include "runner/resolve_target.h"
-#include "runner/run_case.h"
-#include "runner/worker_process.h"
+#include "runner/run_plan.h"
 
 namespace edgebench {
 namespace {
@@ -40,17 +42,17 @@ struct AccuracyOptions {
   int64_t warmup = 3;
   int64_t timeout_ms = 0;
   int64_t case_memory_mb = 0;
+  ResumeFlags resume;
+  MonitorFlags monitor;
 };
 
-// One variant x target pass and what became of it.
+// One variant x target pass and what became of it (this run's record, or the store's when
+// --resume skipped it).
 struct AccuracyRow {
   std::string variant;
-  PlannedTarget planned;
+  std::string target;
   Record record;
 };
-
-// The worker's time limit: 120 s for loading, plus 100 ms an image (a slow emulator).
-int64_t DefaultTimeoutMs(int64_t images) { return 120000 + 100 * images; }
 
 // The variants to run: --variant's list, every variant for "all", else the chosen or default
 // one. "" stands for a model without variants.
@@ -74,18 +76,6 @@ Result<std::vector<std::string>> ChooseVariants(const ModelSpec& model, const st
   return chosen;
 }
 
-// The case key `edgebench run MODEL?variant=V --target T` gives this artifact and target, with
-// run's defaults: the planner's own, so the two cannot drift apart.
-Result<std::string> LatencyCaseKey(const ModelSpec& model, const Target& target, const Registry& registry) {
-  PlanRequest request;
-  request.models = {PlanModel{model, {}, {}}};
-  request.targets = {target};
-  auto cases = PlanCases(request, registry);
-  if (!cases.ok()) return cases.status();
-  if (cases.value().empty()) return Status::Error("no case planned");
-  return cases.value().front().spec.case_key;
-}
-
 std::string Percent(double share) { return FormatNumber("%.2f", 100 * share); }
 
 std::string Micros(const LatencySummary& s, double p) {
@@ -98,23 +88,44 @@ std::string Millis(const LatencySummary& s, double p) {
   return v ? FormatNumber("%.3f", static_cast<double>(*v) / 1e6) : "-";
 }
 
+// The device monitor's findings beside each pass, as `run`'s columns show them.
+const MonitorDerived* Derived(const Record& r) {
+  return r.monitor && r.monitor->disabled_reason.empty() ? &r.monitor->derived : nullptr;
+}
+
+std::string PeakRssMib(const Record& r) {
+  const MonitorDerived* d = Derived(r);
+  if (!d || !d->memory.peak_rss_bytes) return "-";
+  return FormatNumber("%.1f", static_cast<double>(*d->memory.peak_rss_bytes) / (1024.0 * 1024.0));
+}
+
+std::string DeviceFlags(const Record& r) {
+  const MonitorDerived* d = Derived(r);
+  if (!d) return r.monitor ? "not sampled" : "-";
+  std::string flags;
+  if (!d->throttling.empty()) flags = "throttled x" + std::to_string(d->throttling.size());
+  if (d->memory.leak) flags += std::string(flags.empty() ? "" : ", ") + "leak";
+  return flags.empty() ? "-" : flags;
+}
+
 void PrintTable(const std::vector<AccuracyRow>& rows, std::ostream& out) {
   size_t variant_width = 8, target_width = 7;
   for (const AccuracyRow& row : rows) {
     variant_width = std::max(variant_width, row.variant.size() + 2);
-    target_width = std::max(target_width, row.planned.target.text.size() + 2);
+    target_width = std::max(target_width, row.target.size() + 2);
   }
   out << std::left << std::setw(4) << "#" << std::setw(static_cast<int>(variant_width)) << "variant"
       << std::setw(static_cast<int>(target_width)) << "target" << std::right << std::setw(7) << "images"
       << std::setw(26) << "top-1 [95% CI] %" << std::setw(9) << "top-5 %" << std::setw(10) << "vs ref"
-      << std::setw(13) << "prep p50 us" << std::setw(13) << "infer p50 ms" << "\n";
+      << std::setw(13) << "prep p50 us" << std::setw(13) << "infer p50 ms" << std::setw(15) << "peak RSS MiB"
+      << "  device\n";
   // The reference of each target: its first variant that ran.
   std::map<std::string, const AccuracyRecord*> reference;
   for (size_t i = 0; i < rows.size(); ++i) {
     const AccuracyRow& row = rows[i];
     out << std::left << std::setw(4) << (i + 1) << std::setw(static_cast<int>(variant_width))
         << (row.variant.empty() ? "-" : row.variant) << std::setw(static_cast<int>(target_width))
-        << row.planned.target.text << std::right;
+        << row.target << std::right;
     const Record& r = row.record;
     if (r.status != CaseStatus::kOk || !r.accuracy) {
       out << "  " << CaseStatusName(r.status) << (r.failed_stage.empty() ? "" : " at " + r.failed_stage) << ": "
@@ -122,7 +133,7 @@ void PrintTable(const std::vector<AccuracyRow>& rows, std::ostream& out) {
       continue;
     }
     const AccuracyRecord& a = *r.accuracy;
-    const std::string key = row.planned.target.text;
+    const std::string key = row.target;
     std::string delta = "ref";
     if (auto it = reference.find(key); it != reference.end()) {
       delta = FormatNumber("%+.2f", 100 * (a.top1_accuracy.value - it->second->top1_accuracy.value));
@@ -133,7 +144,8 @@ void PrintTable(const std::vector<AccuracyRow>& rows, std::ostream& out) {
                              Percent(a.top1_accuracy.high) + "]";
     out << std::setw(7) << a.labels.size() << std::setw(26) << top1 << std::setw(9)
         << (a.top5_accuracy ? Percent(a.top5_accuracy->value) : "-") << std::setw(10) << delta << std::setw(13)
-        << Micros(a.preprocess_summary, 0.5) << std::setw(13) << Millis(a.inference_summary, 0.5) << "\n";
+        << Micros(a.preprocess_summary, 0.5) << std::setw(13) << Millis(a.inference_summary, 0.5) << std::setw(15)
+        << PeakRssMib(r) << "  " << DeviceFlags(r) << "\n";
   }
   // Per class: a column per row that ran, numbered as above.
   std::vector<size_t> ran;
@@ -200,25 +212,12 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
     if (!checked.ok()) return fail(checked.error());
     images = checked.value().count;
   }
-  const int64_t timeout_ms = o.timeout_ms ? o.timeout_ms : DefaultTimeoutMs(images);
+  auto monitor = CheckMonitorFlags(o.monitor);
+  if (!monitor.ok()) return fail(monitor.error());
+  auto done_keys = ResumedCaseKeys(o.resume, o.out_dir, "accuracy");
+  if (!done_keys.ok()) return fail(done_keys.error());
 
-  std::optional<ResultStore> store;
-  if (!o.out_dir.empty()) {
-    auto opened = ResultStore::Open(o.out_dir);
-    if (!opened.ok()) return fail(opened.error());
-    store = opened.take();
-  }
-  const std::vector<std::string> worker_args = WorkerLogArgs();
-  // Progress on stderr, a line per case as `run` gives: a pass over a whole data set on a slow
-  // provider takes minutes.
-  const int total_cases = static_cast<int>(variants.value().size() * targets.value().size());
-  int case_index = 0;
-
-  std::vector<AccuracyRow> rows;
-  ArtifactDigests digests;
-  int exit_code = 0;
-  int stored = 0;
-  bool store_failed = false;
+  AccuracyPlanRequest request;
   for (const std::string& variant : variants.value()) {
     ModelSpec variant_model = model.value();
     if (!variant.empty()) {
@@ -226,100 +225,71 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
       if (!selected.ok()) return fail(selected.error());
       variant_model = selected.take();
     }
-    std::vector<PlannedTarget> plan = PlanTargets(variant_model, targets.value(), context.registry);
-    if (const std::string missing = MissingArtifacts(plan); !missing.empty()) return fail(missing);
-    for (const PlannedTarget& p : plan) {
-      CaseSpec spec;
-      spec.model = variant_model.name;
-      spec.variant = variant;
-      spec.target = p.target.text;
-      spec.scenario = "accuracy";
-      std::string latency_key;
-      if (p.artifact) {
-        spec.artifact = p.artifact->path;
-        auto digest = digests.Of(spec.artifact);
-        if (!digest.ok()) return fail(digest.error());
-        spec.artifact_sha256 = digest.take();
-        auto key = LatencyCaseKey(variant_model, p.target, context.registry);
-        if (!key.ok()) return fail(key.error());
-        latency_key = key.take();
+    if (const std::string missing = MissingArtifacts(PlanTargets(variant_model, targets.value(), context.registry));
+        !missing.empty()) {
+      return fail(missing);
+    }
+    request.variants.emplace_back(variant, std::move(variant_model));
+  }
+  request.targets = targets.value();
+  request.data = data;
+  request.preprocess = preprocess;
+  request.warmup = o.warmup;
+  request.timeout_ms = o.timeout_ms;
+  request.images = images;
+  request.case_memory_mb = o.case_memory_mb;
+  request.monitor = monitor.value().settings;
+  request.executable = context.executable;
+  request.worker_args = WorkerLogArgs();
+  auto plan = PlanAccuracyCases(request, context.registry);
+  if (!plan.ok()) return fail(plan.error());
+  std::cerr << "edgebench accuracy: " << plan.value().size() << (plan.value().size() == 1 ? " pass" : " passes") << " of "
+            << images << " images"
+            << (done_keys.value().empty() ? "" : ", the store's records of earlier passes kept (--resume)")
+            << "\n";
+
+  // Each pass's record is stored as soon as it exists (a killed command loses no finished pass);
+  // the table is printed at the end, the passes --resume skipped taken from the store.
+  std::optional<ResultStore> store;
+  if (!o.out_dir.empty()) {
+    auto opened = ResultStore::Open(o.out_dir);
+    if (!opened.ok()) return fail(opened.error());
+    store = opened.take();
+  }
+  InstallInterruptHandlers();
+  RunPlanOptions options;
+  options.executable = context.executable;
+  options.worker_args = request.worker_args;
+  options.done_keys = done_keys.value();
+  options.cooldown = monitor.value().cooldown;
+  options.sysfs_root = monitor.value().settings.sysfs_root;
+  std::map<std::string, Record> by_key;
+  int stored = 0;
+  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options, [&](const Record& r) {
+    by_key[r.case_key] = r;
+    if (!store) return true;
+    if (Status s = store->Append(r); !s.ok()) {
+      std::cerr << "edgebench accuracy: " << s.message() << "\n";
+      return false;
+    }
+    ++stored;
+    return true;
+  });
+  if (store && totals.resumed > 0) {
+    auto previous = ReadStore(store->path());
+    if (previous.ok()) {
+      for (const Record& r : previous.value().records) {
+        if (done_keys.value().count(r.case_key) && !by_key.count(r.case_key)) by_key[r.case_key] = r;
       }
-      // What decides the answer beyond the artifact and target: the images and how they are made.
-      spec.case_key = Sha256Hex(CaseKey(spec) + "|data=" + data_source + "|split=" + o.split +
-                                "|offset=" + std::to_string(o.offset) + "|limit=" + std::to_string(o.limit) +
-                                "|preprocess=" + preprocess)
-                          .substr(0, 16);
-      Record r = MakeBaseRecord(spec, context.registry);
-      AccuracyRecord a;
-      a.data_source = data_source;
-      a.data_split = o.split;
-      a.data_offset = o.offset;
-      a.data_limit = o.limit;
-      a.preprocess = preprocess;
-      a.class_names = variant_model.labels;
-      a.latency_case_key = latency_key;
-      const int64_t started_ns = NowNs();
-      const std::string label = "edgebench: accuracy case " + std::to_string(++case_index) + "/" +
-                                std::to_string(total_cases) + ": " +
-                                (variant.empty() ? variant_model.name : variant) + " on " + p.target.text;
-      if (!p.artifact) {
-        r.status = CaseStatus::kSkipped;
-        r.failed_stage = "plan";
-        r.error = p.skip_reason;
-        std::cerr << label << ": skipped (no artifact this target reads)\n";
-      } else {
-        std::cerr << label << " (" << images << " images)\n";
-        AccuracyRequest request{variant_model.name, *p.artifact, p.target.text, data,
-                                preprocess, variant_model.labels, o.warmup};
-        AccuracyResult result =
-            RunAccuracyInWorker(context.executable, request, timeout_ms, worker_args, o.case_memory_mb);
-        r.status = ParseCaseStatus(result.status).value_or(CaseStatus::kFailed);
-        r.failed_stage = result.stage;
-        r.error = result.error;
-        r.effective_target = result.effective_target;
-        r.placement = result.placement;
-        r.load_ns = result.load_ns;
-        r.notes = result.notes;
-        if (result.nonfinite_outputs > 0) {
-          r.notes.push_back(std::to_string(result.nonfinite_outputs) +
-                            " images had NaN or infinite class scores (a NaN counts as wrong)");
-        }
-        a.data_description = result.data_description;
-        a.data_total = result.data_total;
-        a.data_classes = result.data_classes;
-        a.input = result.input;
-        a.output = result.output;
-        a.classes = result.classes;
-        a.warmup = result.warmup;
-        a.labels = std::move(result.labels);
-        a.top1 = std::move(result.top1);
-        a.in_top5 = std::move(result.in_top5);
-        a.preprocess_ns = std::move(result.preprocess_ns);
-        a.inference_ns = std::move(result.inference_ns);
-        a.nonfinite_outputs = result.nonfinite_outputs;
-        if (r.status != CaseStatus::kOk) exit_code = 1;
-      }
-      r.accuracy = std::move(a);
-      FinishRecord(r);
-      if (p.artifact) {
-        const std::string took = FormatNumber("%.0f", static_cast<double>(NowNs() - started_ns) / 1e9) + " s";
-        std::cerr << label << ": "
-                  << (r.status == CaseStatus::kOk
-                          ? "ok, top-1 " + FormatNumber("%.2f", 100 * r.accuracy->top1_accuracy.value) + "%"
-                          : std::string(CaseStatusName(r.status)) + " at " + r.failed_stage)
-                  << " after " << took << "\n";
-      }
-      if (store) {
-        if (Status s = store->Append(r); !s.ok()) {
-          std::cerr << "edgebench accuracy: " << s.message() << "\n";
-          store_failed = true;
-        } else {
-          ++stored;
-        }
-      }
-      rows.push_back({variant, p, std::move(r)});
     }
   }
+  std::vector<AccuracyRow> rows;
+  for (const PlannedCase& c : plan.value()) {
+    auto it = by_key.find(c.spec.case_key);
+    if (it != by_key.end()) rows.push_back({c.spec.variant, c.spec.target, it->second});
+  }
+  int exit_code = 0;
+  if (totals.not_measured > 0 || totals.store_errors > 0) exit_code = 1;
   if (o.format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const AccuracyRow& row : rows) list.push_back(RecordToJson(row.record));
@@ -330,15 +300,15 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
   const bool any_ran = std::any_of(rows.begin(), rows.end(), [](const AccuracyRow& row) {
     return row.record.status == CaseStatus::kOk;
   });
-  if (!any_ran) {
+  if (!any_ran && totals.interrupted_by == 0) {
     std::cerr << "edgebench accuracy: nothing ran: every variant x target was skipped or failed\n";
     exit_code = 1;
   }
   if (store) {
     std::cerr << "edgebench: " << stored << (stored == 1 ? " record" : " records") << " appended to " << store->path()
               << "\n";
-    if (store_failed) exit_code = 1;
   }
+  if (totals.interrupted_by != 0) return PlanExitCode(totals, "accuracy");
   return exit_code;
 }
 
@@ -382,6 +352,8 @@ void AddAccuracyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("-f,--format", o->format, "table or json (the records)")->capture_default_str();
   cmd->add_option("-o,--out", o->out_dir, "append one record per pass (scenario \"accuracy\") to DIR/results.jsonl")
       ->check(NonEmpty());
+  AddResumeOptions(cmd, o->resume);
+  AddMonitorOptions(cmd, o->monitor);
   cmd->callback([o, &context] { context.exit_code = Accuracy(*o, context); });
 }
 

@@ -25,8 +25,7 @@ namespace {
 struct SuiteOptions {
   std::string file;
   std::string out_dir;
-  bool resume = false;
-  bool retry_failed = false;
+  ResumeFlags resume;
   bool dry_run = false;
   std::string format = "table";
   bool in_process = false;
@@ -83,21 +82,16 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
 
   const std::string out_dir =
       !o.out_dir.empty() ? o.out_dir : !s.out_dir.empty() ? s.out_dir : "results/" + s.name;
-  std::set<std::string> done_keys;  // cases the store already holds
   const std::string store_path = (std::filesystem::path(out_dir) / "results.jsonl").string();
-  if (o.resume && std::filesystem::exists(store_path)) {
-    auto stored = ReadStore(store_path);
-    if (!stored.ok()) return fail(stored.error());
-    for (const std::string& w : stored.value().warnings) std::cerr << "edgebench suite: warning: " << w << "\n";
-    done_keys = CaseKeysToSkip(stored.value().records, o.retry_failed);
-  }
+  auto done_keys = ResumedCaseKeys(o.resume, out_dir, "suite");  // cases the store already holds
+  if (!done_keys.ok()) return fail(done_keys.error());
   int to_run = 0;
-  for (const PlannedCase& c : plan.value()) to_run += done_keys.count(c.spec.case_key) ? 0 : 1;
+  for (const PlannedCase& c : plan.value()) to_run += done_keys.value().count(c.spec.case_key) ? 0 : 1;
   std::cerr << "edgebench suite: " << s.name << ": " << plan.value().size() << " cases ("
             << s.models.size() << " models x " << s.targets.size() << " targets x " << s.scenarios.size()
             << " scenarios" << (std::find(s.scenarios.begin(), s.scenarios.end(), "llm") != s.scenarios.end()
                                     ? " x llm lengths" : "")
-            << ")" << (o.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
+            << ")" << (o.resume.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
             << ", " << to_run << " to run; records go to " << store_path << "\n";
   if (o.dry_run) {
     for (const PlannedCase& c : plan.value()) {
@@ -105,12 +99,12 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
                 << (c.spec.scenario == "llm" ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
                                                    std::to_string(c.spec.llm.gen_tokens)
                                              : "")
-                << (done_keys.count(c.spec.case_key) ? "  (in the store)" : "")
+                << (done_keys.value().count(c.spec.case_key) ? "  (in the store)" : "")
                 << (c.skip_reason.empty() ? "" : "  (skipped: " + c.skip_reason + ")") << "\n";
     }
     return 0;
   }
-  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys,
+  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys.value(),
                                                   o.fail_on_invalid, monitor.value().cooldown,
                                                   request.monitor.sysfs_root, o.trace_path});
 }
@@ -131,11 +125,7 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("file", o->file, "the suite file (YAML)")->required();
   cmd->add_option("-o,--out", o->out_dir, "store directory (default: the suite's `out`, else results/NAME)")
       ->check(NonEmpty());
-  CLI::Option* resume = cmd->add_flag("--resume", o->resume, "skip cases that already have a record in the store");
-  cmd->add_flag("--retry-failed", o->retry_failed,
-                "with --resume: run again the cases whose every record crashed or timed out (the store keeps "
-                "every attempt)")
-      ->needs(resume);
+  AddResumeOptions(cmd, o->resume);
   cmd->add_flag("--dry-run", o->dry_run, "list the cases with their keys and stop");
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");

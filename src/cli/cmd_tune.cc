@@ -229,7 +229,7 @@ int Tune(const TuneOptions& o, CommandContext& context) {
         std::cerr << "edgebench tune: " << spec.target << ": " << settled.message() << "\n";
         return std::nullopt;
       }
-      if (!stored.count(spec.case_key)) to_run.push_back({spec, "", false});
+      if (!stored.count(spec.case_key)) to_run.push_back({spec, "", false, nullptr});
       round_specs.push_back(std::move(spec));
     }
     std::cerr << "edgebench tune: round " << round << ": " << entrants.size() << " configuration"

@@ -6,7 +6,9 @@
 
 #include "cli/record_output.h"
 #include "core/log.h"
+#include "report/store.h"
 #include "report/trace.h"
+#include "runner/resume.h"
 #include "runner/interrupt.h"
 
 namespace edgebench {
@@ -19,6 +21,28 @@ CLI::Validator NonEmpty() {
 std::vector<std::string> WorkerLogArgs() {
   if (LogEnabled(LogLevel::kDebug)) return {"--verbose"};
   return {};
+}
+
+void AddResumeOptions(CLI::App* cmd, ResumeFlags& flags) {
+  CLI::Option* resume = cmd->add_flag(
+      "--resume", flags.resume, "skip the cases that already have a record in the store (--out): a command killed "
+                                "mid-way, run again so, runs only the rest");
+  cmd->add_flag("--retry-failed", flags.retry_failed,
+                "with --resume: run again the cases whose every record crashed or timed out (the store keeps "
+                "every attempt)")
+      ->needs(resume);
+}
+
+Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const std::string& out_dir,
+                                              const std::string& command) {
+  if (!flags.resume) return std::set<std::string>();
+  if (out_dir.empty()) return Status::Error("--resume needs --out DIR: the store whose records it skips");
+  const std::string store_path = (std::filesystem::path(out_dir) / "results.jsonl").string();
+  if (!std::filesystem::exists(store_path)) return std::set<std::string>();
+  auto stored = ReadStore(store_path);
+  if (!stored.ok()) return stored.status();
+  for (const std::string& w : stored.value().warnings) std::cerr << "edgebench " << command << ": warning: " << w << "\n";
+  return CaseKeysToSkip(stored.value().records, flags.retry_failed);
 }
 
 void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings) {
@@ -103,7 +127,7 @@ int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool f
     std::cerr << "edgebench " << command << ": interrupted by signal " << totals.interrupted_by << " ("
               << ::strsignal(totals.interrupted_by) << ") after " << totals.measured + totals.not_measured + totals.skipped
               << " of " << totals.cases << " cases; every record so far is stored"
-              << (command == "suite" ? "; --resume runs the rest" : "") << "\n";
+              << (command == "suite" || command == "accuracy" || command == "agree" ? "; --resume runs the rest" : "") << "\n";
     return 128 + totals.interrupted_by;
   }
   int code = 0;

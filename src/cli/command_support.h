@@ -31,6 +31,19 @@ struct PlanRunRequest {
   std::string trace_path;                // --trace: a Chrome/Perfetto trace of every record
 };
 
+// --resume and --retry-failed (suite, accuracy, agree): what a command killed mid-way runs again.
+struct ResumeFlags {
+  bool resume = false;
+  bool retry_failed = false;
+};
+void AddResumeOptions(CLI::App* cmd, ResumeFlags& flags);
+
+// With --resume, the case keys the store in `out_dir` already holds (runner/resume.h); none
+// without it or when the store does not exist yet. The store's warnings go to stderr; an
+// unreadable store is an error. --resume without --out is an error.
+Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const std::string& out_dir,
+                                              const std::string& command);
+
 // --min-queries, --min-duration, --max-duration and --seed: how long a tensor case measures and
 // what its generated inputs are (run, shapes).
 void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings);

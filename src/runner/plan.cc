@@ -181,7 +181,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
             return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
           }
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
-          cases.push_back({spec, skip, find_peak});
+          cases.push_back({spec, skip, find_peak, nullptr});
         }
       }
     }

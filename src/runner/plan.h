@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,10 +65,15 @@ struct PlanRequest {
   bool profile = false;     // --profile: every case's operator profile
 };
 
+class CaseMode;  // runner/case_mode.h
+
 struct PlannedCase {
   CaseSpec spec;            // complete, with its case key
   std::string skip_reason;  // non-empty: the model has no artifact this target's backend reads
   bool find_peak = false;   // a server case that starts a peak search at its rate
+  // How the case runs when it does not measure (runner/case_mode.h): an accuracy pass, outputs
+  // for agreement. Null: measured by its scenario in `edgebench worker`.
+  std::shared_ptr<CaseMode> mode;
 };
 
 // The most cases one plan may hold (a suite, a shape sweep, an `llm` list, a `run`): at a second

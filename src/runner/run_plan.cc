@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "load/peak_search.h"
 #include "load/scenario_spec.h"
+#include "runner/case_mode.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
@@ -31,10 +32,7 @@ class Progress {
 
   void CaseStart(int index, const CaseSpec& spec) {
     index_ = index;
-    label_ = spec.model + " on " + spec.target + (spec.scenario == "single-stream" ? "" : " (" + spec.scenario + ")");
-    if (spec.scenario == "llm") {
-      label_ += " prompt " + std::to_string(spec.llm.prompt_tokens) + " gen " + std::to_string(spec.llm.gen_tokens);
-    }
+    label_ = Label(spec);
     case_start_ = NowNs();
     stage_ = "starting";
     if (!enabled_) return;
@@ -62,12 +60,45 @@ class Progress {
     if (!enabled_) return;
     if (tty_) std::fprintf(stderr, "\r\033[K");
     if (!tty_ || total_ > 1) {
-      std::fprintf(stderr, "edgebench: case %d/%d: %s: %s after %s\n", index_ + 1, total_, label_.c_str(),
-                   CaseStatusName(r.status).c_str(), Seconds(took).c_str());
+      std::fprintf(stderr, "edgebench: case %d/%d: %s: %s%s after %s\n", index_ + 1, total_, label_.c_str(),
+                   CaseStatusName(r.status).c_str(), Headline(r).c_str(), Seconds(took).c_str());
     }
   }
 
+  // A case the plan skips for want of an artifact: a line of its own, never silence.
+  void Skipped(int index, const CaseSpec& spec, const std::string& reason) {
+    if (!enabled_) return;
+    if (tty_) std::fprintf(stderr, "\r\033[K");
+    std::fprintf(stderr, "edgebench: case %d/%d: %s: skipped (%s)\n", index + 1, total_, Label(spec).c_str(),
+                 reason.c_str());
+  }
+
  private:
+  static std::string Label(const CaseSpec& spec) {
+    std::string label = spec.model + (spec.variant.empty() ? "" : " " + spec.variant) + " on " + spec.target +
+                        (spec.scenario == "single-stream" ? "" : " (" + spec.scenario + ")");
+    if (spec.scenario == "llm") {
+      label += " prompt " + std::to_string(spec.llm.prompt_tokens) + " gen " + std::to_string(spec.llm.gen_tokens);
+    }
+    return label;
+  }
+
+  // What a finished mode's record found, in a few words (an accuracy pass's top-1).
+  static std::string Headline(const Record& r) {
+    if (r.status != CaseStatus::kOk) return r.failed_stage.empty() ? "" : " at " + r.failed_stage;
+    if (r.accuracy) {
+      char text[64];
+      std::snprintf(text, sizeof text, ", top-1 %.2f%%", 100 * r.accuracy->top1_accuracy.value);
+      return text;
+    }
+    if (r.agreement && !r.agreement->is_reference) {
+      bool within = true;
+      for (const OutputAgreement& a : r.agreement->outputs) within = within && a.violations.empty();
+      return within ? ", within tolerance" : ", outside tolerance";
+    }
+    return "";
+  }
+
   std::string Eta() const {
     if (finished_ == 0) return "";
     const int remaining = total_ - index_;
@@ -124,7 +155,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     cooldown->ReadIdle();
   }
   int cases_run = 0;
-  auto run_one = [&](size_t i, const CaseSpec& spec) {
+  auto run_one = [&](size_t i, const CaseSpec& spec, CaseMode* mode) {
     std::optional<CooldownResult> cooled;
     if (cooldown && cases_run > 0) {
       Log(LogLevel::kInfo, "cooling down before " + spec.model + " on " + spec.target + " (--cooldown " +
@@ -138,9 +169,9 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     progress.CaseStart(static_cast<int>(i), spec);
     Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.target);
     auto on_message = [&](const nlohmann::json& m) { progress.Message(m); };
-    Record record = options.in_process
-                        ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
-                        : RunCaseInWorker(options.executable, spec, registry, options.worker_args, on_message);
+    Record record = mode                 ? mode->Run(spec, on_message)
+                    : options.in_process ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
+                                         : RunCaseInWorker(options.executable, spec, registry, options.worker_args, on_message);
     progress.CaseEnd(record);
     if (cooled) {
       if (!record.monitor) {
@@ -187,6 +218,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       record.failed_stage = "plan";
       record.error = planned.skip_reason;
       FinishRecord(record);
+      progress.Skipped(static_cast<int>(i), spec, planned.skip_reason);
     } else if (planned.find_peak) {
       // Each step is its own case and record; a step's record is handed on once the next rate
       // is known, so the last one carries the answer.
@@ -209,7 +241,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
           previous = std::move(failed);
           break;
         }
-        Record current = run_one(i, step);
+        Record current = run_one(i, step, nullptr);
         if ((totals.interrupted_by = InterruptSignal()) != 0 && current.status != CaseStatus::kOk) break;
         if (previous) count(*previous);
         search.Report(rate, current.status == CaseStatus::kOk && current.valid);
@@ -227,7 +259,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       count(*previous);
       continue;
     } else {
-      record = run_one(i, spec);
+      record = run_one(i, spec, planned.mode.get());
       // A case cut short by the interrupt measured nothing: no record, so --resume reruns it.
       if ((totals.interrupted_by = InterruptSignal()) != 0 && record.status != CaseStatus::kOk) break;
     }

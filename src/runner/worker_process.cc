@@ -17,6 +17,9 @@
 
 #include "core/clock.h"
 #include "core/process_memory.h"
+#include "monitor/device_sensors.h"
+#include "monitor/sampler.h"
+#include "report/monitor_json.h"
 #include "runner/intermediates_case.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
@@ -87,7 +90,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     WriteLine(protocol_fd, nlohmann::json{{"stage", stage}}.dump());
   };
   nlohmann::json result;
-  // The modes other than measuring a case: each reads its request, runs it and answers.
+  // The modes other than measuring a case: each reads its request, runs it and answers, with
+  // the device sampled beside it from start to end when the request asks (RequestWithMonitor).
   const std::string mode = json.value("mode", "measure");
   auto serve = [&](auto from_json, auto run, auto to_json) {
     auto request = from_json(json);
@@ -95,7 +99,32 @@ int WorkerMain(Registry& registry, int protocol_fd) {
       std::cerr << "edgebench worker: " << request.error() << "\n";
       return false;
     }
-    result = to_json(run(request.value(), registry, announce));
+    std::optional<MonitorSettings> monitor;
+    if (json.contains("monitor")) {
+      try {
+        monitor = MonitorSettingsFromJson(json.at("monitor"));
+      } catch (const std::exception& e) {
+        std::cerr << "edgebench worker: monitor: " << e.what() << "\n";
+        return false;
+      }
+    }
+    std::unique_ptr<Sampler> sampler;
+    if (monitor && monitor->enabled) {
+      SensorRoots roots;
+      roots.root = monitor->sysfs_root;
+      sampler = std::make_unique<Sampler>(OpenDeviceSensors(roots), monitor->sample_hz);
+      sampler->Start();
+    }
+    result = to_json(run(request.value(), registry, [&](const std::string& stage) {
+      if (sampler) sampler->Mark(stage, "start");
+      announce(stage);
+    }));
+    if (monitor) {
+      MonitorRecord record{*monitor, monitor->enabled ? "" : "--no-monitor: no device state was sampled", {}, {},
+                           std::nullopt};
+      if (sampler) record.series = sampler->Finish(0);
+      result["monitor"] = MonitorRecordToJson(record);
+    }
     return true;
   };
   if (mode == "intermediates") {
@@ -300,6 +329,24 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                 "the worker's record was unreadable: " + record.error(), 0);
   }
   return Died(spec, registry, outcome.status, outcome.stage, outcome.message, outcome.signal);
+}
+
+nlohmann::json RequestWithMonitor(nlohmann::json request, const MonitorSettings& monitor) {
+  request["monitor"] = MonitorSettingsToJson(monitor);
+  return request;
+}
+
+std::optional<MonitorRecord> AnswerMonitor(const WorkerOutcome& outcome, const MonitorSettings& asked) {
+  if (outcome.result && outcome.result->contains("monitor")) {
+    try {
+      return MonitorRecordFromJson(outcome.result->at("monitor"));
+    } catch (const std::exception& e) {
+      return MonitorRecord{asked, std::string("the worker's monitor series was unreadable: ") + e.what(), {}, {},
+                           std::nullopt};
+    }
+  }
+  if (!asked.enabled) return MonitorRecord{asked, "--no-monitor: no device state was sampled", {}, {}, std::nullopt};
+  return MonitorRecord{asked, "the worker ended before it reported its samples", {}, {}, std::nullopt};
 }
 
 IntermediatesResult RunIntermediatesInWorker(const std::string& executable,

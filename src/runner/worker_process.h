@@ -62,6 +62,13 @@ Result AnswerOf(const WorkerOutcome& outcome, FromJson from_json, Result failed)
   return failed;
 }
 
+// A mode's request (outputs, accuracy, ...) with the device monitor beside it: the worker samples
+// from its start to its end and answers the series beside its result.
+nlohmann::json RequestWithMonitor(nlohmann::json request, const MonitorSettings& monitor);
+// The monitor section of a mode's answer: the worker's series, or, when it died first or was
+// asked for none, a section that says why there are no samples.
+std::optional<MonitorRecord> AnswerMonitor(const WorkerOutcome& outcome, const MonitorSettings& asked);
+
 // A measurement case in a worker: its record, or a crashed/timeout/failed record.
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args = {},

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "../test_util.h"
 #include "core/strings.h"
@@ -117,16 +118,73 @@ TEST(AccuracyCli, EveryVariantWithASkippedRowAndDeltas) {
   EXPECT_NE(r.output.find("skipped"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Ankle boot"), std::string::npos) << r.output;  // per-class table
   // Progress on stderr, a line as each case starts and ends.
-  EXPECT_NE(r.output.find("edgebench: accuracy case 1/3: fp32 on ort:cpu (1000 images)\n"), std::string::npos)
+  EXPECT_NE(r.output.find("edgebench accuracy: 3 passes of 1000 images\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("edgebench: case 1/3: fashion_softmax fp32 on ort:cpu (accuracy)\n"), std::string::npos)
       << r.output;
   const double fp32_top1 = expected["fp32"]["top1_correct"].get<double>() / 10;
   bool found_progress = false;
   for (double t = fp32_top1 - 0.1; t <= fp32_top1 + 0.1 + 1e-9; t += 0.1) {
-    found_progress |= r.output.find("fp32 on ort:cpu: ok, top-1 " + FormatNumber("%.2f", t) + "% after ") != std::string::npos;
+    found_progress |= r.output.find("fp32 on ort:cpu (accuracy): ok, top-1 " + FormatNumber("%.2f", t) + "% after ") !=
+                      std::string::npos;
   }
   EXPECT_TRUE(found_progress) << r.output;
-  EXPECT_NE(r.output.find("edgebench: accuracy case 3/3: tflite-only on ort:cpu: skipped"), std::string::npos)
+  EXPECT_NE(r.output.find("edgebench: case 3/3: fashion_softmax tflite-only on ort:cpu (accuracy): skipped ("),
+            std::string::npos)
       << r.output;
+}
+
+// A command killed mid-way leaves the records of the passes that finished; run again with
+// --resume it runs only the rest (one record per case in the end), shows every pass in its table
+// (the skipped ones from the store), and each pass's record has the device monitor's series.
+TEST(AccuracyCli, ResumeRunsOnlyThePassesTheStoreLacks) {
+  const std::string dir = StoreDir("resume");
+  const std::string command = Executable() + " accuracy " + Fashion("fashion_softmax.json") +
+                              " --variant all --target ort:cpu --limit 100 --out " + dir;
+  auto first = RunCommand(command + " 2>&1");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const std::string store = dir + "/results.jsonl";
+  {
+    // As if killed after the first pass: only its line stays.
+    std::ifstream in(store);
+    std::string line;
+    std::getline(in, line);
+    in.close();
+    std::ofstream(store, std::ios::trunc) << line << "\n";
+  }
+  auto resumed = RunCommand(command + " --resume 2>&1");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(resumed.output.find("case 1/3"), std::string::npos) << resumed.output;
+  EXPECT_NE(resumed.output.find("edgebench: case 2/3: fashion_softmax coarse on ort:cpu (accuracy): ok, top-1 "),
+            std::string::npos)
+      << resumed.output;
+  EXPECT_NE(resumed.output.find("case 3/3: fashion_softmax tflite-only on ort:cpu (accuracy): skipped"),
+            std::string::npos)
+      << resumed.output;
+  // The table has the pass that was not run again, from the store.
+  EXPECT_NE(resumed.output.find("\n1   fp32 "), std::string::npos) << resumed.output;
+  EXPECT_NE(resumed.output.find("\n2   coarse "), std::string::npos) << resumed.output;
+  auto records = ReadRecords(store);
+  ASSERT_TRUE(records.ok()) << records.error();
+  ASSERT_EQ(records.value().size(), 3u);
+  std::set<std::string> keys;
+  for (const Record& r : records.value()) keys.insert(r.case_key);
+  EXPECT_EQ(keys.size(), 3u);
+  for (const Record& r : records.value()) {
+    if (r.status != CaseStatus::kOk) continue;
+    ASSERT_TRUE(r.monitor.has_value()) << r.variant;
+    EXPECT_TRUE(r.monitor->disabled_reason.empty()) << r.monitor->disabled_reason;
+    EXPECT_FALSE(r.monitor->series.t_ns.empty()) << r.variant;
+  }
+  // Everything stored: nothing runs, and the table still shows every pass.
+  auto again = RunCommand(command + " --resume 2>&1");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(again.output.find("(accuracy): ok"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("\n2   coarse "), std::string::npos) << again.output;
+  EXPECT_EQ(ReadRecords(store).value().size(), 3u);
+  // --resume without a store is a bad argument.
+  auto no_store = RunCommand(Executable() + " accuracy " + Fashion("fashion_softmax.json") + " --resume 2>&1");
+  EXPECT_EQ(no_store.exit_code, 2) << no_store.output;
+  EXPECT_NE(no_store.output.find("--resume needs --out"), std::string::npos) << no_store.output;
 }
 
 TEST(AccuracyCli, ClearErrors) {

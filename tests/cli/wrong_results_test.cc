@@ -22,7 +22,7 @@ using testing::Executable;
 using testing::RunCommand;
 using testing::TestModel;
 
-nlohmann::json FirstRecord(const std::string& json_array) {
+nlohmann::json FirstPrintedRecord(const std::string& json_array) {
   const auto records = nlohmann::json::parse(json_array, nullptr, false);
   if (records.is_discarded() || !records.is_array() || records.empty()) return nullptr;
   return records[0];
@@ -32,7 +32,7 @@ TEST(WrongResults, ADimThatNamesNoInputIsAnErrorNotAStaticShapeMeasured) {
   auto r = RunCommand(Executable() + " run " + TestModel("vit_micro.onnx") +
                       " --target ort:cpu --dim batch=8 --min-queries 3 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 1);
-  const auto record = FirstRecord(r.output);
+  const auto record = FirstPrintedRecord(r.output);
   ASSERT_FALSE(record.is_null()) << r.output;
   EXPECT_EQ(record["status"], "failed");
   EXPECT_EQ(record["failure"]["stage"], "inputs");
@@ -45,7 +45,7 @@ TEST(WrongResults, ATfliteDimBeyondInt32IsRefusedNotNarrowed) {
   auto r = RunCommand(Executable() + " run " + testing::OwwDir() + "/embedding_model.tflite" +
                       " --target litert:cpu --dim '*=3000000000' --min-queries 3 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 1);
-  const auto record = FirstRecord(r.output);
+  const auto record = FirstPrintedRecord(r.output);
   ASSERT_FALSE(record.is_null()) << r.output;
   EXPECT_EQ(record["status"], "failed");
   const std::string why = record["failure"]["error"];
@@ -56,7 +56,7 @@ TEST(WrongResults, TheRecordStatesTheShapeTheRuntimePrepared) {
   auto r = RunCommand(Executable() + " run " + testing::OwwDir() + "/embedding_model.tflite" +
                       " --target litert:cpu --dim '*=2' --warmup 1 --min-queries 3 --min-duration 0 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto record = FirstRecord(r.output);
+  const auto record = FirstPrintedRecord(r.output);
   ASSERT_FALSE(record.is_null()) << r.output;
   EXPECT_EQ(record["config"]["inputs"][0]["shape"], (std::vector<int64_t>{2, 76, 32, 1}));
 }
@@ -81,7 +81,7 @@ TEST(WrongResults, AFailedLlmCaseKeepsItsConfiguration) {
   auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny-truncated.gguf") +
                       " --prompt 7 --gen 3 --repeat 2 --format json 2>/dev/null");
   EXPECT_EQ(r.exit_code, 1);
-  const auto record = FirstRecord(r.output);
+  const auto record = FirstPrintedRecord(r.output);
   ASSERT_FALSE(record.is_null()) << r.output;
   EXPECT_EQ(record["status"], "failed");
   EXPECT_EQ(record["llm"]["settings"]["prompt_tokens"], 7);
@@ -148,7 +148,7 @@ TEST(ConsistentErrors, FailOnInvalidMakesAnInvalidVerdictExitOne) {
                               "--min-duration 0 --max-cv 0.000001 --format json";
   auto lenient = RunCommand(command + " 2>/dev/null");
   EXPECT_EQ(lenient.exit_code, 0);
-  const auto record = FirstRecord(lenient.output);
+  const auto record = FirstPrintedRecord(lenient.output);
   ASSERT_FALSE(record.is_null()) << lenient.output;
   ASSERT_FALSE(record["verdict"]["valid"].get<bool>());
   auto strict = RunCommand(command + " --fail-on-invalid 2>&1 >/dev/null");

@@ -1,0 +1,27 @@
+// The mode of a planned case. Measuring is the default mode: RunPlan hands the case to
+// RunCaseInWorker and the scenario runs it. Every other mode (outputs for agreement, an accuracy
+// pass over a labelled data set) is a CaseMode: how the case runs in its worker and which typed
+// record section it answers. RunPlan runs every mode alike, as LoadGen runs its accuracy and
+// performance modes through one StartTest: resume by case key, cooldown, interrupts, progress
+// and the sink that stores and prints the record.
+#pragma once
+
+#include <string>
+
+#include "report/record.h"
+#include "runner/case_spec.h"
+#include "runner/worker_process.h"
+
+namespace edgebench {
+
+class CaseMode {
+ public:
+  virtual ~CaseMode() = default;
+  // Runs `spec` (settled: its key decides resume) in its worker(s) and answers its record,
+  // finished (FinishRecord), with the device monitor beside it when spec.monitor asks for one.
+  // A worker that crashes, hangs or fails is a record with that status, never an exception.
+  // `on_message`: the worker's stage messages, as they arrive (progress).
+  virtual Record Run(const CaseSpec& spec, const WorkerMessageCallback& on_message) = 0;
+};
+
+}  // namespace edgebench
