@@ -22,6 +22,10 @@ class CaseMode {
   // A worker that crashes, hangs or fails is a record with that status, never an exception.
   // `on_message`: the worker's stage messages, as they arrive (progress).
   virtual Record Run(const CaseSpec& spec, const WorkerMessageCallback& on_message) = 0;
+  // After Run: why no later case of the plan can run (agreement's reference failed: there is
+  // nothing to compare with), or empty. RunPlan stores this case's record and stops; the cases
+  // after it have no record, so --resume runs them.
+  virtual std::string StopReason() const { return ""; }
 };
 
 }  // namespace edgebench

@@ -262,6 +262,10 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       record = run_one(i, spec, planned.mode.get());
       // A case cut short by the interrupt measured nothing: no record, so --resume reruns it.
       if ((totals.interrupted_by = InterruptSignal()) != 0 && record.status != CaseStatus::kOk) break;
+      if (planned.mode && !(totals.stopped = planned.mode->StopReason()).empty()) {
+        count(record);
+        break;
+      }
     }
     count(record);
   }

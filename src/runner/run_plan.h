@@ -35,6 +35,7 @@ struct RunPlanTotals {
   int resumed = 0;         // skipped because the store already had them
   int store_errors = 0;    // records the sink could not store
   int interrupted_by = 0;  // the signal that stopped the plan (runner/interrupt.h), or 0
+  std::string stopped;     // why a case's mode stopped the plan (CaseMode::StopReason), or empty
 };
 
 // `sink` stores and prints a record; false when it could not be stored.

@@ -360,30 +360,4 @@ IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
   return AnswerOf(outcome, IntermediatesResultFromJson, failed);
 }
 
-OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
-                                 int64_t timeout_ms, const std::vector<std::string>& extra_args,
-                                 int64_t memory_limit_mb) {
-  WorkerOutcome outcome = RunWorker(executable, OutputsRequestToJson(request), timeout_ms, extra_args, {},
-                                    memory_limit_mb ? memory_limit_mb : DefaultCaseMemoryMb());
-  OutputsResult failed;
-  failed.artifact = request.artifact.path;
-  failed.effective_target = request.target;
-  return AnswerOf(outcome, OutputsResultFromJson, failed);
-}
-
-AccuracyResult RunAccuracyInWorker(const std::string& executable, const AccuracyRequest& request,
-                                   int64_t timeout_ms, const std::vector<std::string>& extra_args,
-                                   int64_t memory_limit_mb) {
-  WorkerOutcome outcome = RunWorker(executable, AccuracyRequestToJson(request), timeout_ms, extra_args, {},
-                                    memory_limit_mb ? memory_limit_mb : DefaultCaseMemoryMb());
-  AccuracyResult failed;
-  failed.artifact = request.artifact.path;
-  failed.effective_target = request.target;
-  AccuracyResult result = AnswerOf(outcome, AccuracyResultFromJson, failed);
-  if (outcome.result && !outcome.after_result.empty()) {
-    result.notes.push_back(outcome.after_result);
-  }
-  return result;
-}
-
 }  // namespace edgebench

@@ -74,20 +74,10 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args = {},
                        const WorkerMessageCallback& on_message = {});
 
-// One inference for `agree` in a worker.
-OutputsResult RunOutputsInWorker(const std::string& executable, const OutputsRequest& request,
-                                 int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
-                                 int64_t memory_limit_mb = 0);
-
 // One side of `drift` in a worker (runner/intermediates_case.h), under the default memory limit.
 IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
                                              const IntermediatesRequest& request, int64_t timeout_ms,
                                              const std::vector<std::string>& extra_args = {});
-// One accuracy pass for `accuracy` in a worker; `memory_limit_mb` 0: DefaultCaseMemoryMb().
-AccuracyResult RunAccuracyInWorker(const std::string& executable, const AccuracyRequest& request,
-                                   int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
-                                   int64_t memory_limit_mb = 0);
-
 // Set to a file path, a worker writes its /proc/self/maps there after its case (a debugging aid,
 // and how the tests check that a worker maps only its case's runtime).
 inline constexpr const char kDebugWorkerMapsVariable[] = "EDGEBENCH_DEBUG_WORKER_MAPS";

@@ -20,8 +20,8 @@ namespace {
 // A mode that answers an ok record at once, and can raise a signal while "running" its n-th case.
 class FakeMode : public CaseMode {
  public:
-  explicit FakeMode(const Registry& registry, int* runs, int raise_on_run = 0)
-      : registry_(registry), runs_(runs), raise_on_run_(raise_on_run) {}
+  explicit FakeMode(const Registry& registry, int* runs, int raise_on_run = 0, int stop_on_run = 0)
+      : registry_(registry), runs_(runs), raise_on_run_(raise_on_run), stop_on_run_(stop_on_run) {}
   Record Run(const CaseSpec& spec, const WorkerMessageCallback& on_message) override {
     ++*runs_;
     if (on_message) on_message({{"stage", "fake"}});
@@ -31,14 +31,21 @@ class FakeMode : public CaseMode {
       std::raise(SIGINT);
       r.status = CaseStatus::kCrashed;  // the worker killed by the interrupt
     }
+    if (stop_on_run_ == *runs_) {
+      r.status = CaseStatus::kFailed;
+      stop_ = "the reference failed";
+    }
     FinishRecord(r);
     return r;
   }
+  std::string StopReason() const override { return stop_; }
 
  private:
   const Registry& registry_;
   int* runs_;
   int raise_on_run_;
+  int stop_on_run_;
+  std::string stop_;
 };
 
 class RunPlanTest : public ::testing::Test {
@@ -141,6 +148,23 @@ TEST_F(RunPlanTest, ALoadCaseIsComparedWithTheSameTargetsSingleStreamCase) {
   EXPECT_FALSE(sunk[0].load_inflation.has_value());
   ASSERT_TRUE(sunk[1].load_inflation.has_value());
   EXPECT_EQ(sunk[1].load_inflation->baseline_record_id, sunk[0].id);
+}
+
+TEST_F(RunPlanTest, AModeThatCannotGoOnStopsThePlanAfterStoringItsRecord) {
+  int runs = 0;
+  auto mode = std::make_shared<FakeMode>(registry_, &runs, 0, /*stop_on_run=*/1);
+  std::vector<Record> sunk;
+  const RunPlanTotals totals =
+      RunPlan({ModeCase("ref", mode), ModeCase("b", mode), ModeCase("c", mode)}, registry_, Options(),
+              [&](const Record& r) {
+                sunk.push_back(r);
+                return true;
+              });
+  EXPECT_EQ(runs, 1);
+  ASSERT_EQ(sunk.size(), 1u) << "the stopping case's record only: --resume runs the rest";
+  EXPECT_EQ(sunk[0].case_key, "ref");
+  EXPECT_EQ(totals.stopped, "the reference failed");
+  EXPECT_EQ(totals.not_measured, 1);
 }
 
 // The interrupt is process-wide and stays raised, so this runs in a child process of its own.
