@@ -11,6 +11,7 @@
 #include "inputs/image_input.h"
 #include "inputs/labelled_input.h"
 #include "runner/resolve_target.h"
+#include "stats/accuracy.h"
 
 namespace edgebench {
 namespace {
@@ -51,22 +52,6 @@ Result<size_t> ScoresOutput(const std::vector<Tensor>& outputs, const std::vecto
 }
 
 }  // namespace
-
-std::vector<int32_t> TopClasses(const float* scores, int64_t classes, int k) {
-  std::vector<int32_t> order(static_cast<size_t>(classes));
-  std::iota(order.begin(), order.end(), 0);
-  const auto keep = static_cast<size_t>(std::clamp<int64_t>(k, 0, classes));
-  // NaN sorts last, so a NaN is never a "best" class.
-  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
-                    [scores](int32_t a, int32_t b) {
-                      const float sa = scores[a], sb = scores[b];
-                      if (std::isnan(sa) != std::isnan(sb)) return std::isnan(sb);
-                      if (sa != sb) return sa > sb;
-                      return a < b;
-                    });
-  order.resize(keep);
-  return order;
-}
 
 nlohmann::json AccuracyRequestToJson(const AccuracyRequest& r) {
   return {{"mode", "accuracy"},

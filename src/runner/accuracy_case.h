@@ -61,9 +61,6 @@ Result<AccuracyRequest> AccuracyRequestFromJson(const nlohmann::json& json);
 nlohmann::json AccuracyResultToJson(const AccuracyResult& result);
 Result<AccuracyResult> AccuracyResultFromJson(const nlohmann::json& json);
 
-// The model's top `k` classes for one image's scores, best first (ties: lower index first).
-std::vector<int32_t> TopClasses(const float* scores, int64_t classes, int k);
-
 AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registry,
                                const StageCallback& on_stage = {});
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace edgebench {
 
@@ -47,6 +48,22 @@ std::vector<ClassAccuracy> PerClassAccuracy(const std::vector<int32_t>& labels,
     c.top1 = c.images ? static_cast<double>(c.correct) / static_cast<double>(c.images) : 0;
   }
   return per_class;
+}
+
+std::vector<int32_t> TopClasses(const float* scores, int64_t classes, int k) {
+  std::vector<int32_t> order(static_cast<size_t>(classes));
+  std::iota(order.begin(), order.end(), 0);
+  const auto keep = static_cast<size_t>(std::clamp<int64_t>(k, 0, classes));
+  // NaN sorts last, so a NaN is never a "best" class.
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                    [scores](int32_t a, int32_t b) {
+                      const float sa = scores[a], sb = scores[b];
+                      if (std::isnan(sa) != std::isnan(sb)) return std::isnan(sb);
+                      if (sa != sb) return sa > sb;
+                      return a < b;
+                    });
+  order.resize(keep);
+  return order;
 }
 
 }  // namespace edgebench

@@ -28,6 +28,10 @@ struct Proportion {
 // n successes. No trials: [0, 1].
 Proportion WilsonInterval(int64_t successes, int64_t trials, double z = kZ95);
 
+// The model's top `k` classes for one image's scores, best first (ties: lower index first; a
+// NaN is never among the best).
+std::vector<int32_t> TopClasses(const float* scores, int64_t classes, int k);
+
 // One class's images among those evaluated.
 struct ClassAccuracy {
   int32_t label = 0;

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "runner/accuracy_case.h"
 
 namespace edgebench {
 namespace {
