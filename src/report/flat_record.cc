@@ -188,6 +188,21 @@ nlohmann::ordered_json FlattenRecord(const Record& r) {
     }
     if (a.top5_accuracy && a.top5_accuracy->trials > 0) row["top5"] = a.top5_accuracy->value;
   }
+  if (r.tensor_drift && !r.tensor_drift->is_reference) {
+    // A drift side: where it starts and how far its final outputs are from the reference's.
+    const TensorDriftRecord& d = *r.tensor_drift;
+    row["drift_reference"] = d.reference_label;
+    row["first_drift"] = d.first_drift.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.first_drift);
+    std::optional<double> lowest;
+    for (const TensorDriftRow& o : d.final_outputs) {
+      if (o.compared && !std::isnan(o.sqnr_db)) lowest = lowest ? std::min(*lowest, o.sqnr_db) : o.sqnr_db;
+    }
+    row["final_output_sqnr_db"] = lowest && std::isfinite(*lowest) ? nlohmann::json(*lowest)
+                                  : lowest                        ? nlohmann::json("inf")
+                                                                  : nlohmann::json(nullptr);
+    row["matched_tensors"] = d.matched;
+    if (d.top1_delta_points) row["top1_delta_points"] = *d.top1_delta_points;
+  }
   if (r.llm) {
     const LlmRecord& l = *r.llm;
     if (l.summary.ttft.count > 0) {

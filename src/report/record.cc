@@ -15,10 +15,10 @@
 #include "report/json_numbers.h"
 #include "report/monitor_json.h"
 #include "report/profile_json.h"
-#include "report/record_accuracy.h"
 #include "report/record_checks.h"
 #include "report/record_load.h"
 #include "report/record_monitor.h"
+#include "report/record_sections.h"
 
 namespace edgebench {
 
@@ -308,56 +308,6 @@ std::vector<int64_t> DecodeField(const json& series, const char* key, size_t cou
 }
 
 
-json AgreementToJson(const AgreementRecord& a) {
-  json outputs = json::array();
-  for (const OutputAgreement& o : a.outputs) {
-    outputs.push_back({{"name", o.output},
-                       {"shape", o.shape},
-                       {"max_abs_error", Number(o.max_abs_error)},
-                       {"mean_abs_error", Number(o.mean_abs_error)},
-                       {"cosine", Number(o.cosine)},
-                       {"sqnr_db", Number(o.sqnr_db)},
-                       {"top1_agrees", o.top1_agrees ? json(*o.top1_agrees) : json(nullptr)},
-                       {"top5_overlap", OptionalNumber(o.top5_overlap)},
-                       {"violations", o.violations}});
-  }
-  return {{"reference_target", a.reference_target},
-          {"is_reference", a.is_reference},
-          {"input", a.input},
-          {"tolerances",
-           {{"max_abs", OptionalNumber(a.tolerances.max_abs)},
-            {"min_cosine", OptionalNumber(a.tolerances.min_cosine)},
-            {"min_sqnr_db", OptionalNumber(a.tolerances.min_sqnr_db)}}},
-          {"outputs", outputs}};
-}
-
-AgreementRecord AgreementFromJson(const json& j) {
-  AgreementRecord a;
-  a.reference_target = j.at("reference_target").get<std::string>();
-  a.is_reference = j.value("is_reference", false);
-  a.input = j.value("input", "");
-  const json t = j.value("tolerances", json::object());
-  auto tolerance = [&](const char* key) -> std::optional<double> {
-    if (!t.contains(key) || t.at(key).is_null()) return std::nullopt;
-    return NumberFrom(t.at(key));
-  };
-  a.tolerances = {tolerance("max_abs"), tolerance("min_cosine"), tolerance("min_sqnr_db")};
-  for (const json& o : j.value("outputs", json::array())) {
-    OutputAgreement out;
-    out.output = o.at("name").get<std::string>();
-    out.shape = o.value("shape", std::vector<int64_t>{});
-    out.max_abs_error = NumberFrom(o.at("max_abs_error"));
-    out.mean_abs_error = NumberFrom(o.at("mean_abs_error"));
-    out.cosine = NumberFrom(o.at("cosine"));
-    out.sqnr_db = NumberFrom(o.at("sqnr_db"));
-    if (o.contains("top1_agrees") && !o.at("top1_agrees").is_null()) out.top1_agrees = o.at("top1_agrees").get<bool>();
-    if (o.contains("top5_overlap") && !o.at("top5_overlap").is_null()) out.top5_overlap = NumberFrom(o.at("top5_overlap"));
-    out.violations = o.value("violations", std::vector<std::string>{});
-    a.outputs.push_back(out);
-  }
-  return a;
-}
-
 }  // namespace
 
 json RecordToJson(const Record& r) {
@@ -410,10 +360,8 @@ json RecordToJson(const Record& r) {
         {"cpu_op_types", r.placement.cpu_op_types}};
   }
   if (!r.tune.is_null()) j["tune"] = r.tune;
-  if (r.agreement) {
-    j["agreement"] = AgreementToJson(*r.agreement);
-  } else if (r.accuracy) {
-    j["accuracy"] = AccuracyToJson(*r.accuracy);
+  if (const RecordSection* section = ModeSectionOf(r)) {
+    j[section->key] = section->to_json(r);
   } else if (!r.llm) {
     json measured;
     if (r.measured_histograms) {
@@ -580,12 +528,12 @@ Result<Record> RecordFromJson(const json& j) {
     if (j.contains("load")) StoredLoadFromJson(j.at("load"), r);
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
-    if (j.contains("agreement")) r.agreement = AgreementFromJson(j.at("agreement"));
     if (j.contains("tune")) r.tune = j.at("tune");
-    if (j.contains("accuracy")) {
-      auto accuracy = AccuracyFromJson(j.at("accuracy"));
-      if (!accuracy.ok()) return Status::Error("record " + r.id + ": accuracy: " + accuracy.error());
-      r.accuracy = accuracy.take();
+    for (const RecordSection& section : ModeSections()) {
+      if (!j.contains(section.key)) continue;
+      if (Status read = section.from_json(j.at(section.key), r); !read.ok()) {
+        return Status::Error("record " + r.id + ": " + section.key + ": " + read.message());
+      }
     }
     if (j.contains("monitor")) {
       try {
@@ -663,7 +611,8 @@ void FinishRecord(Record& r) {
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
   const auto scenario = ParseScenario(r.scenario);
-  const bool tensor_load = !r.llm && !r.agreement && !r.accuracy && scenario.ok();
+  const RecordSection* mode_section = ModeSectionOf(r);
+  const bool tensor_load = !r.llm && !mode_section && scenario.ok();
   // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
   // the coefficient of variation does not judge them.
   const bool judge_cv = !tensor_load || (scenario.value().kind != ScenarioKind::kServer &&
@@ -673,7 +622,7 @@ void FinishRecord(Record& r) {
   } else {
     r.load.reset();
   }
-  if (r.accuracy) FinishAccuracy(*r.accuracy);
+  if (mode_section && mode_section->finish) mode_section->finish(r);
   if (r.llm) {
     LlmRecord& l = *r.llm;
     l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings);
@@ -681,14 +630,8 @@ void FinishRecord(Record& r) {
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
                                 (r.failed_stage.empty() ? "" : " at " + r.failed_stage));
-  } else if (r.agreement) {
-    for (const OutputAgreement& o : r.agreement->outputs) {
-      for (const std::string& v : o.violations) {
-        r.invalid_reasons.push_back("output '" + o.output + "' outside tolerance: " + v);
-      }
-    }
-  } else if (r.accuracy) {
-    // Accuracy is judged by the reader against the reference (docs/accuracy.md), not here.
+  } else if (mode_section) {
+    if (mode_section->judge) mode_section->judge(r, r.invalid_reasons);
   } else if (r.llm) {
     if (r.llm->summary.requests < r.llm->settings.repetitions) {
       r.invalid_reasons.push_back(std::to_string(r.llm->summary.requests) + " of " +

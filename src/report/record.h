@@ -26,6 +26,7 @@
 
 #include "core/environment.h"
 #include "diagnose/agreement.h"
+#include "diagnose/candidate_drift.h"
 #include "core/llm_types.h"
 #include "core/operator_profile.h"
 #include "core/placement.h"
@@ -237,6 +238,8 @@ struct Record {
   std::optional<LlmRecord> llm;  // scenario "llm" only
   std::optional<AgreementRecord> agreement;  // scenario "agree" only
   std::optional<AccuracyRecord> accuracy;    // scenario "accuracy" only
+  // Scenario "drift" only: one side of a tensor-by-tensor comparison (diagnose/candidate_drift.h).
+  std::optional<TensorDriftRecord> tensor_drift;
   // `edgebench tune`: the race, configuration and round the case measured (tune/race_records.h);
   // null outside a race.
   nlohmann::json tune;

@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/strings.h"
 #include "load/peak_search.h"
 #include "load/scenario_spec.h"
 #include "runner/case_mode.h"
@@ -90,6 +91,10 @@ class Progress {
       char text[64];
       std::snprintf(text, sizeof text, ", top-1 %.2f%%", 100 * r.accuracy->top1_accuracy.value);
       return text;
+    }
+    if (r.tensor_drift && !r.tensor_drift->is_reference) {
+      return r.tensor_drift->first_drift.empty() ? ", no tensor below " + FormatNumberOrInf("%g", r.tensor_drift->min_sqnr_db) + " dB"
+                                                 : ", first drift at " + r.tensor_drift->first_drift;
     }
     if (r.agreement && !r.agreement->is_reference) {
       bool within = true;

@@ -1,0 +1,123 @@
+#include "report/record_sections.h"
+
+#include "report/json_numbers.h"
+#include "report/record_accuracy.h"
+#include "report/record_drift.h"
+
+namespace edgebench {
+namespace {
+
+using json = nlohmann::json;
+
+json AgreementToJson(const AgreementRecord& a) {
+  json outputs = json::array();
+  for (const OutputAgreement& o : a.outputs) {
+    outputs.push_back({{"name", o.output},
+                       {"shape", o.shape},
+                       {"max_abs_error", Number(o.max_abs_error)},
+                       {"mean_abs_error", Number(o.mean_abs_error)},
+                       {"cosine", Number(o.cosine)},
+                       {"sqnr_db", Number(o.sqnr_db)},
+                       {"top1_agrees", o.top1_agrees ? json(*o.top1_agrees) : json(nullptr)},
+                       {"top5_overlap", OptionalNumber(o.top5_overlap)},
+                       {"violations", o.violations}});
+  }
+  return {{"reference_target", a.reference_target},
+          {"is_reference", a.is_reference},
+          {"input", a.input},
+          {"tolerances",
+           {{"max_abs", OptionalNumber(a.tolerances.max_abs)},
+            {"min_cosine", OptionalNumber(a.tolerances.min_cosine)},
+            {"min_sqnr_db", OptionalNumber(a.tolerances.min_sqnr_db)}}},
+          {"outputs", outputs}};
+}
+
+AgreementRecord AgreementFromJson(const json& j) {
+  AgreementRecord a;
+  a.reference_target = j.at("reference_target").get<std::string>();
+  a.is_reference = j.value("is_reference", false);
+  a.input = j.value("input", "");
+  const json t = j.value("tolerances", json::object());
+  auto tolerance = [&](const char* key) -> std::optional<double> {
+    if (!t.contains(key) || t.at(key).is_null()) return std::nullopt;
+    return NumberFrom(t.at(key));
+  };
+  a.tolerances = {tolerance("max_abs"), tolerance("min_cosine"), tolerance("min_sqnr_db")};
+  for (const json& o : j.value("outputs", json::array())) {
+    OutputAgreement out;
+    out.output = o.at("name").get<std::string>();
+    out.shape = o.value("shape", std::vector<int64_t>{});
+    out.max_abs_error = NumberFrom(o.at("max_abs_error"));
+    out.mean_abs_error = NumberFrom(o.at("mean_abs_error"));
+    out.cosine = NumberFrom(o.at("cosine"));
+    out.sqnr_db = NumberFrom(o.at("sqnr_db"));
+    if (o.contains("top1_agrees") && !o.at("top1_agrees").is_null()) out.top1_agrees = o.at("top1_agrees").get<bool>();
+    if (o.contains("top5_overlap") && !o.at("top5_overlap").is_null()) out.top5_overlap = NumberFrom(o.at("top5_overlap"));
+    out.violations = o.value("violations", std::vector<std::string>{});
+    a.outputs.push_back(out);
+  }
+  return a;
+}
+
+std::vector<RecordSection> MakeSections() {
+  return {
+      {"agreement", [](const Record& r) { return r.agreement.has_value(); },
+       [](const Record& r) { return AgreementToJson(*r.agreement); },
+       [](const json& j, Record& r) {
+         try {
+           r.agreement = AgreementFromJson(j);
+           return Status::Ok();
+         } catch (const json::exception& e) {
+           return Status::Error(e.what());
+         }
+       },
+       nullptr,
+       [](const Record& r, std::vector<std::string>& reasons) {
+         for (const OutputAgreement& o : r.agreement->outputs) {
+           for (const std::string& v : o.violations) reasons.push_back("output '" + o.output + "' outside tolerance: " + v);
+         }
+       }},
+      // Accuracy is judged by the reader against the reference (docs/accuracy.md), not here.
+      {"accuracy", [](const Record& r) { return r.accuracy.has_value(); },
+       [](const Record& r) { return AccuracyToJson(*r.accuracy); },
+       [](const json& j, Record& r) {
+         auto accuracy = AccuracyFromJson(j);
+         if (!accuracy.ok()) return accuracy.status();
+         r.accuracy = accuracy.take();
+         return Status::Ok();
+       },
+       [](Record& r) { FinishAccuracy(*r.accuracy); }, nullptr},
+      // Drift below the threshold is the finding, not a fault of the measurement: a record is
+      // INVALID only when the comparison could not be made or was incomplete.
+      {"tensor_drift", [](const Record& r) { return r.tensor_drift.has_value(); },
+       [](const Record& r) { return TensorDriftToJson(*r.tensor_drift); },
+       [](const json& j, Record& r) {
+         auto drift = TensorDriftFromJson(j);
+         if (!drift.ok()) return drift.status();
+         r.tensor_drift = drift.take();
+         return Status::Ok();
+       },
+       nullptr,
+       [](const Record& r, std::vector<std::string>& reasons) {
+         const TensorDriftRecord& d = *r.tensor_drift;
+         if (!d.not_comparable.empty()) reasons.push_back("not comparable: " + d.not_comparable);
+         for (const std::string& e : d.errors) reasons.push_back("comparison incomplete: " + e);
+       }},
+  };
+}
+
+}  // namespace
+
+const std::vector<RecordSection>& ModeSections() {
+  static const auto* const sections = new std::vector<RecordSection>(MakeSections());
+  return *sections;
+}
+
+const RecordSection* ModeSectionOf(const Record& r) {
+  for (const RecordSection& section : ModeSections()) {
+    if (section.present(r)) return &section;
+  }
+  return nullptr;
+}
+
+}  // namespace edgebench
