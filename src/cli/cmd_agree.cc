@@ -9,6 +9,7 @@
 #include "cli/command_support.h"
 #include "cli/commands.h"
 #include "cli/monitor_options.h"
+#include "cli/suite_modes.h"
 #include "core/strings.h"
 #include "core/tensor_values.h"
 #include "diagnose/target_agreement.h"
@@ -205,23 +206,17 @@ class AgreeReport {
   size_t width_ = 30;  // the target column fits the longest target written, and at least 30
 };
 
-int Agree(const AgreeOptions& o, CommandContext& context) {
-  auto fail = [](const std::string& message) {
-    std::cerr << "edgebench agree: " << message << "\n";
-    return 2;
-  };
+// What `agree` runs, planned from its flags: for the command, and for a suite's `agree:` block
+// (the same flags, the same checks). An error is a bad argument.
+Result<AgreePlan> PlanAgreeCommand(const AgreeOptions& o, const ModelSpec& model, const std::vector<Target>& targets,
+                                   const MonitorSettings& monitor, CommandContext& context) {
   AgreePlanRequest request;
   for (const std::string& d : o.dims) {
-    if (Status s = ParseDimBinding(d, request.dims); !s.ok()) return fail(s.message());
+    if (Status s = ParseDimBinding(d, request.dims); !s.ok()) return s;
   }
-  auto model = ParseModelArgument(o.model);
-  if (!model.ok()) return fail(model.error());
-  auto targets = ParseTargetList(o.targets);
-  if (!targets.ok()) return fail(targets.error());
-  if (targets.value().size() < 2) return fail("give at least two targets to compare");
-  if (o.format != "table" && o.format != "json") return fail("--format must be table or json");
+  if (targets.size() < 2) return Status::Error("give at least two targets to compare");
   // Tolerances: flags over the manifest over defaults.
-  Tolerances tolerances = model.value().tolerances;
+  Tolerances tolerances = model.tolerances;
   if (!tolerances.min_cosine) tolerances.min_cosine = 0.999;
   if (!tolerances.min_sqnr_db) tolerances.min_sqnr_db = 30.0;
   if (o.max_abs) tolerances.max_abs = o.max_abs;
@@ -231,31 +226,45 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     // Checked here from the header alone (a bad spec is exit 2); each worker decodes and resizes
     // the image itself, under its memory limit, so nothing image-sized is allocated here.
     auto pre = ParseImagePreprocess(o.preprocess);
-    if (!pre.ok()) return fail(pre.error());
-    if (Status s = CheckImageInput(o.image, pre.value()); !s.ok()) return fail(s.message());
+    if (!pre.ok()) return pre.status();
+    if (Status s = CheckImageInput(o.image, pre.value()); !s.ok()) return s;
   }
-  auto monitor = CheckMonitorFlags(o.monitor);
-  if (!monitor.ok()) return fail(monitor.error());
-  auto done_keys = ResumedCaseKeys(o.resume, o.out_dir, "agree");
-  if (!done_keys.ok()) return fail(done_keys.error());
-  request.model = model.take();
-  request.targets = targets.take();
+  request.model = model;
+  request.targets = targets;
   request.reference = o.reference;
   request.seed = o.seed;
   request.image = o.image;
   request.preprocess = o.preprocess;
   request.tolerances = tolerances;
   request.timeout_ms = o.timeout_ms;
-  request.monitor = monitor.value().settings;
+  request.monitor = monitor;
   request.executable = context.executable;
   request.worker_args = WorkerLogArgs();
-  auto plan = PlanAgreeCases(request, context.registry);
+  return PlanAgreeCases(request, context.registry);
+}
+
+int Agree(const AgreeOptions& o, CommandContext& context) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench agree: " << message << "\n";
+    return 2;
+  };
+  auto model = ParseModelArgument(o.model);
+  if (!model.ok()) return fail(model.error());
+  auto targets = ParseTargetList(o.targets);
+  if (!targets.ok()) return fail(targets.error());
+  if (o.format != "table" && o.format != "json") return fail("--format must be table or json");
+  auto monitor = CheckMonitorFlags(o.monitor);
+  if (!monitor.ok()) return fail(monitor.error());
+  auto done_keys = ResumedCaseKeys(o.resume, o.out_dir, "agree");
+  if (!done_keys.ok()) return fail(done_keys.error());
+  auto plan = PlanAgreeCommand(o, model.value(), targets.value(), monitor.value().settings, context);
   if (!plan.ok()) return fail(plan.error());
+  const Tolerances& tolerances = plan.value().tolerances;
 
   nlohmann::json report = {{"schema", "edgebench.agreement/1"},
                            {"id", NewRecordId()},
                            {"started_at", UtcNowIso8601()},
-                           {"model", request.model.name},
+                           {"model", model.value().name},
                            {"reference", plan.value().reference},
                            {"input", plan.value().input_description},
                            {"tolerances", {{"max_abs", tolerances.max_abs ? nlohmann::json(*tolerances.max_abs) : nlohmann::json(nullptr)},
@@ -275,7 +284,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
-  options.worker_args = request.worker_args;
+  options.worker_args = WorkerLogArgs();
   options.done_keys = done_keys.value();
   options.cooldown = monitor.value().cooldown;
   options.sysfs_root = monitor.value().settings.sysfs_root;
@@ -326,7 +335,34 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   return exit_code;
 }
 
+// The flags that decide what `agree` computes: the command's and a suite's `agree:` block's.
+void AddAgreePlanOptions(CLI::App* cmd, AgreeOptions& o) {
+  cmd->add_option("--reference", o.reference, "the target others are compared with (default: the first)");
+  cmd->add_option("--dim", o.dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
+  cmd->add_option("--seed", o.seed, "seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--input", o.image, "an image file to use as the input instead of seeded data");
+  cmd->add_option("--preprocess", o.preprocess,
+                  "for --input: resize=WxH,scale=S,mean=M[:M:M],std=S[:S:S],layout=nhwc|nchw "
+                  "(value = (pixel*scale - mean)/std; default scale 1/255)");
+  cmd->add_option("--max-abs", o.max_abs, "tolerance: largest absolute error");
+  cmd->add_option("--min-cosine", o.min_cosine, "tolerance: smallest cosine similarity");
+  cmd->add_option("--min-sqnr", o.min_sqnr_db, "tolerance: smallest SQNR in dB");
+  cmd->add_option("--timeout", o.timeout_ms, "kill a target's worker after this many ms")->capture_default_str();
+}
+
 }  // namespace
+
+Result<std::vector<PlannedCase>> PlanAgreeForSuite(const std::vector<std::string>& args, const ModelSpec& model,
+                                                   const std::vector<Target>& targets,
+                                                   const MonitorSettings& monitor, CommandContext& context) {
+  CLI::App app("the agree: block of a suite", "agree:");
+  AgreeOptions o;
+  AddAgreePlanOptions(&app, o);
+  if (Status parsed = ParseSuiteBlock(app, args); !parsed.ok()) return parsed;
+  auto plan = PlanAgreeCommand(o, model, targets, monitor, context);
+  if (!plan.ok()) return plan.status();
+  return std::move(plan.value().cases);
+}
 
 void AddAgreeCommand(CLI::App& app, CommandContext& context) {
   auto o = std::make_shared<AgreeOptions>();
@@ -346,20 +382,10 @@ void AddAgreeCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("model", o->model, "model: FILE, NAME=FILE1,FILE2[?layout=nchw|nhwc], or a manifest .json")
       ->required();
   cmd->add_option("-t,--target", o->targets, "comma-separated targets (at least two)")->required();
-  cmd->add_option("--reference", o->reference, "the target others are compared with (default: the first)");
-  cmd->add_option("--dim", o->dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
-  cmd->add_option("--seed", o->seed, "seed of the generated inputs")->capture_default_str();
-  cmd->add_option("--input", o->image, "an image file to use as the input instead of seeded data");
-  cmd->add_option("--preprocess", o->preprocess,
-                  "for --input: resize=WxH,scale=S,mean=M[:M:M],std=S[:S:S],layout=nhwc|nchw "
-                  "(value = (pixel*scale - mean)/std; default scale 1/255)");
-  cmd->add_option("--max-abs", o->max_abs, "tolerance: largest absolute error");
-  cmd->add_option("--min-cosine", o->min_cosine, "tolerance: smallest cosine similarity");
-  cmd->add_option("--min-sqnr", o->min_sqnr_db, "tolerance: smallest SQNR in dB");
+  AddAgreePlanOptions(cmd, *o);
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
   cmd->add_option("-o,--out", o->out_dir,
                   "append one record per target (scenario \"agree\") to DIR/results.jsonl");
-  cmd->add_option("--timeout", o->timeout_ms, "kill a target's worker after this many ms")->capture_default_str();
   AddResumeOptions(cmd, o->resume);
   AddMonitorOptions(cmd, o->monitor);
   cmd->callback([o, &context] { context.exit_code = Agree(*o, context); });

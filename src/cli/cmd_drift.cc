@@ -27,6 +27,7 @@
 #include "report/json_numbers.h"
 #include "report/record.h"
 #include "cli/monitor_options.h"
+#include "cli/suite_modes.h"
 #include "diagnose/candidate_drift.h"
 #include "report/record_drift.h"
 #include "report/store.h"
@@ -153,17 +154,90 @@ void PrintCandidate(const Record& r, const std::string& candidate_artifact, std:
   out << "\n";
 }
 
+// What `drift` runs on tensor models, planned from its flags: for the command, and for a suite's
+// `drift:` block (the same flags, the same checks). An error is a bad argument.
+struct DriftCommandPlan {
+  std::vector<PlannedCase> cases;
+  int64_t samples = 0;
+};
+
+Result<DriftCommandPlan> PlanTensorDriftCommand(const DriftOptions& o, const std::optional<ModelSpec>& model,
+                                                const Target& target, const Side& reference,
+                                                const std::vector<Side>& candidates, const MonitorSettings& monitor,
+                                                CommandContext& context) {
+  if (o.samples < 1) return Status::Error("--samples must be at least 1");
+  ShapeBindings dims;
+  for (const std::string& d : o.dims) {
+    if (Status s = ParseDimBinding(d, dims); !s.ok()) return s;
+  }
+  if (!o.prompts_file.empty() || o.random_prompts != 0) {
+    return Status::Error("--prompts and --random-prompts are for GGUF language models");
+  }
+  // The input source: seeded values or files (inputs/input_source.h), or a labelled data set, the
+  // same for every side.
+  InputOptions inputs{o.inputs, o.samples, o.seed};
+  if (Status s = ValidateInputOptions(inputs); !s.ok()) return s;
+  DataSetSpec data;
+  std::string preprocess;
+  std::vector<int32_t> labels;
+  if (!o.data.empty()) {
+    if (!o.inputs.empty()) return Status::Error("--data and --input are two input sources: give one");
+    data = DataSetSpec{o.data, o.split, o.samples, o.offset};
+    preprocess = !o.preprocess.empty() ? o.preprocess : model ? model->preprocess : "";
+    if (preprocess.empty()) {
+      return Status::Error("--data needs the images' preprocessing: the model's manifest declares none; give "
+                           "--preprocess (e.g. scale=0.0039215686,mean=0.2860,std=0.3530,layout=nchw)");
+    }
+    if (auto parsed = ParseImagePreprocess(preprocess); !parsed.ok()) {
+      return Status::Error("--preprocess: " + parsed.error());
+    }
+    auto images = LoadLabelledImages(data);
+    if (!images.ok()) return Status::Error("--data: " + images.error());
+    labels = images.value().labels;
+  } else if (!o.preprocess.empty() || o.offset != 0) {
+    return Status::Error("--preprocess and --offset are for --data");
+  }
+  DriftPlanRequest request;
+  request.model = model ? model->name : std::filesystem::path(reference.artifact).stem().string();
+  request.reference = reference;
+  request.candidates = candidates;
+  request.target = target;
+  request.dims = dims;
+  request.inputs = inputs;
+  request.data = data;
+  request.preprocess = preprocess;
+  request.labels = labels;
+  request.min_sqnr_db = o.min_sqnr_db;
+  request.timeout_ms = o.timeout_ms;
+  request.monitor = monitor;
+  request.executable = context.executable;
+  request.worker_args = WorkerLogArgs();
+  auto cases = PlanDriftCases(request, context.registry);
+  if (!cases.ok()) return cases.status();
+  return DriftCommandPlan{cases.take(), o.data.empty() ? o.samples : static_cast<int64_t>(labels.size())};
+}
+
+// The reference and candidates a drift's flags name, resolved on the model and target; an
+// error names the flag.
+Result<std::pair<Side, std::vector<Side>>> ResolveSides(const DriftOptions& o, const std::optional<ModelSpec>& model,
+                                                         const Target& target, const Registry& registry) {
+  auto reference = ResolveSide(model, o.reference, target, registry);
+  if (!reference.ok()) return Status::Error("--reference: " + reference.error());
+  std::vector<Side> candidates;
+  for (const std::string& text : SplitList(o.candidates)) {
+    auto side = ResolveSide(model, text, target, registry);
+    if (!side.ok()) return Status::Error("--candidate: " + side.error());
+    candidates.push_back(side.take());
+  }
+  return std::make_pair(reference.take(), std::move(candidates));
+}
+
 int RunDrift(const DriftOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench drift: " << message << "\n";
     return 2;
   };
   if (o.format != "table" && o.format != "json") return fail("--format must be table or json");
-  if (o.samples < 1) return fail("--samples must be at least 1");
-  ShapeBindings dims;
-  for (const std::string& d : o.dims) {
-    if (Status s = ParseDimBinding(d, dims); !s.ok()) return fail(s.message());
-  }
   std::optional<ModelSpec> model;
   if (!o.model.empty()) {
     auto parsed = ParseModelArgument(o.model);
@@ -180,14 +254,10 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   const std::string target_text = !o.target.empty() ? o.target : gguf ? "llamacpp:cpu" : "ort:cpu";
   auto target = ParseTarget(target_text);
   if (!target.ok()) return fail(target.error());
-  auto reference = ResolveSide(model, o.reference, target.value(), context.registry);
-  if (!reference.ok()) return fail("--reference: " + reference.error());
-  std::vector<Side> candidates;
-  for (const std::string& text : SplitList(o.candidates)) {
-    auto side = ResolveSide(model, text, target.value(), context.registry);
-    if (!side.ok()) return fail("--candidate: " + side.error());
-    candidates.push_back(side.take());
-  }
+  auto sides_named = ResolveSides(o, model, target.value(), context.registry);
+  if (!sides_named.ok()) return fail(sides_named.error());
+  const Result<Side> reference = sides_named.value().first;
+  const std::vector<Side>& candidates = sides_named.value().second;
   std::vector<const Side*> sides = {&reference.value()};
   for (const Side& side : candidates) sides.push_back(&side);
   for (const Side* side : sides) {
@@ -212,52 +282,14 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     t.worker_args = WorkerLogArgs();
     return RunTokenDrift(t, context);
   }
-  if (!o.prompts_file.empty() || o.random_prompts != 0) {
-    return fail("--prompts and --random-prompts are for GGUF language models");
-  }
-  // The input source: seeded values or files (inputs/input_source.h), or a labelled data set, the
-  // same for every side.
-  InputOptions inputs{o.inputs, o.samples, o.seed};
-  if (Status s = ValidateInputOptions(inputs); !s.ok()) return fail(s.message());
-  DataSetSpec data;
-  std::string preprocess;
-  std::vector<int32_t> labels;
-  if (!o.data.empty()) {
-    if (!o.inputs.empty()) return fail("--data and --input are two input sources: give one");
-    data = DataSetSpec{o.data, o.split, o.samples, o.offset};
-    preprocess = !o.preprocess.empty() ? o.preprocess : model ? model->preprocess : "";
-    if (preprocess.empty()) {
-      return fail("--data needs the images' preprocessing: the model's manifest declares none; give --preprocess "
-                  "(e.g. scale=0.0039215686,mean=0.2860,std=0.3530,layout=nchw)");
-    }
-    if (auto parsed = ParseImagePreprocess(preprocess); !parsed.ok()) return fail("--preprocess: " + parsed.error());
-    auto images = LoadLabelledImages(data);
-    if (!images.ok()) return fail("--data: " + images.error());
-    labels = images.value().labels;
-  } else if (!o.preprocess.empty() || o.offset != 0) {
-    return fail("--preprocess and --offset are for --data");
-  }
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
   auto done_keys = ResumedCaseKeys(o.resume, o.out_store, "drift");
   if (!done_keys.ok()) return fail(done_keys.error());
-  DriftPlanRequest request;
-  request.model = model ? model->name : std::filesystem::path(reference.value().artifact).stem().string();
-  request.reference = reference.value();
-  request.candidates = candidates;
-  request.target = target.value();
-  request.dims = dims;
-  request.inputs = inputs;
-  request.data = data;
-  request.preprocess = preprocess;
-  request.labels = labels;
-  request.min_sqnr_db = o.min_sqnr_db;
-  request.timeout_ms = o.timeout_ms;
-  request.monitor = monitor.value().settings;
-  request.executable = context.executable;
-  request.worker_args = WorkerLogArgs();
-  auto plan = PlanDriftCases(request, context.registry);
-  if (!plan.ok()) return fail(plan.error());
+  auto planned = PlanTensorDriftCommand(o, model, target.value(), reference.value(), candidates,
+                                        monitor.value().settings, context);
+  if (!planned.ok()) return fail(planned.error());
+  const std::vector<PlannedCase>& cases = planned.value().cases;
   std::optional<ResultStore> store;
   if (!o.out_store.empty()) {
     auto opened = ResultStore::Open(o.out_store);
@@ -267,12 +299,12 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
 
   nlohmann::json report = {{"schema", "edgebench.drift/1"},
                            {"started_at", UtcNowIso8601()},
-                           {"model", request.model},
+                           {"model", model ? model->name : std::filesystem::path(reference.value().artifact).stem().string()},
                            {"target", target.value().text},
                            {"reference", {{"label", reference.value().label},
                                           {"artifact", reference.value().artifact},
-                                          {"status", done_keys.value().count(plan.value()[0].spec.case_key) ? "in the store" : "not run"}}},
-                           {"samples", o.data.empty() ? o.samples : static_cast<int64_t>(labels.size())},
+                                          {"status", done_keys.value().count(cases[0].spec.case_key) ? "in the store" : "not run"}}},
+                           {"samples", planned.value().samples},
                            {"inputs", nlohmann::json::array()},
                            {"min_sqnr_db", o.min_sqnr_db},
                            {"candidates", nlohmann::json::array()}};
@@ -319,11 +351,11 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
-  options.worker_args = request.worker_args;
+  options.worker_args = WorkerLogArgs();
   options.done_keys = done_keys.value();
   options.cooldown = monitor.value().cooldown;
   options.sysfs_root = monitor.value().settings.sysfs_root;
-  const RunPlanTotals totals = RunPlan(plan.value(), context.registry, options, [&](const Record& r) {
+  const RunPlanTotals totals = RunPlan(cases, context.registry, options, [&](const Record& r) {
     show(r);
     if (!store) return true;
     if (Status s = store->Append(r); !s.ok()) {
@@ -351,7 +383,45 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   return exit_code;
 }
 
+// The flags that decide what `drift` computes on tensor models: the command's and a suite's
+// `drift:` block's.
+void AddDriftPlanOptions(CLI::App* cmd, DriftOptions& o) {
+  cmd->add_option("--reference", o.reference, "a variant of MODEL, or an artifact file")->required();
+  cmd->add_option("--candidate", o.candidates, "variants or artifact files, comma-separated")->required();
+  cmd->add_option("--samples", o.samples, "inputs to run (seeded: seed, seed+1, ...)")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--input", o.inputs, "NAME=SPEC: an input's source, as `run --input` (e.g. x=a.npy)");
+  cmd->add_option("--dim", o.dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
+  cmd->add_option("--min-sqnr", o.min_sqnr_db, "a tensor below this SQNR (dB) has drifted")->capture_default_str();
+  cmd->add_option("--timeout", o.timeout_ms, "kill a side's worker after this many ms")->capture_default_str();
+  cmd->add_option("--data", o.data, "a labelled data set instead of seeded inputs: fashion-mnist, DIR or IMAGES,LABELS "
+                  "(--samples images; adds top-1 accuracy)");
+  cmd->add_option("--split", o.split, "--data: test or train")->capture_default_str();
+  cmd->add_option("--offset", o.offset, "--data: the first image's index")->capture_default_str();
+  cmd->add_option("--preprocess", o.preprocess, "--data: the images' preprocessing (default: the manifest's)");
+}
+
 }  // namespace
+
+Result<std::vector<PlannedCase>> PlanDriftForSuite(const std::vector<std::string>& args, const ModelSpec& model,
+                                                   const Target& target, const MonitorSettings& monitor,
+                                                   CommandContext& context) {
+  CLI::App app("the drift: block of a suite", "drift:");
+  DriftOptions o;
+  AddDriftPlanOptions(&app, o);
+  if (Status parsed = ParseSuiteBlock(app, args); !parsed.ok()) return parsed;
+  const bool gguf = std::any_of(model.artifacts.begin(), model.artifacts.end(),
+                                [](const ArtifactSpec& a) { return EndsWith(a.path, ".gguf"); });
+  if (gguf) {
+    return Status::Error("model '" + model.name + "': drift of GGUF language models runs from `edgebench drift`, "
+                         "not from a suite yet");
+  }
+  auto sides = ResolveSides(o, model, target, context.registry);
+  if (!sides.ok()) return sides.status();
+  auto plan = PlanTensorDriftCommand(o, model, target, sides.value().first, sides.value().second, monitor, context);
+  if (!plan.ok()) return plan.status();
+  return std::move(plan.value().cases);
+}
 
 void AddDriftCommand(CLI::App& app, CommandContext& context) {
   auto o = std::make_shared<DriftOptions>();
@@ -367,21 +437,9 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
       "could not be made, 2 for bad arguments, a candidate whose inputs differ in shape from the reference's "
       "included (no verdict is given on other inputs).");
   cmd->add_option("model", o->model, "the model whose variants --reference and --candidate name (optional with files)");
-  cmd->add_option("--reference", o->reference, "a variant of MODEL, or an artifact file")->required();
-  cmd->add_option("--candidate", o->candidates, "variants or artifact files, comma-separated")->required();
+  AddDriftPlanOptions(cmd, *o);
   cmd->add_option("-t,--target", o->target, "where both run (one target; default ort:cpu, llamacpp:cpu for GGUF)");
-  cmd->add_option("--samples", o->samples, "inputs to run (seeded: seed, seed+1, ...)")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "seed of the generated inputs")->capture_default_str();
-  cmd->add_option("--input", o->inputs, "NAME=SPEC: an input's source, as `run --input` (e.g. x=a.npy)");
-  cmd->add_option("--dim", o->dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
-  cmd->add_option("--min-sqnr", o->min_sqnr_db, "a tensor below this SQNR (dB) has drifted")->capture_default_str();
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
-  cmd->add_option("--timeout", o->timeout_ms, "kill a side's worker after this many ms")->capture_default_str();
-  cmd->add_option("--data", o->data, "a labelled data set instead of seeded inputs: fashion-mnist, DIR or IMAGES,LABELS "
-                  "(--samples images; adds top-1 accuracy)");
-  cmd->add_option("--split", o->split, "--data: test or train")->capture_default_str();
-  cmd->add_option("--offset", o->offset, "--data: the first image's index")->capture_default_str();
-  cmd->add_option("--preprocess", o->preprocess, "--data: the images' preprocessing (default: the manifest's)");
   cmd->add_option("--prompts", o->prompts_file, "GGUF: a text file of prompts, one per line (default: built-in sentences)");
   cmd->add_option("--random-prompts", o->random_prompts, "GGUF: this many seeded random token sequences instead");
   cmd->add_option("--max-tokens", o->max_tokens, "GGUF: tokens per prompt (longer ones are cut)")->capture_default_str();

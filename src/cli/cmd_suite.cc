@@ -10,6 +10,7 @@
 #include "cli/command_support.h"
 #include "cli/monitor_options.h"
 #include "cli/commands.h"
+#include "cli/suite_modes.h"
 #include "cli/record_output.h"
 #include "inputs/input_source.h"
 #include "report/store.h"
@@ -53,7 +54,11 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
     request.models.push_back({m.spec, m.dims, m.inputs});
   }
   request.targets = s.targets;
-  request.scenarios = s.scenarios;
+  // The modes (accuracy, agree, drift) are planned by their commands below; the rest here.
+  request.scenarios.clear();
+  for (const std::string& scenario : s.scenarios) {
+    if (!IsSuiteMode(scenario)) request.scenarios.push_back(scenario);
+  }
   request.settings = s.settings;
   request.find_peak = s.find_peak;
   request.profile = s.profile;
@@ -79,6 +84,28 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   request.monitor = monitor.value().settings;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
+  for (const auto& [mode, block] : s.modes) {
+    const std::string where = o.file + (block.line > 0 ? ":" + std::to_string(block.line) : "") + ": " + mode + ": ";
+    for (const SuiteModel& m : s.models) {
+      std::vector<Result<std::vector<PlannedCase>>> planned;
+      if (mode == "accuracy") {
+        planned.push_back(PlanAccuracyForSuite(block.args, m.spec, s.targets, request.monitor, context));
+      } else if (mode == "agree") {
+        planned.push_back(PlanAgreeForSuite(block.args, m.spec, s.targets, request.monitor, context));
+      } else {
+        for (const Target& target : s.targets) {
+          planned.push_back(PlanDriftForSuite(block.args, m.spec, target, request.monitor, context));
+        }
+      }
+      for (auto& cases : planned) {
+        if (!cases.ok()) return fail(where + "model '" + m.spec.name + "': " + cases.error());
+        for (PlannedCase& c : cases.value()) plan.value().push_back(std::move(c));
+      }
+    }
+  }
+  if (Status fits = CheckCaseCount(static_cast<double>(plan.value().size()), "the suite"); !fits.ok()) {
+    return fail(fits.message());
+  }
 
   const std::string out_dir =
       !o.out_dir.empty() ? o.out_dir : !s.out_dir.empty() ? s.out_dir : "results/" + s.name;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/strings.h"
 #include "load/scenario_registry.h"
 #include "report/profile_json.h"
 
@@ -291,6 +292,71 @@ std::vector<Column> AgreementColumns() {
   };
 }
 
+// The variant (precision) of the artifact: accuracy and drift compare a model's variants.
+Column VariantColumn() {
+  return {"variant", [](const Record& r) { return r.variant.empty() ? std::string(kNoValue) : r.variant; }};
+}
+
+// The accuracy scenario (`edgebench accuracy --out`, a suite's accuracy): top-1 with its
+// interval, top-5 and the time an image takes.
+std::vector<Column> AccuracyColumns() {
+  auto accuracy = [](const std::string& header, std::function<std::string(const AccuracyRecord&)> cell) {
+    return Column{header,
+                  [cell](const Record& r) { return Measured(r) && r.accuracy ? cell(*r.accuracy) : kNoValue; }, true};
+  };
+  auto percent = [](double share) { return FormatSignificant(100 * share); };
+  return {
+      ModelColumn(),
+      VariantColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      accuracy("images", [](const AccuracyRecord& a) { return std::to_string(a.top1_accuracy.trials); }),
+      accuracy("top-1 (%)", [percent](const AccuracyRecord& a) { return percent(a.top1_accuracy.value); }),
+      accuracy("top-1 95% CI", [percent](const AccuracyRecord& a) {
+        return percent(a.top1_accuracy.low) + "-" + percent(a.top1_accuracy.high);
+      }),
+      accuracy("top-5 (%)", [percent](const AccuracyRecord& a) {
+        return a.top5_accuracy ? percent(a.top5_accuracy->value) : std::string(kNoValue);
+      }),
+      accuracy("infer p50 (ms)",
+               [](const AccuracyRecord& a) { return MillisecondsOrNoValue(a.inference_summary.Percentile(0.50)); }),
+      VerdictColumn(),
+  };
+}
+
+// The drift scenario (`edgebench drift --out`, a suite's drift): where a side first drifts and
+// how far its final outputs are from the reference's.
+std::vector<Column> DriftColumns() {
+  auto drift = [](const std::string& header, std::function<std::string(const TensorDriftRecord&)> cell) {
+    return Column{header,
+                  [cell](const Record& r) {
+                    return Measured(r) && r.tensor_drift && !r.tensor_drift->is_reference ? cell(*r.tensor_drift)
+                                                                                          : kNoValue;
+                  },
+                  true};
+  };
+  return {
+      ModelColumn(),
+      VariantColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      {"reference", [](const Record& r) {
+         if (!r.tensor_drift) return std::string(kNoValue);
+         return r.tensor_drift->is_reference ? std::string("(itself)") : r.tensor_drift->reference_label;
+       }},
+      drift("matched", [](const TensorDriftRecord& d) { return std::to_string(d.matched); }),
+      drift("first drift", [](const TensorDriftRecord& d) { return d.first_drift.empty() ? "none" : d.first_drift; }),
+      drift("final min SQNR (dB)", [](const TensorDriftRecord& d) {
+        std::optional<double> lowest;
+        for (const TensorDriftRow& o : d.final_outputs) {
+          if (o.compared) lowest = lowest ? std::min(*lowest, o.sqnr_db) : o.sqnr_db;
+        }
+        return lowest ? FormatNumberOrInf("%.1f", *lowest) : std::string(kNoValue);
+      }),
+      VerdictColumn(),
+  };
+}
+
 Column ScenarioColumn() {
   return {"scenario", [](const Record& r) { return r.scenario; }};
 }
@@ -517,6 +583,8 @@ const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
       {"soak", WithProfileColumn(WithMonitorColumns(SoakColumns(), false))},
       {"llm", WithProfileColumn(WithMonitorColumns(LlmColumns(), true))},
       {"agree", AgreementColumns()},
+      {"accuracy", WithMonitorColumns(AccuracyColumns(), false)},
+      {"drift", DriftColumns()},
   };
   return *sets;
 }

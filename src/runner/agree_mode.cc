@@ -167,6 +167,7 @@ Result<AgreePlan> PlanAgreeCases(const AgreePlanRequest& request, const Registry
   }
   AgreePlan plan;
   plan.reference = targets[0].target.text;
+  plan.tolerances = request.tolerances;
   plan.input_description =
       request.image.empty() ? "seeded random (seed " + std::to_string(request.seed) + ")" : request.image;
   plan.outcomes = std::make_shared<std::map<std::string, AgreeOutcome>>();

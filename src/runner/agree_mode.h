@@ -47,6 +47,7 @@ struct AgreePlan {
   std::vector<PlannedCase> cases;  // the reference's first
   std::string reference;           // its target text
   std::string input_description;   // "seeded random (seed 0)" or the image
+  Tolerances tolerances;           // as the request gave them
   // Filled as the cases run.
   std::shared_ptr<std::map<std::string, AgreeOutcome>> outcomes;
 };

@@ -20,14 +20,15 @@
 #include "load/scenario_spec.h"
 #include "runner/path_expansion.h"
 #include "runner/plan.h"
+#include "runner/suite_modes.h"
 #include "runner/suite_yaml.h"
 
 namespace edgebench {
 namespace {
 
 // The keys each mapping accepts, in the order errors list them.
-constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "models",
-                                         "targets", "params", "scenarios", "llm"};
+constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "models", "targets",
+                                         "params",  "scenarios", "llm",    "accuracy", "agree", "drift"};
 constexpr std::string_view kSettingsKeys[] = {
     "warmup", "min_queries", "min_duration_ms", "max_duration_ms", "max_queries", "seed",
     "max_cv", "timeout_ms", "sessions", "concurrency", "batch", "streams", "window_ms",
@@ -37,8 +38,8 @@ constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
 constexpr std::string_view kTargetKeys[] = {"target", "params"};
 constexpr std::string_view kLlmKeys[] = {"prompt",      "gen",         "repeat", "warmup", "sequences",
                                          "prompt_text", "concurrency", "rate",   "slo"};
-constexpr std::string_view kScenarioNames[] = {"single-stream", "multi-stream:N", "server:QPS",
-                                               "offline",       "soak:DURATION",  "llm"};
+constexpr std::string_view kScenarioNames[] = {"single-stream", "multi-stream:N", "server:QPS", "offline",
+                                               "soak:DURATION", "llm", "accuracy", "agree", "drift"};
 
 // One option list value with where it was written.
 struct ParamValue {
@@ -582,9 +583,12 @@ class SuiteParser : public SuiteYaml {
       for (const YAML::Node& item : scenarios) {
         auto name = String(item, "scenarios");
         if (!name.ok()) return name.status();
-        auto parsed = ParseScenario(name.value());
-        if (!parsed.ok()) return At(item, parsed.error());
-        const std::string canonical = parsed.value().Canonical();
+        std::string canonical = name.value();
+        if (!IsSuiteMode(canonical)) {
+          auto parsed = ParseScenario(name.value());
+          if (!parsed.ok()) return At(item, parsed.error() + " (or a mode: accuracy, agree, drift)");
+          canonical = parsed.value().Canonical();
+        }
         if (std::find(suite.scenarios.begin(), suite.scenarios.end(), canonical) !=
             suite.scenarios.end()) {
           return At(item, "scenario '" + name.value() + "' is listed twice");
@@ -601,6 +605,21 @@ class SuiteParser : public SuiteYaml {
                             "or remove the llm: section");
       }
       if (Status s = Llm(f["llm"], suite.llm); !s.ok()) return s;
+    }
+    for (const std::string mode : kSuiteModeNames) {
+      const bool listed = std::find(suite.scenarios.begin(), suite.scenarios.end(), mode) != suite.scenarios.end();
+      if (f.count(mode) && !listed) {
+        return At(f[mode], mode + ": flags given, but scenarios does not include " + mode + "; add it or remove the " +
+                               mode + ": section");
+      }
+      if (!listed) continue;
+      if (!f.count(mode)) {
+        suite.modes[mode] = SuiteModeBlock{};
+        continue;
+      }
+      auto block = ReadSuiteModeBlock(*this, f[mode], mode);
+      if (!block.ok()) return block.status();
+      suite.modes[mode] = block.take();
     }
     return suite;
   }

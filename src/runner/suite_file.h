@@ -39,6 +39,13 @@
 //     warmup: 1                     #   warmup requests (--warmup)
 //     sequences: 1                  #   (--sequences)
 //     prompt_text: ""               #   (--prompt-text)
+//   accuracy:                       # optional, with scenario accuracy: `edgebench accuracy`'s flags
+//     data: fashion-mnist           #   KEY: VALUE is --KEY VALUE (runner/suite_modes.h)
+//     limit: 1000
+//   agree: {reference: ort:cpu}     # optional, with scenario agree: `edgebench agree`'s flags
+//   drift:                          # optional, with scenario drift: `edgebench drift`'s flags
+//     reference: fp32
+//     candidate: int8
 //
 // Option lists expand as llama-bench expands its lists: each target becomes one target per
 // combination of its list values (the cartesian product, the first key varying slowest; keys of
@@ -56,6 +63,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -66,6 +74,7 @@
 #include "core/tensor.h"
 #include "load/settings.h"
 #include "runner/model_spec.h"
+#include "runner/suite_modes.h"
 
 namespace edgebench {
 
@@ -110,6 +119,8 @@ struct SuiteSpec {
   std::vector<Target> targets;
   std::vector<std::string> scenarios;  // no duplicates; default {"single-stream"}
   LlmLists llm;
+  // The modes listed in `scenarios` (accuracy, agree, drift) with their blocks of flags.
+  std::map<std::string, SuiteModeBlock> modes;
   // Every file the models read, resolved, each once, in file order: model files, manifests and
   // the files the manifests name (what `edgebench fleet` copies to a host).
   std::vector<std::string> model_files;

@@ -82,13 +82,49 @@ TEST(Columns, EveryLatencyHeaderNamesItsUnit) {
 
 TEST(Columns, OneSetPerScenarioAndCommonColumnsForOthers) {
   EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "multi-stream", "server", "offline",
-                                                                "soak", "llm", "agree"}));
+                                                                "soak", "llm", "agree", "accuracy", "drift"}));
   std::vector<std::string> headers;
   for (const Column& column : ColumnsForScenario("shapes")) headers.push_back(column.header);
   EXPECT_EQ(headers, (std::vector<std::string>{"model", "target", "status", "verdict"}));
   // A scenario's parameter does not change its columns.
   EXPECT_EQ(&ColumnsForScenario("multi-stream:4"), &ColumnsForScenario("multi-stream:16"));
   EXPECT_EQ(ColumnsForScenario("server:200")[3].header, "scenario");
+}
+
+TEST(Columns, AccuracyAndDriftShowWhatTheyFound) {
+  Record accuracy = testing::MakeRecord({});
+  accuracy.scenario = "accuracy";
+  accuracy.variant = "int8";
+  AccuracyRecord a;
+  a.labels = {0, 1, 1, 0};
+  a.top1 = {0, 1, 0, 0};
+  a.in_top5 = {true, true, true, true};
+  a.classes = 2;
+  a.preprocess_ns = {1, 1, 1, 1};
+  a.inference_ns = {1000000, 1000000, 1000000, 1000000};
+  accuracy.accuracy = a;
+  FinishRecord(accuracy);
+  std::map<std::string, std::string> cells;
+  for (const Column& c : ColumnsForScenario("accuracy")) cells[c.header] = c.cell(accuracy);
+  EXPECT_EQ(cells["variant"], "int8");
+  EXPECT_EQ(cells["images"], "4");
+  EXPECT_EQ(cells["top-1 (%)"], "75.0");
+
+  Record drift = testing::MakeRecord({});
+  drift.scenario = "drift";
+  TensorDriftRecord d;
+  d.reference_label = "fp32";
+  d.first_drift = "conv2_out";
+  d.matched = 9;
+  d.final_outputs = {TensorDriftRow{"logits", "logits", "fc", "Gemm", {1, 10}, true, "", 16.44, 0.99, 0.1, 0, std::nullopt}};
+  drift.tensor_drift = d;
+  FinishRecord(drift);
+  cells.clear();
+  for (const Column& c : ColumnsForScenario("drift")) cells[c.header] = c.cell(drift);
+  EXPECT_EQ(cells["reference"], "fp32");
+  EXPECT_EQ(cells["first drift"], "conv2_out");
+  EXPECT_EQ(cells["matched"], "9");
+  EXPECT_EQ(cells["final min SQNR (dB)"], "16.4");
 }
 
 }  // namespace

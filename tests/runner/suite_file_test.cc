@@ -184,6 +184,27 @@ TEST_F(SuiteFile, MinimalFileTakesDefaults) {
   EXPECT_EQ(s.llm.repetitions, 5);
 }
 
+TEST_F(SuiteFile, ModeBlocksBecomeTheirCommandsFlagsInFileOrder) {
+  auto suite = Parse("models: [a.onnx]\ntargets: [ort, litert]\nscenarios: [single-stream, agree, drift, accuracy]\n"
+                     "agree:\n  reference: litert:cpu\n  dim: [batch=1, seq=8]\n"
+                     "drift: {reference: fp32, candidate: int8}\n");
+  ASSERT_TRUE(suite.ok()) << suite.error();
+  const SuiteSpec& s = suite.value();
+  EXPECT_EQ(s.scenarios, (std::vector<std::string>{"single-stream", "agree", "drift", "accuracy"}));
+  ASSERT_EQ(s.modes.size(), 3u);
+  EXPECT_EQ(s.modes.at("agree").args, (std::vector<std::string>{"--reference", "litert:cpu", "--dim", "batch=1",
+                                                                 "--dim", "seq=8"}));
+  EXPECT_EQ(s.modes.at("agree").line, 5);
+  EXPECT_EQ(s.modes.at("drift").args, (std::vector<std::string>{"--reference", "fp32", "--candidate", "int8"}));
+  EXPECT_TRUE(s.modes.at("accuracy").args.empty()) << "listed without a block: the command's defaults";
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [accuracy]\naccuracy: [limit]\n", 4),
+             "accuracy: expected a mapping of `edgebench accuracy` flags");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [accuracy]\naccuracy: {limit: {a: 1}}\n", 4),
+             "accuracy: limit: expected a non-empty string");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [single-strem]\n", 3),
+             "(or a mode: accuracy, agree, drift)");
+}
+
 TEST_F(SuiteFile, ReadsFromDiskWithPathsRelativeToTheSuiteFile) {
   fs::create_directories(dir_ / "suites");
   std::ofstream(dir_ / "suites" / "nightly.yaml")
