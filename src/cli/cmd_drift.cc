@@ -280,6 +280,13 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     t.out_store = o.out_store;
     t.timeout_ms = o.timeout_ms;
     t.worker_args = WorkerLogArgs();
+    auto monitor = CheckMonitorFlags(o.monitor);
+    if (!monitor.ok()) return fail(monitor.error());
+    auto done_keys = ResumedCaseKeys(o.resume, o.out_store, "drift");
+    if (!done_keys.ok()) return fail(done_keys.error());
+    t.monitor = monitor.value().settings;
+    t.cooldown = monitor.value().cooldown;
+    t.done_keys = done_keys.value();
     return RunTokenDrift(t, context);
   }
   auto monitor = CheckMonitorFlags(o.monitor);

@@ -4,46 +4,22 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <optional>
 
 #include "core/strings.h"
 #include "load/settings.h"
 #include "report/store.h"
-#include "runner/token_logits_case.h"
-#include "runner/worker_process.h"
+#include "report/record_token_drift.h"
+#include "runner/interrupt.h"
+#include "runner/run_plan.h"
+#include "runner/token_drift_mode.h"
 
 namespace edgebench {
 namespace {
 
 constexpr char kRandomWeightsNote[] = "random weights: drift only, no task meaning";
-
-// A temporary directory for the reference's logits, removed with everything in it.
-class ScratchDirectory {
- public:
-  static Result<ScratchDirectory> Create() {
-    std::error_code ec;
-    std::string pattern = (std::filesystem::temp_directory_path(ec) / "edgebench-token-drift-XXXXXX").string();
-    if (ec || ::mkdtemp(pattern.data()) == nullptr) {
-      return Status::Error("cannot create a temporary directory for the reference's logits under " +
-                           std::filesystem::temp_directory_path(ec).string() + " (set TMPDIR elsewhere)");
-    }
-    ScratchDirectory d;
-    d.path_ = pattern;
-    return d;
-  }
-  ScratchDirectory() = default;
-  ScratchDirectory(ScratchDirectory&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
-  ScratchDirectory& operator=(ScratchDirectory&&) = delete;
-  ~ScratchDirectory() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 struct PromptSet {
   std::vector<std::string> texts;  // empty for random sequences
@@ -77,17 +53,6 @@ Result<PromptSet> LoadPrompts(const TokenDriftOptions& o) {
   return set;
 }
 
-// A worker's answer, or a failed result saying how the worker ended.
-TokenLogitsResult RunInWorker(const TokenLogitsRequest& request, const TokenDriftOptions& o,
-                              const CommandContext& context) {
-  WorkerOutcome outcome = RunWorker(context.executable, TokenLogitsRequestToJson(request), o.timeout_ms,
-                                    o.worker_args, {}, o.case_memory_mb ? o.case_memory_mb : DefaultCaseMemoryMb());
-  TokenLogitsResult failed;
-  failed.model = request.model;
-  failed.effective_target = request.target;
-  return AnswerOf(outcome, TokenLogitsResultFromJson, failed);
-}
-
 std::string Percent(const ValueWithUncertainty& v, const char* format) {
   return FormatNumber(format, 100 * v.value) + " ± " + FormatNumber(format, 100 * v.uncertainty);
 }
@@ -99,9 +64,10 @@ double KldAt(const TokenDriftSummary& s, double percent) {
   return 0;
 }
 
+// A side's row: its label and its record (this run's, or the store's when --resume skipped it).
 struct Row {
   std::string label;
-  TokenLogitsResult result;
+  Record record;
 };
 
 void PrintTable(const std::vector<Row>& rows) {
@@ -110,13 +76,13 @@ void PrintTable(const std::vector<Row>& rows) {
   std::vector<std::vector<std::string>> cells = {header};
   std::vector<std::string> failures;
   for (const Row& row : rows) {
-    const TokenLogitsResult& r = row.result;
-    if (r.status != "ok" || !r.drift) {
-      cells.push_back({row.label, r.status, "-", "-", "-", "-", "-"});
-      failures.push_back(row.label + ": " + r.status + " at " + r.stage + ": " + r.error);
+    const Record& r = row.record;
+    if (r.status != CaseStatus::kOk || !r.token_drift || !r.token_drift->drift) {
+      cells.push_back({row.label, CaseStatusName(r.status), "-", "-", "-", "-", "-"});
+      failures.push_back(row.label + ": " + CaseStatusName(r.status) + " at " + r.failed_stage + ": " + r.error);
       continue;
     }
-    const TokenDriftSummary& s = *r.drift;
+    const TokenDriftSummary& s = *r.token_drift->drift;
     cells.push_back({row.label, std::to_string(s.positions),
                      FormatNumber("%.6f", s.mean_kld.value) + " ± " + FormatNumber("%.6f", s.mean_kld.uncertainty),
                      FormatNumber("%.6f", s.max_kld), FormatNumber("%.6f", KldAt(s, 99.0)),
@@ -145,29 +111,29 @@ void PrintTable(const std::vector<Row>& rows) {
   for (const std::string& f : failures) std::cout << f << "\n";
 }
 
-nlohmann::json RowJson(const Row& row, const TokenLogitsResult& reference, const PromptSet& prompts,
-                       const TokenDriftOptions& o) {
-  const TokenLogitsResult& r = row.result;
+// The JSON line of a side (--format json, DIR/token_drift.jsonl), as before records held it.
+nlohmann::json RowJson(const Row& row, const TokenDriftOptions& o) {
+  const Record& r = row.record;
+  const TokenDriftRecord d = r.token_drift.value_or(TokenDriftRecord{});
   nlohmann::json j = {{"kind", "token_drift"},
                       {"definitions", "llama-perplexity --kl-divergence"},
-                      {"reference", reference.model},
-                      {"reference_description", reference.model_description},
-                      {"candidate", r.model},
-                      {"candidate_description", r.model_description},
-                      {"is_reference", row.label == "(reference itself)"},
+                      {"reference", o.reference},
+                      {"reference_description", d.reference_description},
+                      {"candidate", r.artifact},
+                      {"candidate_description", d.description},
+                      {"is_reference", d.is_reference},
                       {"target", r.effective_target},
-                      {"prompts", prompts.description},
-                      {"prompt_source", o.random_prompts > 0          ? "random"
-                                        : o.prompts_file.empty() ? "built-in"
-                                                                 : "file"},
+                      {"prompts", d.prompts},
+                      {"prompt_source", d.prompt_source},
                       {"max_tokens", o.max_tokens},
                       {"seed", o.seed},
-                      {"status", r.status},
-                      {"stage", r.stage},
+                      {"status", CaseStatusName(r.status)},
+                      {"stage", r.failed_stage},
                       {"error", r.error},
-                      {"per_prompt", TokenLogitsResultToJson(r).at("prompts")}};
-  if (r.drift) j["drift"] = TokenDriftSummaryToJson(*r.drift);
-  if (reference.random_weights || r.random_weights) j["note"] = kRandomWeightsNote;
+                      {"record_id", r.id},
+                      {"per_prompt", PromptDriftsToJson(d.per_prompt)}};
+  if (d.drift) j["drift"] = TokenDriftSummaryToJson(*d.drift);
+  if (d.random_weights) j["note"] = kRandomWeightsNote;
   return j;
 }
 
@@ -215,59 +181,103 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
     if (ec) return usage("cannot create the store directory '" + o.out_store + "': " + ec.message());
     store_path = (std::filesystem::path(o.out_store) / "token_drift.jsonl").string();
   }
-  auto scratch = ScratchDirectory::Create();
-  if (!scratch.ok()) {
-    std::cerr << "edgebench drift: " << scratch.error() << "\n";
-    return 1;
-  }
-
-  TokenLogitsRequest request;
-  request.role = "reference";
-  request.model = o.reference;
+  TokenDriftPlanRequest request;
+  request.reference = o.reference;
+  request.candidates = o.candidates;
   request.target = o.target;
-  request.logits_file = scratch.value().path() + "/reference.logits";
   request.prompt_texts = prompts.value().texts;
   request.random_prompts = o.random_prompts;
   request.max_tokens = o.max_tokens;
   request.seed = o.seed;
-  const TokenLogitsResult reference = RunInWorker(request, o, context);
-  if (reference.status != "ok") {
-    std::cerr << "edgebench drift: the reference " << o.reference << " " << reference.status << " at "
-              << reference.stage << ": " << reference.error << "\n";
+  request.prompts_description = prompts.value().description;
+  request.prompt_source = o.random_prompts > 0 ? "random" : o.prompts_file.empty() ? "built-in" : "file";
+  request.reference_row = o.reference_row;
+  request.timeout_ms = o.timeout_ms;
+  request.case_memory_mb = o.case_memory_mb;
+  request.monitor = o.monitor;
+  request.executable = context.executable;
+  request.worker_args = o.worker_args;
+  auto cases = PlanTokenDriftCases(request, context.registry);
+  if (!cases.ok()) {
+    std::cerr << "edgebench drift: " << cases.error() << "\n";
     return 1;
   }
-
-  std::vector<Row> rows;
-  request.role = "candidate";
-  std::vector<std::pair<std::string, std::string>> models;  // label, path
-  if (o.reference_row) models.push_back({"(reference itself)", o.reference});
-  for (const std::string& c : o.candidates) models.push_back({std::filesystem::path(c).filename().string(), c});
-  for (const auto& [label, path] : models) {
-    request.model = path;
-    rows.push_back({label, RunInWorker(request, o, context)});
+  std::optional<ResultStore> store;
+  if (!o.out_store.empty()) {
+    auto opened = ResultStore::Open(o.out_store);
+    if (!opened.ok()) return usage(opened.error());
+    store = opened.take();
   }
-
+  InstallInterruptHandlers();
+  RunPlanOptions options;
+  options.executable = context.executable;
+  options.worker_args = o.worker_args;
+  options.done_keys = o.done_keys;
+  options.cooldown = o.cooldown;
+  options.sysfs_root = o.monitor.sysfs_root;
+  std::map<std::string, Record> by_key;
+  int exit_code = 0;
+  const RunPlanTotals totals = RunPlan(cases.value(), context.registry, options, [&](const Record& r) {
+    by_key[r.case_key] = r;
+    if (!store) return true;
+    if (Status s = store->Append(r); !s.ok()) {
+      std::cerr << "edgebench drift: " << s.message() << "\n";
+      return false;
+    }
+    return true;
+  });
+  if (store && totals.resumed > 0) {
+    auto previous = ReadStore(store->path());
+    if (previous.ok()) {
+      for (const Record& r : previous.value().records) {
+        if (o.done_keys.count(r.case_key) && !by_key.count(r.case_key)) by_key[r.case_key] = r;
+      }
+    }
+  }
+  if (!totals.stopped.empty()) {
+    std::cerr << "edgebench drift: " << totals.stopped << "\n";
+    exit_code = 1;
+  }
+  if (totals.store_errors > 0 || totals.not_measured > 0) exit_code = 1;
+  if (totals.interrupted_by != 0) {
+    std::cerr << "edgebench drift: interrupted by signal " << totals.interrupted_by << "; every record so far is "
+              << "stored; --resume runs the rest\n";
+    return 128 + totals.interrupted_by;
+  }
+  // The reference's run first, then its row against itself and the candidates'.
+  std::optional<Record> reference;
+  std::vector<Row> rows;
+  for (const PlannedCase& c : cases.value()) {
+    auto it = by_key.find(c.spec.case_key);
+    if (it == by_key.end()) continue;
+    const Record& r = it->second;
+    if (c.spec.variant == "logits") {
+      reference = r;
+      continue;
+    }
+    rows.push_back({c.spec.variant == "itself" ? "(reference itself)" : std::filesystem::path(r.artifact).filename().string(), r});
+  }
+  if (!reference || reference->status != CaseStatus::kOk || !reference->token_drift) return exit_code ? exit_code : 1;
+  const TokenDriftRecord& ref = *reference->token_drift;
   int64_t positions = 0;
-  for (int64_t n : reference.prompt_tokens) positions += n - 1;
-  bool random_weights = reference.random_weights;
-  for (const Row& row : rows) random_weights = random_weights || row.result.random_weights;
+  for (int64_t n : ref.prompt_tokens) positions += n - 1;
+  bool random_weights = ref.random_weights;
+  for (const Row& row : rows) random_weights = random_weights || (row.record.token_drift && row.record.token_drift->random_weights);
   std::vector<std::string> notes;
   for (const Row& row : rows) {
-    if (row.label == "(reference itself)" && row.result.drift &&
-        (row.result.drift->max_kld != 0 || row.result.drift->same_top.value != 1)) {
-      notes.push_back("the reference against itself gives a maximum KLD of " +
-                      FormatNumber("%.3g", row.result.drift->max_kld) +
+    const auto& d = row.record.token_drift;
+    if (d && d->is_reference && d->drift && (d->drift->max_kld != 0 || d->drift->same_top.value != 1)) {
+      notes.push_back("the reference against itself gives a maximum KLD of " + FormatNumber("%.3g", d->drift->max_kld) +
                       ", not 0: its evaluation is not repeatable here, so drift of that size is noise");
     }
   }
-  if (reference.truncated_prompts > 0) {
-    notes.push_back(std::to_string(reference.truncated_prompts) + " prompts were cut to " +
-                    std::to_string(o.max_tokens) + " tokens (--max-tokens)");
+  if (ref.truncated_prompts > 0) {
+    notes.push_back(std::to_string(ref.truncated_prompts) + " prompts were cut to " + std::to_string(o.max_tokens) +
+                    " tokens (--max-tokens)");
   }
-
   if (o.format == "table") {
-    std::cout << "Per-token drift from " << o.reference << " (" << reference.model_description << ") on "
-              << reference.effective_target << "\n"
+    std::cout << "Per-token drift from " << o.reference << " (" << ref.description << ") on "
+              << reference->effective_target << "\n"
               << "Prompts: " << prompts.value().description << "; " << positions << " positions scored\n"
               << "Definitions: llama-perplexity --kl-divergence (KLD in nats; Δp on the next token of the text)\n";
     if (random_weights) std::cout << kRandomWeightsNote << "\n";
@@ -275,20 +285,20 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
     PrintTable(rows);
     for (const std::string& n : notes) std::cout << "note: " << n << "\n";
   }
-  int exit_code = 0;
   for (const Row& row : rows) {
-    nlohmann::json line = RowJson(row, reference, prompts.value(), o);
+    nlohmann::json line = RowJson(row, o);
     if (!notes.empty()) line["notes"] = notes;
     if (o.format == "json") std::cout << line.dump() << "\n";
-    if (store_path) {
+    if (store && !o.done_keys.count(row.record.case_key)) {
+      // The lines of earlier versions, beside the records, for readers of token_drift.jsonl.
       std::string warning;
-      if (Status s = AppendJsonLine(*store_path, line, &warning); !s.ok()) {
+      const std::string lines_path = (std::filesystem::path(o.out_store) / "token_drift.jsonl").string();
+      if (Status s = AppendJsonLine(lines_path, line, &warning); !s.ok()) {
         std::cerr << "edgebench drift: " << s.message() << "\n";
         exit_code = 1;
       }
       if (!warning.empty()) std::cerr << "edgebench drift: " << warning << "\n";
     }
-    if (row.result.status != "ok") exit_code = 1;
   }
   return exit_code;
 }

@@ -5,10 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
+#include "monitor/cooldown.h"
+#include "monitor/monitor_record.h"
 
 namespace edgebench {
 
@@ -24,8 +28,8 @@ struct TokenDriftOptions {
   int64_t max_tokens = 128;  // tokens per prompt; longer prompts are cut
   uint64_t seed = 0;         // of the random token sequences
   std::string format = "table";  // "table", or "json": one JSON object per candidate per line
-  // Optional directory: one JSON line per candidate appended to DIR/token_drift.jsonl (beside
-  // a results.jsonl, whose records have no section for this).
+  // Optional store directory: a record per side (scenario "drift", a `token_drift` section) in
+  // DIR/results.jsonl, and one JSON line per candidate in DIR/token_drift.jsonl as before.
   std::string out_store;
   int64_t timeout_ms = 1800000;  // per worker
   int64_t case_memory_mb = 0;    // per worker; 0: 80% of physical memory
@@ -33,6 +37,11 @@ struct TokenDriftOptions {
   // evaluation); otherwise that row says how much drift is noise.
   bool reference_row = true;
   std::vector<std::string> worker_args;  // global flags for workers (WorkerLogArgs())
+  // Through RunPlan, as every case: the store's case keys to skip (--resume), the monitor and
+  // the cooldown.
+  std::set<std::string> done_keys;
+  MonitorSettings monitor;
+  std::optional<CooldownSpec> cooldown;
 };
 
 // The built-in prompts: a few varied English sentences.

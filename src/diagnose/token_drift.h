@@ -66,6 +66,15 @@ struct TokenDriftSummary {
   double max_abs_delta_p = 0;
 };
 
+// One prompt's drift, in a candidate's answer.
+struct PromptDrift {
+  int64_t tokens = 0;
+  int64_t positions = 0;  // tokens - 1: the last has no next token to score
+  double mean_kld = 0;
+  double max_kld = 0;
+  double same_top = 0;  // a fraction
+};
+
 // The value at `percent` (0..100) of sorted `values`, interpolated linearly at percent/100 x
 // (n - 1). 0 for no values.
 double InterpolatedPercentile(const std::vector<double>& sorted_values, double percent);

@@ -27,6 +27,7 @@
 #include "core/environment.h"
 #include "diagnose/agreement.h"
 #include "diagnose/candidate_drift.h"
+#include "report/record_token_drift.h"
 #include "core/llm_types.h"
 #include "core/operator_profile.h"
 #include "core/placement.h"
@@ -240,6 +241,8 @@ struct Record {
   std::optional<AccuracyRecord> accuracy;    // scenario "accuracy" only
   // Scenario "drift" only: one side of a tensor-by-tensor comparison (diagnose/candidate_drift.h).
   std::optional<TensorDriftRecord> tensor_drift;
+  // Scenario "drift" on GGUF language models: one side, per-token KL divergence.
+  std::optional<TokenDriftRecord> token_drift;
   // `edgebench tune`: the race, configuration and round the case measured (tune/race_records.h);
   // null outside a race.
   nlohmann::json tune;

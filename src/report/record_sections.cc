@@ -3,6 +3,7 @@
 #include "report/json_numbers.h"
 #include "report/record_accuracy.h"
 #include "report/record_drift.h"
+#include "report/record_token_drift.h"
 
 namespace edgebench {
 namespace {
@@ -102,6 +103,19 @@ std::vector<RecordSection> MakeSections() {
          const TensorDriftRecord& d = *r.tensor_drift;
          if (!d.not_comparable.empty()) reasons.push_back("not comparable: " + d.not_comparable);
          for (const std::string& e : d.errors) reasons.push_back("comparison incomplete: " + e);
+       }},
+      // Likewise: a language model's KL divergence is the finding.
+      {"token_drift", [](const Record& r) { return r.token_drift.has_value(); },
+       [](const Record& r) { return TokenDriftToJson(*r.token_drift); },
+       [](const json& j, Record& r) {
+         auto drift = TokenDriftFromJson(j);
+         if (!drift.ok()) return drift.status();
+         r.token_drift = drift.take();
+         return Status::Ok();
+       },
+       nullptr,
+       [](const Record& r, std::vector<std::string>& reasons) {
+         if (r.token_drift->role == "candidate" && !r.token_drift->drift) reasons.push_back("no drift statistics");
        }},
   };
 }

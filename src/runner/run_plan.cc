@@ -92,6 +92,11 @@ class Progress {
       std::snprintf(text, sizeof text, ", top-1 %.2f%%", 100 * r.accuracy->top1_accuracy.value);
       return text;
     }
+    if (r.token_drift && r.token_drift->drift) {
+      char text[64];
+      std::snprintf(text, sizeof text, ", mean KLD %.6f", r.token_drift->drift->mean_kld.value);
+      return text;
+    }
     if (r.tensor_drift && !r.tensor_drift->is_reference) {
       return r.tensor_drift->first_drift.empty() ? ", no tensor below " + FormatNumberOrInf("%g", r.tensor_drift->min_sqnr_db) + " dB"
                                                  : ", first drift at " + r.tensor_drift->first_drift;

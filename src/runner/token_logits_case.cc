@@ -4,6 +4,7 @@
 
 #include "diagnose/token_logits_file.h"
 #include "load/llm_scenario.h"
+#include "report/record_token_drift.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {
@@ -181,12 +182,6 @@ TokenLogitsResult RunCandidate(const TokenLogitsRequest& request, Registry& regi
   return r;
 }
 
-nlohmann::json ValueJson(const ValueWithUncertainty& v) { return {{"value", v.value}, {"uncertainty", v.uncertainty}}; }
-
-ValueWithUncertainty ValueFromJson(const nlohmann::json& j) {
-  return {j.at("value").get<double>(), j.at("uncertainty").get<double>()};
-}
-
 }  // namespace
 
 nlohmann::json TokenLogitsRequestToJson(const TokenLogitsRequest& r) {
@@ -221,47 +216,7 @@ Result<TokenLogitsRequest> TokenLogitsRequestFromJson(const nlohmann::json& j) {
   }
 }
 
-nlohmann::json TokenDriftSummaryToJson(const TokenDriftSummary& s) {
-  nlohmann::json percentiles = nlohmann::json::array();
-  for (const KldPercentile& p : s.kld_percentiles) percentiles.push_back({{"percent", p.percent}, {"kld", p.kld}});
-  return {{"positions", s.positions},
-          {"mean_kld", ValueJson(s.mean_kld)},
-          {"max_kld", s.max_kld},
-          {"min_kld", s.min_kld},
-          {"median_kld", s.median_kld},
-          {"kld_percentiles", percentiles},
-          {"same_top", ValueJson(s.same_top)},
-          {"mean_delta_p", ValueJson(s.mean_delta_p)},
-          {"rms_delta_p", ValueJson(s.rms_delta_p)},
-          {"max_abs_delta_p", s.max_abs_delta_p}};
-}
-
-TokenDriftSummary TokenDriftSummaryFromJson(const nlohmann::json& j) {
-  TokenDriftSummary s;
-  s.positions = j.at("positions").get<int64_t>();
-  s.mean_kld = ValueFromJson(j.at("mean_kld"));
-  s.max_kld = j.at("max_kld").get<double>();
-  s.min_kld = j.at("min_kld").get<double>();
-  s.median_kld = j.at("median_kld").get<double>();
-  for (const auto& p : j.at("kld_percentiles")) {
-    s.kld_percentiles.push_back({p.at("percent").get<double>(), p.at("kld").get<double>()});
-  }
-  s.same_top = ValueFromJson(j.at("same_top"));
-  s.mean_delta_p = ValueFromJson(j.at("mean_delta_p"));
-  s.rms_delta_p = ValueFromJson(j.at("rms_delta_p"));
-  s.max_abs_delta_p = j.at("max_abs_delta_p").get<double>();
-  return s;
-}
-
 nlohmann::json TokenLogitsResultToJson(const TokenLogitsResult& r) {
-  nlohmann::json prompts = nlohmann::json::array();
-  for (const PromptDrift& p : r.prompts) {
-    prompts.push_back({{"tokens", p.tokens},
-                       {"positions", p.positions},
-                       {"mean_kld", p.mean_kld},
-                       {"max_kld", p.max_kld},
-                       {"same_top", p.same_top}});
-  }
   nlohmann::json j = {{"status", r.status},
                       {"stage", r.stage},
                       {"error", r.error},
@@ -272,7 +227,7 @@ nlohmann::json TokenLogitsResultToJson(const TokenLogitsResult& r) {
                       {"random_weights", r.random_weights},
                       {"prompt_tokens", r.prompt_tokens},
                       {"truncated_prompts", r.truncated_prompts},
-                      {"prompts", prompts}};
+                      {"prompts", PromptDriftsToJson(r.prompts)}};
   if (r.drift) j["drift"] = TokenDriftSummaryToJson(*r.drift);
   return j;
 }
@@ -290,11 +245,7 @@ Result<TokenLogitsResult> TokenLogitsResultFromJson(const nlohmann::json& j) {
     r.random_weights = j.at("random_weights").get<bool>();
     r.prompt_tokens = j.at("prompt_tokens").get<std::vector<int64_t>>();
     r.truncated_prompts = j.at("truncated_prompts").get<int64_t>();
-    for (const auto& p : j.at("prompts")) {
-      r.prompts.push_back({p.at("tokens").get<int64_t>(), p.at("positions").get<int64_t>(),
-                           p.at("mean_kld").get<double>(), p.at("max_kld").get<double>(),
-                           p.at("same_top").get<double>()});
-    }
+    r.prompts = PromptDriftsFromJson(j.at("prompts"));
     if (j.contains("drift")) r.drift = TokenDriftSummaryFromJson(j.at("drift"));
     return r;
   } catch (const nlohmann::json::exception& e) {

@@ -34,15 +34,6 @@ struct TokenLogitsRequest {
   uint64_t seed = 0;
 };
 
-// One prompt's drift, in a candidate's answer.
-struct PromptDrift {
-  int64_t tokens = 0;
-  int64_t positions = 0;  // tokens - 1: the last has no next token to score
-  double mean_kld = 0;
-  double max_kld = 0;
-  double same_top = 0;  // a fraction
-};
-
 struct TokenLogitsResult {
   std::string status = "ok";  // as CaseStatusName
   std::string stage;
@@ -62,8 +53,6 @@ nlohmann::json TokenLogitsRequestToJson(const TokenLogitsRequest& request);
 Result<TokenLogitsRequest> TokenLogitsRequestFromJson(const nlohmann::json& json);
 nlohmann::json TokenLogitsResultToJson(const TokenLogitsResult& result);
 Result<TokenLogitsResult> TokenLogitsResultFromJson(const nlohmann::json& json);
-nlohmann::json TokenDriftSummaryToJson(const TokenDriftSummary& summary);
-TokenDriftSummary TokenDriftSummaryFromJson(const nlohmann::json& json);  // throws on a missing field
 
 // The worker's side of either role.
 TokenLogitsResult RunTokenLogitsCase(const TokenLogitsRequest& request, Registry& registry,
