@@ -44,14 +44,13 @@ struct alignas(64) StreamState {
 
 }  // namespace
 
-ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
-                             const std::vector<std::vector<Tensor>>& input_pool, const ClosedLoopPlan& plan,
+ScenarioResult RunClosedLoop(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool, const ClosedLoopPlan& plan,
                              RunObserver* observer, const std::function<int64_t()>& clock) {
   const std::function<int64_t()> now = clock ? clock : std::function<int64_t()>(NowNs);
   ScenarioResult result;
   const int streams = plan.streams;
-  if (input_pool.empty() || sessions.empty() || streams < 1 ||
-      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(streams)) ||
+  if (input_pool.empty() || system.lanes() < 1 || streams < 1 ||
+      (system.lanes() != 1 && system.lanes() != streams) ||
       (plan.histograms_beyond_cap && plan.window_ns <= 0)) {
     result.error = Status::Error(
         "internal: closed loop needs input samples, one session or one per stream, and a window for histograms");
@@ -85,7 +84,7 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
 
   auto stream_main = [&](int s, PhaseGate& gate) {
     StreamState& state = *states[static_cast<size_t>(s)];
-    Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(s)];
+    const int lane = system.lanes() == 1 ? 0 : s;
     std::vector<Tensor> outputs;
     int64_t query = 0;
     // Runs the next query; keeps its sample in `series` unless that is null.
@@ -93,7 +92,7 @@ ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
       const std::vector<Tensor>& inputs =
           input_pool[static_cast<size_t>(query * streams + s) % pool_size];
       const int64_t start = now();
-      Status status = session.Run(inputs, outputs);
+      Status status = system.IssueQuery(lane, inputs, outputs);
       const int64_t end = now();
       if (!status.ok()) {
         state.error = status;

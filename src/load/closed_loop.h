@@ -22,6 +22,8 @@
 // query) plus about 10 KiB per window per stream.
 #pragma once
 
+#include "load/system_under_test.h"
+
 #include <functional>
 #include <vector>
 
@@ -45,8 +47,16 @@ struct ClosedLoopPlan {
 };
 
 // The measured series is ordered by issue time, with each query's stream.
-ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
-                             const std::vector<std::vector<Tensor>>& input_pool, const ClosedLoopPlan& plan,
-                             RunObserver* observer = nullptr, const std::function<int64_t()>& now = {});
+// Stream s issues to lane s of `system`, or to lane 0 when it has one.
+ScenarioResult RunClosedLoop(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
+                             const ClosedLoopPlan& plan, RunObserver* observer = nullptr,
+                             const std::function<int64_t()>& now = {});
+// The same on one model's sessions (one shared, or one per stream).
+inline ScenarioResult RunClosedLoop(const std::vector<Session*>& sessions,
+                                    const std::vector<std::vector<Tensor>>& input_pool, const ClosedLoopPlan& plan,
+                                    RunObserver* observer = nullptr, const std::function<int64_t()>& now = {}) {
+  SessionSystem system(sessions);
+  return RunClosedLoop(system, input_pool, plan, observer, now);
+}
 
 }  // namespace edgebench

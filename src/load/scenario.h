@@ -5,6 +5,10 @@
 // device samplers and profilers attach (never inside the loop).
 #pragma once
 
+#include <memory>
+
+#include "load/system_under_test.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -57,11 +61,17 @@ struct ScenarioResult {
 // and a pool of input sample sets cycled by the queries; the LLM scenario gets `llm`.
 struct ScenarioContext {
   std::vector<Session*> sessions;
+  // Where the queries go (load/system_under_test.h); unset: one model, `sessions` (SystemOf).
+  SystemUnderTest* system = nullptr;
+  std::unique_ptr<SystemUnderTest> sessions_system;  // SystemOf's, made once
   const std::vector<std::vector<Tensor>>* input_pool = nullptr;
   LlmSession* llm = nullptr;
   RunObserver* observer = nullptr;
   std::function<int64_t()> now;  // the harness clock; tests inject a fake one
 };
+
+// The system a scenario issues to: context.system, else a SessionSystem over context.sessions.
+SystemUnderTest& SystemOf(ScenarioContext& context);
 
 class Scenario {
  public:

@@ -49,7 +49,7 @@ class PooledScenario : public Scenario {
       plan.max_duration_ns = s.max_duration_ms * 1'000'000;
       plan.max_queries = s.max_queries;
       plan.window_ns = s.window_ms * 1'000'000;  // the histograms' past kServerRawSampleCap
-      return RunServer(context.sessions, *context.input_pool, plan, context.observer);
+      return RunServer(SystemOf(context), *context.input_pool, plan, context.observer);
     }
     ClosedLoopPlan plan = ClosedLoopFrom(s, streams_);
     if (spec_.kind == ScenarioKind::kSoak) {
@@ -57,7 +57,7 @@ class PooledScenario : public Scenario {
       plan.histograms_beyond_cap = true;
       plan.window_ns = s.window_ms * 1'000'000;
     }
-    return RunClosedLoop(context.sessions, *context.input_pool, plan, context.observer, context.now);
+    return RunClosedLoop(SystemOf(context), *context.input_pool, plan, context.observer, context.now);
   }
 
  private:
@@ -74,7 +74,7 @@ class SingleStreamScenario : public Scenario {
   SessionKind session_kind() const override { return SessionKind::kTensor; }
   int64_t batch() const override { return settings_.values.batch; }
   ScenarioResult Run(ScenarioContext& context) override {
-    return RunSingleStream(*context.sessions.at(0), *context.input_pool, settings_, context.observer,
+    return RunSingleStream(SystemOf(context), *context.input_pool, settings_, context.observer,
                            context.now);
   }
 
@@ -100,6 +100,12 @@ class LanguageModelScenario : public Scenario {
 };
 
 }  // namespace
+
+SystemUnderTest& SystemOf(ScenarioContext& context) {
+  if (context.system) return *context.system;
+  if (!context.sessions_system) context.sessions_system = std::make_unique<SessionSystem>(context.sessions);
+  return *context.sessions_system;
+}
 
 std::vector<std::string> ScenarioNames() {
   std::vector<std::string> names = {"single-stream", "multi-stream:N", "server:QPS", "offline", "soak:DURATION", "llm"};

@@ -45,12 +45,11 @@ std::vector<int64_t> ServerSchedule(const ServerPlan& plan) {
   return arrivals;
 }
 
-ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+ScenarioResult RunServer(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
                          const ServerPlan& plan, RunObserver* observer) {
   ScenarioResult result;
   const int workers = plan.workers;
-  if (input_pool.empty() || sessions.empty() || workers < 1 ||
-      (sessions.size() != 1 && sessions.size() != static_cast<size_t>(workers)) || !(plan.target_qps > 0) ||
+  if (input_pool.empty() || system.lanes() < 1 || workers < 1 || (system.lanes() != 1 && system.lanes() != workers) || !(plan.target_qps > 0) ||
       (plan.raw_sample_cap > 0 && plan.window_ns <= 0)) {
     result.error = Status::Error(
         "internal: server needs a rate, input samples, one session or one per worker, and a positive window");
@@ -74,12 +73,12 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
     // Timer slack decides how late sleep_for may wake (50 us by default): as little as possible.
     ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     WorkerState& state = *states[static_cast<size_t>(w)];
-    Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(w)];
+    const int lane = system.lanes() == 1 ? 0 : w;
     std::vector<Tensor> outputs;
     for (int64_t i = 0; i < plan.warmup_queries && !stop.load(std::memory_order_relaxed); ++i) {
       const std::vector<Tensor>& inputs = input_pool[static_cast<size_t>(i * workers + w) % pool_size];
       const int64_t start = NowNs();
-      Status status = session.Run(inputs, outputs);
+      Status status = system.IssueQuery(lane, inputs, outputs);
       const int64_t end = NowNs();
       if (!status.ok()) {
         state.error = status;
@@ -110,7 +109,7 @@ ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vecto
         break;
       }
       const std::vector<Tensor>& inputs = input_pool[static_cast<size_t>(index) % pool_size];
-      Status status = session.Run(inputs, outputs);
+      Status status = system.IssueQuery(lane, inputs, outputs);
       const int64_t end = NowNs();
       if (!status.ok()) {
         state.error = status;

@@ -14,6 +14,8 @@
 // the server's totals (stats/server_histograms.h), so that the record stays small.
 #pragma once
 
+#include "load/system_under_test.h"
+
 #include <functional>
 #include <vector>
 
@@ -39,10 +41,16 @@ struct ServerPlan {
 // target_qps, until both min_queries and min_duration are covered or max_queries is reached.
 std::vector<int64_t> ServerSchedule(const ServerPlan& plan);
 
-// Workers use sessions[w] when there is one per worker, else sessions[0] for all (shared).
+// Worker w issues to lane w of `system`, or to lane 0 when it has one (shared).
 // The measured series (below the raw-sample cap) is in arrival order: issue_ns the scheduled arrival, latency_ns from it,
 // service_ns from the actual start, stream the worker.
-ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+ScenarioResult RunServer(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
                          const ServerPlan& plan, RunObserver* observer = nullptr);
+// The same on one model's sessions (one shared, or one per worker).
+inline ScenarioResult RunServer(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+                                const ServerPlan& plan, RunObserver* observer = nullptr) {
+  SessionSystem system(sessions);
+  return RunServer(system, input_pool, plan, observer);
+}
 
 }  // namespace edgebench

@@ -4,7 +4,7 @@
 
 namespace edgebench {
 
-ScenarioResult RunSingleStream(Session& session, const std::vector<std::vector<Tensor>>& input_pool,
+ScenarioResult RunSingleStream(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
                                const EffectiveRunSettings& settings, RunObserver* observer,
                                const std::function<int64_t()>& clock) {
   const RunSettings& s = settings.values;
@@ -27,7 +27,7 @@ ScenarioResult RunSingleStream(Session& session, const std::vector<std::vector<T
   auto issue = [&](QuerySeries& series, int64_t phase_start) {
     const std::vector<Tensor>& inputs = input_pool[static_cast<size_t>(query) % pool_size];
     const int64_t start = now();
-    Status status = session.Run(inputs, outputs);
+    Status status = system.IssueQuery(0, inputs, outputs);
     const int64_t end = now();
     if (!status.ok()) {
       result.error = status;

@@ -8,12 +8,21 @@
 
 #include "backends/backend.h"
 #include "load/scenario.h"
+#include "load/system_under_test.h"
 #include "load/settings.h"
 
 namespace edgebench {
 
-ScenarioResult RunSingleStream(Session& session, const std::vector<std::vector<Tensor>>& input_pool,
+// One query at a time on lane 0 of `system`.
+ScenarioResult RunSingleStream(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
                                const EffectiveRunSettings& settings, RunObserver* observer = nullptr,
                                const std::function<int64_t()>& now = {});
+// The same on one model's session.
+inline ScenarioResult RunSingleStream(Session& session, const std::vector<std::vector<Tensor>>& input_pool,
+                                      const EffectiveRunSettings& settings, RunObserver* observer = nullptr,
+                                      const std::function<int64_t()>& now = {}) {
+  SessionSystem system({&session});
+  return RunSingleStream(system, input_pool, settings, observer, now);
+}
 
 }  // namespace edgebench

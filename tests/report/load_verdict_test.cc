@@ -8,7 +8,7 @@
 namespace edgebench {
 namespace {
 
-constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kOneMs = 1'000'000;
 
 // 200 server queries scheduled every 10 ms (offered 200 / 1.99 s = 100.5 QPS), 1 ms of service
 // each, none waiting except the last, which starts `last_delay_ns` late.
@@ -17,25 +17,25 @@ Record ServerRecord(int64_t last_delay_ns) {
   r.scenario = "server:100";
   for (int64_t i = 0; i < 200; ++i) {
     const int64_t delay = i == 199 ? last_delay_ns : 0;
-    r.measured_issue_ns.push_back(i * 10 * kMs);
-    r.measured_service_ns.push_back(1 * kMs);
-    r.measured_ns.push_back(1 * kMs + delay);
+    r.measured_issue_ns.push_back(i * 10 * kOneMs);
+    r.measured_service_ns.push_back(1 * kOneMs);
+    r.measured_ns.push_back(1 * kOneMs + delay);
   }
   r.effective_settings.min_queries = 100;
-  r.measured_wall_ns = 1990 * kMs + last_delay_ns + 1 * kMs;
+  r.measured_wall_ns = 1990 * kOneMs + last_delay_ns + 1 * kOneMs;
   FinishRecord(r);
   return r;
 }
 
 TEST(LoadVerdict, AServerMoreThanTwoPercentUnderTheOfferedRateIsInvalid) {
   // Last start at 1.99 s + 10 ms: achieved 200 / 2.0 s = 100 QPS, 0.5% under 100.5: VALID.
-  const Record keeping_up = ServerRecord(10 * kMs);
+  const Record keeping_up = ServerRecord(10 * kOneMs);
   ASSERT_TRUE(keeping_up.load && keeping_up.load->server);
   EXPECT_NEAR(keeping_up.load->server->offered_qps, 200 / 1.99, 1e-9);
   EXPECT_NEAR(keeping_up.load->server->achieved_qps, 100.0, 1e-9);
   EXPECT_TRUE(keeping_up.valid) << ::testing::PrintToString(keeping_up.invalid_reasons);
   // Last start at 1.99 s + 60 ms: achieved 97.56 QPS, 2.9% under: INVALID, with the numbers.
-  const Record behind = ServerRecord(60 * kMs);
+  const Record behind = ServerRecord(60 * kOneMs);
   EXPECT_FALSE(behind.valid);
   ASSERT_EQ(behind.invalid_reasons.size(), 1u);
   EXPECT_EQ(behind.invalid_reasons[0],
@@ -45,7 +45,7 @@ TEST(LoadVerdict, AServerMoreThanTwoPercentUnderTheOfferedRateIsInvalid) {
 
 TEST(LoadVerdict, AServerIsNotJudgedByItsCoefficientOfVariation) {
   Record r = ServerRecord(0);
-  for (size_t i = 0; i < r.measured_ns.size(); i += 2) r.measured_ns[i] = 30 * kMs;  // queueing
+  for (size_t i = 0; i < r.measured_ns.size(); i += 2) r.measured_ns[i] = 30 * kOneMs;  // queueing
   r.measured_service_ns = r.measured_ns;
   FinishRecord(r);
   EXPECT_GT(r.summary.cv, r.effective_settings.max_cv);
@@ -77,14 +77,14 @@ Record ClosedLoopRecord(const std::string& scenario, std::vector<int64_t> last_t
   r.effective_settings.max_cv = 100;
   int64_t t = 0;
   for (int w = 0; w < 5; ++w) {
-    const int64_t latency = (w < 2 ? 1 : last_three_ms[static_cast<size_t>(w - 2)]) * kMs;
-    while (t + latency <= (w + 1) * 1000 * kMs) {
+    const int64_t latency = (w < 2 ? 1 : last_three_ms[static_cast<size_t>(w - 2)]) * kOneMs;
+    while (t + latency <= (w + 1) * 1000 * kOneMs) {
       r.measured_issue_ns.push_back(t);
       r.measured_ns.push_back(latency);
       t += latency;
     }
   }
-  r.measured_wall_ns = 5000 * kMs;
+  r.measured_wall_ns = 5000 * kOneMs;
   r.effective_settings.min_queries = 1;
   FinishRecord(r);
   return r;

@@ -51,7 +51,7 @@ class BurstScenario : public Scenario {
   bool needs_concurrent_runs() const override { return shared() && spec_.streams > 1; }
   int64_t batch() const override { return settings_.values.batch; }
   ScenarioResult Run(ScenarioContext& context) override {
-    return RunBursts(context.sessions, *context.input_pool,
+    return RunBursts(SystemOf(context), *context.input_pool,
                      PlanBursts(static_cast<int>(spec_.streams), spec_.period_ms, settings_.values), context.observer);
   }
 
@@ -95,11 +95,11 @@ BurstPlan PlanBursts(int streams, int64_t period_ms, const RunSettings& s) {
   return plan;
 }
 
-ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+ScenarioResult RunBursts(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
                          const BurstPlan& plan, RunObserver* observer) {
   ScenarioResult result;
   const int streams = plan.streams;
-  if (input_pool.empty() || sessions.empty() || (sessions.size() != 1 && sessions.size() != static_cast<size_t>(streams))) {
+  if (input_pool.empty() || system.lanes() < 1 || (system.lanes() != 1 && system.lanes() != streams)) {
     result.error = Status::Error("internal: bursts need input samples and one session or one per stream");
     result.failed_stage = "inputs";
     result.stop_reason = "error";
@@ -114,12 +114,12 @@ ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vecto
   auto stream_main = [&](int s, PhaseGate& gate) {
     ::prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     BurstStream& state = *states[static_cast<size_t>(s)];
-    Session& session = *sessions[sessions.size() == 1 ? 0 : static_cast<size_t>(s)];
+    const int lane = system.lanes() == 1 ? 0 : s;
     std::vector<Tensor> outputs;
     int64_t query = 0;
     auto run = [&](int64_t& end) {
       const auto& inputs = input_pool[static_cast<size_t>(query * streams + s) % pool_size];
-      Status status = session.Run(inputs, outputs);
+      Status status = system.IssueQuery(lane, inputs, outputs);
       end = NowNs();
       if (!status.ok()) {
         state.error = status;

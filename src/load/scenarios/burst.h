@@ -7,6 +7,8 @@
 // per stream, back to back.
 #pragma once
 
+#include "load/system_under_test.h"
+
 #include <vector>
 
 #include "load/scenario_registry.h"
@@ -27,9 +29,15 @@ struct BurstPlan {
 // max_queries (at least one).
 BurstPlan PlanBursts(int streams, int64_t period_ms, const RunSettings& settings);
 
-// Runs the plan on `sessions` (one, shared, or one per stream). The measured series is in
+// Runs the plan on `system` (one lane shared, or one per stream). The measured series is in
 // issue order, each query with its stream; issue times are the bursts' scheduled starts.
-ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+ScenarioResult RunBursts(SystemUnderTest& system, const std::vector<std::vector<Tensor>>& input_pool,
                          const BurstPlan& plan, RunObserver* observer = nullptr);
+// The same on one model's sessions.
+inline ScenarioResult RunBursts(const std::vector<Session*>& sessions, const std::vector<std::vector<Tensor>>& input_pool,
+                                const BurstPlan& plan, RunObserver* observer = nullptr) {
+  SessionSystem system(sessions);
+  return RunBursts(system, input_pool, plan, observer);
+}
 
 }  // namespace edgebench
