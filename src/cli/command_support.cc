@@ -46,6 +46,7 @@ Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const st
 }
 
 Status ParseSuiteBlock(CLI::App& app, const std::vector<std::string>& args) {
+  app.set_help_flag();  // `help:` in a block is a flag the command does not take, not a request for help
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
     app.parse(reversed);

@@ -99,6 +99,9 @@ TEST_F(SuiteModesCli, ABlocksMistakesAreErrorsWithTheLineBeforeAnythingRuns) {
   auto dashes = RunCommand(Executable() + " suite " + WriteSuite("agree: {--seed: 1}\n", "[agree]") + " 2>&1");
   EXPECT_EQ(dashes.exit_code, 2) << dashes.output;
   EXPECT_NE(dashes.output.find("without its dashes"), std::string::npos) << dashes.output;
+  auto help = RunCommand(Executable() + " suite " + WriteSuite("accuracy: {help: true}\n", "[accuracy]") + " 2>&1");
+  EXPECT_EQ(help.exit_code, 2) << help.output;
+  EXPECT_NE(help.output.find("not expected: --help"), std::string::npos) << help.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/out/results.jsonl")) << "nothing ran";
 }
 
