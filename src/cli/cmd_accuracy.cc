@@ -20,9 +20,9 @@
 #include "report/store.h"
 #include "cli/monitor_options.h"
 #include "runner/accuracy_mode.h"
-#include "runner/interrupt.h"
 #include "runner/plan.h"
 #include "runner/resolve_target.h"
+#include "runner/resume.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {
@@ -276,7 +276,6 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
     if (!opened.ok()) return fail(opened.error());
     store = opened.take();
   }
-  InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
   options.worker_args = WorkerLogArgs();
@@ -285,24 +284,9 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
   options.sysfs_root = monitor.value().settings.sysfs_root;
   std::map<std::string, Record> by_key;
   int stored = 0;
-  const RunPlanTotals totals = RunPlan(cases, context.registry, options, [&](const Record& r) {
-    by_key[r.case_key] = r;
-    if (!store) return true;
-    if (Status s = store->Append(r); !s.ok()) {
-      std::cerr << "edgebench accuracy: " << s.message() << "\n";
-      return false;
-    }
-    ++stored;
-    return true;
-  });
-  if (store && totals.resumed > 0) {
-    auto previous = ReadStore(store->path());
-    if (previous.ok()) {
-      for (const Record& r : previous.value().records) {
-        if (done_keys.value().count(r.case_key) && !by_key.count(r.case_key)) by_key[r.case_key] = r;
-      }
-    }
-  }
+  const RunPlanTotals totals = RunPlanIntoStore(cases, context.registry, options, store ? &*store : nullptr,
+                                                "accuracy", [&](const Record& r) { by_key[r.case_key] = r; }, stored);
+  if (store && totals.resumed > 0) AddStoredRecords(store->path(), done_keys.value(), by_key);
   std::vector<AccuracyRow> rows;
   for (const PlannedCase& c : cases) {
     auto it = by_key.find(c.spec.case_key);

@@ -19,7 +19,6 @@
 #include "report/record.h"
 #include "report/store.h"
 #include "runner/agree_mode.h"
-#include "runner/interrupt.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {
@@ -281,7 +280,6 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   }
   AgreeReport rows(o, plan.value(), report);
   rows.Header();
-  InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
   options.worker_args = WorkerLogArgs();
@@ -289,16 +287,9 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   options.cooldown = monitor.value().cooldown;
   options.sysfs_root = monitor.value().settings.sysfs_root;
   int stored = 0;
-  const RunPlanTotals totals = RunPlan(plan.value().cases, context.registry, options, [&](const Record& r) {
-    rows.Add(r);
-    if (!store) return true;
-    if (Status s = store->Append(r); !s.ok()) {
-      std::cerr << "edgebench agree: " << s.message() << "\n";
-      return false;
-    }
-    ++stored;
-    return true;
-  });
+  const RunPlanTotals totals = RunPlanIntoStore(plan.value().cases, context.registry, options,
+                                                store ? &*store : nullptr, "agree",
+                                                [&](const Record& r) { rows.Add(r); }, stored);
   int exit_code = rows.exit_code;
   if (totals.store_errors > 0) exit_code = 1;
   std::vector<std::string> resumed;

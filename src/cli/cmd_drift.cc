@@ -32,7 +32,6 @@
 #include "report/record_drift.h"
 #include "report/store.h"
 #include "runner/drift_mode.h"
-#include "runner/interrupt.h"
 #include "runner/model_spec.h"
 #include "runner/plan.h"
 #include "runner/run_plan.h"
@@ -355,23 +354,14 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     report["candidates"].push_back(entry);
     if (o.format == "table") PrintCandidate(r, r.artifact, std::cout);
   };
-  InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
   options.worker_args = WorkerLogArgs();
   options.done_keys = done_keys.value();
   options.cooldown = monitor.value().cooldown;
   options.sysfs_root = monitor.value().settings.sysfs_root;
-  const RunPlanTotals totals = RunPlan(cases, context.registry, options, [&](const Record& r) {
-    show(r);
-    if (!store) return true;
-    if (Status s = store->Append(r); !s.ok()) {
-      std::cerr << "edgebench drift: " << s.message() << "\n";
-      return false;
-    }
-    ++stored;
-    return true;
-  });
+  const RunPlanTotals totals =
+      RunPlanIntoStore(cases, context.registry, options, store ? &*store : nullptr, "drift", show, stored);
   if (!totals.stopped.empty()) {
     std::cerr << "edgebench drift: " << totals.stopped << "\n";
     exit_code = std::max(exit_code, 1);

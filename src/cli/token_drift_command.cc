@@ -12,7 +12,7 @@
 #include "load/settings.h"
 #include "report/store.h"
 #include "report/record_token_drift.h"
-#include "runner/interrupt.h"
+#include "runner/resume.h"
 #include "runner/run_plan.h"
 #include "runner/token_drift_mode.h"
 
@@ -208,7 +208,6 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
     if (!opened.ok()) return usage(opened.error());
     store = opened.take();
   }
-  InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;
   options.worker_args = o.worker_args;
@@ -216,24 +215,11 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
   options.cooldown = o.cooldown;
   options.sysfs_root = o.monitor.sysfs_root;
   std::map<std::string, Record> by_key;
+  int stored = 0;
+  const RunPlanTotals totals = RunPlanIntoStore(cases.value(), context.registry, options, store ? &*store : nullptr,
+                                                "drift", [&](const Record& r) { by_key[r.case_key] = r; }, stored);
+  if (store && totals.resumed > 0) AddStoredRecords(store->path(), o.done_keys, by_key);
   int exit_code = 0;
-  const RunPlanTotals totals = RunPlan(cases.value(), context.registry, options, [&](const Record& r) {
-    by_key[r.case_key] = r;
-    if (!store) return true;
-    if (Status s = store->Append(r); !s.ok()) {
-      std::cerr << "edgebench drift: " << s.message() << "\n";
-      return false;
-    }
-    return true;
-  });
-  if (store && totals.resumed > 0) {
-    auto previous = ReadStore(store->path());
-    if (previous.ok()) {
-      for (const Record& r : previous.value().records) {
-        if (o.done_keys.count(r.case_key) && !by_key.count(r.case_key)) by_key[r.case_key] = r;
-      }
-    }
-  }
   if (!totals.stopped.empty()) {
     std::cerr << "edgebench drift: " << totals.stopped << "\n";
     exit_code = 1;
@@ -289,11 +275,10 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
     nlohmann::json line = RowJson(row, o);
     if (!notes.empty()) line["notes"] = notes;
     if (o.format == "json") std::cout << line.dump() << "\n";
-    if (store && !o.done_keys.count(row.record.case_key)) {
+    if (store_path && !o.done_keys.count(row.record.case_key)) {
       // The lines of earlier versions, beside the records, for readers of token_drift.jsonl.
       std::string warning;
-      const std::string lines_path = (std::filesystem::path(o.out_store) / "token_drift.jsonl").string();
-      if (Status s = AppendJsonLine(lines_path, line, &warning); !s.ok()) {
+      if (Status s = AppendJsonLine(*store_path, line, &warning); !s.ok()) {
         std::cerr << "edgebench drift: " << s.message() << "\n";
         exit_code = 1;
       }

@@ -1,5 +1,7 @@
 #include "runner/resume.h"
 
+#include "report/store.h"
+
 namespace edgebench {
 
 bool AttemptMayBeRetried(CaseStatus status) {
@@ -14,6 +16,16 @@ std::set<std::string> CaseKeysToSkip(const std::vector<Record>& stored, bool ret
     keys.insert(r.case_key);
   }
   return keys;
+}
+
+void AddStoredRecords(const std::string& store_path, const std::set<std::string>& keys,
+                      std::map<std::string, Record>& by_key) {
+  if (keys.empty()) return;
+  auto stored = ReadStore(store_path);
+  if (!stored.ok()) return;
+  for (const Record& r : stored.value().records) {
+    if (keys.count(r.case_key) && !by_key.count(r.case_key)) by_key[r.case_key] = r;
+  }
 }
 
 }  // namespace edgebench

@@ -1,6 +1,7 @@
 // Which planned cases a resumed suite skips (`edgebench suite --resume [--retry-failed]`).
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,5 +21,10 @@ bool AttemptMayBeRetried(CaseStatus status);
 // every attempt crashed or timed out runs again (and its new record joins the old ones: the
 // store keeps every attempt).
 std::set<std::string> CaseKeysToSkip(const std::vector<Record>& stored, bool retry_failed);
+
+// A resumed command's tables show every case: the store's first record of each of `keys` that
+// `by_key` (this run's records, by case key) lacks is added to it. An unreadable store adds none.
+void AddStoredRecords(const std::string& store_path, const std::set<std::string>& keys,
+                      std::map<std::string, Record>& by_key);
 
 }  // namespace edgebench

@@ -282,4 +282,21 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
   return totals;
 }
 
+RunPlanTotals RunPlanIntoStore(const std::vector<PlannedCase>& plan, Registry& registry, const RunPlanOptions& options,
+                               ResultStore* store, const std::string& command,
+                               const std::function<void(const Record&)>& show, int& appended) {
+  InstallInterruptHandlers();
+  appended = 0;
+  return RunPlan(plan, registry, options, [&](const Record& r) {
+    show(r);
+    if (!store) return true;
+    if (Status s = store->Append(r); !s.ok()) {
+      std::fprintf(stderr, "edgebench %s: %s\n", command.c_str(), s.message().c_str());
+      return false;
+    }
+    ++appended;
+    return true;
+  });
+}
+
 }  // namespace edgebench

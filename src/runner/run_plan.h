@@ -11,6 +11,7 @@
 #include "backends/registry.h"
 #include "monitor/cooldown.h"
 #include "report/record.h"
+#include "report/store.h"
 #include "runner/plan.h"
 
 namespace edgebench {
@@ -41,5 +42,13 @@ struct RunPlanTotals {
 // `sink` stores and prints a record; false when it could not be stored.
 RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
                       const RunPlanOptions& options, const std::function<bool(const Record&)>& sink);
+
+// RunPlan for a command that prints in its own way (agree, accuracy, drift): with Ctrl-C
+// handled (runner/interrupt.h), each record handed to `show`, then appended to `store` when
+// there is one (a failed append said on stderr as "edgebench COMMAND: ..." and counted in
+// store_errors). `appended`: the records the store took.
+RunPlanTotals RunPlanIntoStore(const std::vector<PlannedCase>& plan, Registry& registry, const RunPlanOptions& options,
+                               ResultStore* store, const std::string& command,
+                               const std::function<void(const Record&)>& show, int& appended);
 
 }  // namespace edgebench
