@@ -34,12 +34,12 @@ class AccuracyMode : public CaseMode {
   Record Run(const CaseSpec& spec, const WorkerMessageCallback& on_message) override {
     Record r = MakeBaseRecord(spec, registry_);
     AccuracyRecord a = base_;
-    const WorkerOutcome outcome = RunWorker(executable_, RequestWithMonitor(AccuracyRequestToJson(request_), spec.monitor),
-                                            timeout_ms_, worker_args_, on_message, memory_mb_);
     AccuracyResult failed;
     failed.artifact = request_.artifact.path;
     failed.effective_target = request_.target;
-    AccuracyResult result = AnswerOf(outcome, AccuracyResultFromJson, failed);
+    WorkerOutcome outcome;
+    AccuracyResult result = AskWorker(executable_, AccuracyRequestToJson(request_), timeout_ms_, worker_args_, memory_mb_,
+                                      on_message, AccuracyResultFromJson, std::move(failed), &spec.monitor, &outcome);
     if (outcome.result && !outcome.after_result.empty()) result.notes.push_back(outcome.after_result);
     r.status = ParseCaseStatus(result.status).value_or(CaseStatus::kFailed);
     r.failed_stage = result.stage;

@@ -89,16 +89,12 @@ class AgreeSession {
                            const WorkerMessageCallback& on_message) {
     OutputsRequest request{request_.model.name, *target.artifact, reference_.artifact->layout, target.target.text,
                            request_.dims, request_.seed, std::move(inputs), request_.image, request_.preprocess};
-    nlohmann::json json = OutputsRequestToJson(request);
-    if (worker_out) json = RequestWithMonitor(std::move(json), request_.monitor);
-    WorkerOutcome worker = RunWorker(request_.executable, json, request_.timeout_ms, request_.worker_args, on_message,
-                                     DefaultCaseMemoryMb());
     OutputsResult failed;
     failed.artifact = target.artifact->path;
     failed.effective_target = target.target.text;
-    OutputsResult result = AnswerOf(worker, OutputsResultFromJson, failed);
-    if (worker_out) *worker_out = std::move(worker);
-    return result;
+    return AskWorker(request_.executable, OutputsRequestToJson(request), request_.timeout_ms, request_.worker_args, 0,
+                     on_message, OutputsResultFromJson, std::move(failed), worker_out ? &request_.monitor : nullptr,
+                     worker_out);
   }
 
   // The reference's answer kept for every other target; or, when it has none, the plan stops

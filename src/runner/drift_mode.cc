@@ -144,16 +144,12 @@ class DriftSession {
     IntermediatesRequest request{request_.model,  side.artifact,         request_.target.text, request_.dims,
                                  request_.inputs, scratch_->Sub(dir_name), expose,              request_.data,
                                  request_.preprocess, side.layout};
-    nlohmann::json json = IntermediatesRequestToJson(request);
-    if (worker_out) json = RequestWithMonitor(std::move(json), request_.monitor);
-    WorkerOutcome worker = RunWorker(request_.executable, json, request_.timeout_ms, request_.worker_args, on_message,
-                                     DefaultCaseMemoryMb());
     IntermediatesResult failed;
     failed.artifact = side.artifact;
     failed.effective_target = request_.target.text;
-    IntermediatesResult result = AnswerOf(worker, IntermediatesResultFromJson, failed);
-    if (worker_out) *worker_out = std::move(worker);
-    return result;
+    return AskWorker(request_.executable, IntermediatesRequestToJson(request), request_.timeout_ms,
+                     request_.worker_args, 0, on_message, IntermediatesResultFromJson, std::move(failed),
+                     worker_out ? &request_.monitor : nullptr, worker_out);
   }
 
   void StopOn(const IntermediatesResult& reference) {

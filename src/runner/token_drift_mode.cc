@@ -110,17 +110,12 @@ class TokenDriftSession {
     request.random_prompts = request_.random_prompts;
     request.max_tokens = request_.max_tokens;
     request.seed = request_.seed;
-    nlohmann::json json = TokenLogitsRequestToJson(request);
-    if (worker_out) json = RequestWithMonitor(std::move(json), request_.monitor);
-    WorkerOutcome worker =
-        RunWorker(request_.executable, json, request_.timeout_ms, request_.worker_args, on_message,
-                  request_.case_memory_mb ? request_.case_memory_mb : DefaultCaseMemoryMb());
     TokenLogitsResult failed;
     failed.model = model;
     failed.effective_target = request_.target;
-    TokenLogitsResult result = AnswerOf(worker, TokenLogitsResultFromJson, failed);
-    if (worker_out) *worker_out = std::move(worker);
-    return result;
+    return AskWorker(request_.executable, TokenLogitsRequestToJson(request), request_.timeout_ms, request_.worker_args,
+                     request_.case_memory_mb, on_message, TokenLogitsResultFromJson, std::move(failed),
+                     worker_out ? &request_.monitor : nullptr, worker_out);
   }
 
   void StopOn(const TokenLogitsResult& reference) {

@@ -349,15 +349,4 @@ std::optional<MonitorRecord> AnswerMonitor(const WorkerOutcome& outcome, const M
   return MonitorRecord{asked, "the worker ended before it reported its samples", {}, {}, std::nullopt};
 }
 
-IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
-                                             const IntermediatesRequest& request, int64_t timeout_ms,
-                                             const std::vector<std::string>& extra_args) {
-  WorkerOutcome outcome = RunWorker(executable, IntermediatesRequestToJson(request), timeout_ms, extra_args, {},
-                                    DefaultCaseMemoryMb());
-  IntermediatesResult failed;
-  failed.artifact = request.artifact;
-  failed.effective_target = request.target;
-  return AnswerOf(outcome, IntermediatesResultFromJson, failed);
-}
-
 }  // namespace edgebench

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/registry.h"
+#include "load/settings.h"
 #include "report/record.h"
 #include "runner/case_spec.h"
 #include "runner/intermediates_case.h"
@@ -69,15 +70,28 @@ nlohmann::json RequestWithMonitor(nlohmann::json request, const MonitorSettings&
 // asked for none, a section that says why there are no samples.
 std::optional<MonitorRecord> AnswerMonitor(const WorkerOutcome& outcome, const MonitorSettings& asked);
 
+// A mode's request in a worker (`memory_limit_mb` 0: DefaultCaseMemoryMb()): its answer read
+// with `from_json`, else `failed` with how the worker ended (AnswerOf). With `monitor`, the worker
+// samples the device beside the request (RequestWithMonitor); `outcome`, when given, receives how
+// the worker ended (its signal, its monitor series: AnswerMonitor).
+template <typename Result, typename FromJson>
+Result AskWorker(const std::string& executable, nlohmann::json request, int64_t timeout_ms,
+                 const std::vector<std::string>& extra_args, int64_t memory_limit_mb,
+                 const WorkerMessageCallback& on_message, FromJson from_json, Result failed,
+                 const MonitorSettings* monitor = nullptr, WorkerOutcome* outcome = nullptr) {
+  if (monitor) request = RequestWithMonitor(std::move(request), *monitor);
+  WorkerOutcome ended = RunWorker(executable, request, timeout_ms, extra_args, on_message,
+                                  memory_limit_mb ? memory_limit_mb : DefaultCaseMemoryMb());
+  Result result = AnswerOf(ended, from_json, std::move(failed));
+  if (outcome) *outcome = std::move(ended);
+  return result;
+}
+
 // A measurement case in a worker: its record, or a crashed/timeout/failed record.
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args = {},
                        const WorkerMessageCallback& on_message = {});
 
-// One side of `drift` in a worker (runner/intermediates_case.h), under the default memory limit.
-IntermediatesResult RunIntermediatesInWorker(const std::string& executable,
-                                             const IntermediatesRequest& request, int64_t timeout_ms,
-                                             const std::vector<std::string>& extra_args = {});
 // Set to a file path, a worker writes its /proc/self/maps there after its case (a debugging aid,
 // and how the tests check that a worker maps only its case's runtime).
 inline constexpr const char kDebugWorkerMapsVariable[] = "EDGEBENCH_DEBUG_WORKER_MAPS";
