@@ -14,6 +14,7 @@
 #include "cli/record_output.h"
 #include "inputs/input_source.h"
 #include "load/scenario.h"
+#include "load/scenario_registry.h"
 #include "runner/plan.h"
 #include "runner/run_request_check.h"
 #include "stats/summary.h"
@@ -64,7 +65,7 @@ int Run(const RunOptions& o, CommandContext& context) {
   for (const std::string& text : SplitList(o.scenarios)) {
     auto parsed = ParseScenario(text);
     if (!parsed.ok()) return fail("--scenario: " + parsed.error());
-    if (parsed.value().kind == ScenarioKind::kLanguageModel) {
+    if (parsed.value().entry->sessions == SessionKind::kLanguageModel) {
       return fail("--scenario llm: language models run with `edgebench llm`");
     }
     scenarios.push_back(parsed.value().Canonical());

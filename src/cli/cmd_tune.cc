@@ -119,7 +119,7 @@ int Tune(const TuneOptions& o, CommandContext& context) {
   if (o.warmup < 0) return fail("--warmup must be 0 or more");
   auto scenario = ParseScenario(o.scenario);
   if (!scenario.ok()) return fail("--scenario: " + scenario.error());
-  if (scenario.value().kind != ScenarioKind::kSingleStream && scenario.value().kind != ScenarioKind::kMultiStream) {
+  if (scenario.value().family() != "single-stream" && scenario.value().family() != "multi-stream") {
     return fail("--scenario: tune races single-stream or multi-stream:N (their query latencies are the samples "
                 "its intervals need); '" + o.scenario + "' is not one of them");
   }

@@ -1,15 +1,16 @@
-// Scenarios as entries of a registry: each in its own file, with everything the core needs to
-// know about it (its form, how its parameter parses and prints, the streams its record reports,
-// how it runs). A new scenario is its file (load/scenarios/NAME.cc, an entry) plus one line in
-// scenario_registry.cc and one in CMakeLists.txt; planning, case keys, suites, the CLI's
-// checks, workers, records, tables and reports take it from here. (single-stream, multi-stream,
-// server, offline, soak and llm predate the registry and are still parsed in scenario_spec.cc.)
+// Scenarios as entries of a registry: each in its own file under load/scenarios/, with everything
+// the core needs to know about it: its form, how its parameter parses and prints, the settings
+// it uses, the sessions and streams it needs, the settings it runs with, how it runs, and the
+// rules its record is summarized and judged by. A new scenario is its file (an entry) plus one
+// line in scenario_registry.cc and one in CMakeLists.txt; planning, case keys, suites, the
+// CLI's checks, workers, records, tables and reports take it from here.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/llm_types.h"
 #include "core/status.h"
 #include "load/scenario.h"
 #include "load/scenario_spec.h"
@@ -17,10 +18,32 @@
 
 namespace edgebench {
 
+// What a scenario's record holds beyond the latency summary, and how it is judged
+// (docs/metrics.md, "Verdict"; report/record_load.cc reads these).
+struct ScenarioRecordRules {
+  // The coefficient of variation judges it (--max-cv). Not where latency under queueing
+  // (server) or its drift over a long run (soak) is what the scenario measures.
+  bool judge_cv = true;
+  // The stability rule over the last windows judges it (closed loops that reach a steady state).
+  bool judge_stability = false;
+  // The server section: offered and achieved rate, start delay, backlog; --p99-bound-ms judges
+  // it and early stopping uses the bound.
+  bool server = false;
+  // Samples per second: queries x the batch bound on input 0's first axis (offline).
+  bool throughput = false;
+  // Drift of the windows against the first steady one (soak).
+  bool drift = false;
+};
+
 struct ScenarioEntry {
   const char* family;   // "burst": the text before ':'
   const char* form;     // "burst:N[/PERIOD]", for help and error texts
   const char* summary;  // one line: what it issues and what it measures
+  SessionKind sessions;  // tensor sessions (load scenarios) or a language model's
+  // The load settings (their suite keys, space-separated) that apply to it beyond those every
+  // scenario takes: a setting given explicitly that no listed scenario uses is refused.
+  const char* settings;
+  ScenarioRecordRules rules;
   // The parameter after "family:" (has_parameter false when there is no ':'), into `spec`'s
   // fields; an error says what is wrong with it (ParseScenario adds the forms).
   Status (*parse)(const std::string& parameter, bool has_parameter, ScenarioSpec& spec);
@@ -28,8 +51,12 @@ struct ScenarioEntry {
   std::string (*canonical)(const ScenarioSpec& spec);
   // The streams (or workers) issuing its queries, for the record's load section.
   int (*streams)(const ScenarioSpec& spec, const RunSettings& settings);
-  // The scenario, its settings validated already.
-  std::unique_ptr<Scenario> (*make)(const ScenarioSpec& spec, EffectiveRunSettings settings);
+  // The settings it runs with, from those requested, before validation; nullptr: as requested.
+  void (*effective)(const ScenarioSpec& spec, RunSettings& settings);
+  // The scenario; tensor scenarios get their settings validated already, the language model's
+  // its LLM settings (it checks them).
+  Result<std::unique_ptr<Scenario>> (*make)(const ScenarioSpec& spec, EffectiveRunSettings settings,
+                                            const LlmSettings& llm);
 };
 
 // Every registered scenario, in registration order.
@@ -37,5 +64,8 @@ const std::vector<const ScenarioEntry*>& RegisteredScenarios();
 
 // The entry of `family`; nullptr when none is registered.
 const ScenarioEntry* FindRegisteredScenario(const std::string& family);
+
+// Whether `setting` (a suite key, e.g. "concurrency") is one of the entry's own settings.
+bool ScenarioUsesSetting(const ScenarioEntry& entry, const std::string& setting);
 
 }  // namespace edgebench

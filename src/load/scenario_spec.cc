@@ -10,18 +10,13 @@
 #include "load/scenario_registry.h"
 
 namespace edgebench {
-namespace {
-
-// A positive decimal number making up all of `text`.
-bool ParseNumber(const std::string& text, double& value) {
+bool ParseDecimal(const std::string& text, double& value) {
   if (text.empty() || text.find_first_not_of("0123456789.") != std::string::npos) return false;
   errno = 0;
   char* end = nullptr;
   value = std::strtod(text.c_str(), &end);
   return errno == 0 && end == text.c_str() + text.size() && std::isfinite(value);
 }
-
-}  // namespace
 
 std::string FormatRate(double qps) {
   // The shortest fixed-notation text that reads back as exactly this double: every accepted
@@ -60,7 +55,7 @@ Result<int64_t> ParseDurationMs(const std::string& text) {
     }
   }
   double value = 0;
-  if (!ParseNumber(number, value)) return bad();
+  if (!ParseDecimal(number, value)) return bad();
   const double ms = value * scale;
   if (ms < 1) return Status::Error("duration '" + text + "' is shorter than a millisecond");
   if (ms > 7 * 24 * 3'600'000.0) return Status::Error("duration '" + text + "' is longer than a week");
@@ -68,86 +63,30 @@ Result<int64_t> ParseDurationMs(const std::string& text) {
 }
 
 std::string ScenarioForms() {
-  std::string forms = kScenarioForms;
-  for (const ScenarioEntry* entry : RegisteredScenarios()) forms += std::string(", ") + entry->form;
+  std::string forms;
+  for (const ScenarioEntry* entry : RegisteredScenarios()) {
+    forms += (forms.empty() ? "" : ", ") + std::string(entry->form);
+  }
   return forms;
 }
 
-std::string ScenarioSpec::family() const {
-  switch (kind) {
-    case ScenarioKind::kRegistered: return registered ? registered->family : "unknown";
-    case ScenarioKind::kSingleStream: return "single-stream";
-    case ScenarioKind::kMultiStream: return "multi-stream";
-    case ScenarioKind::kServer: return "server";
-    case ScenarioKind::kOffline: return "offline";
-    case ScenarioKind::kSoak: return "soak";
-    case ScenarioKind::kLanguageModel: return "llm";
-  }
-  return "single-stream";
-}
+std::string ScenarioSpec::family() const { return entry ? entry->family : "unknown"; }
 
-std::string ScenarioSpec::Canonical() const {
-  switch (kind) {
-    case ScenarioKind::kMultiStream: return family() + ":" + std::to_string(streams);
-    case ScenarioKind::kServer: return family() + ":" + FormatRate(target_qps);
-    case ScenarioKind::kRegistered: return registered ? registered->canonical(*this) : "unknown";
-    case ScenarioKind::kSoak:
-      return family() + ":" + (duration_ms % 1000 == 0 ? std::to_string(duration_ms / 1000) + "s"
-                                                      : std::to_string(duration_ms) + "ms");
-    default: return family();
-  }
-}
+std::string ScenarioSpec::Canonical() const { return entry ? entry->canonical(*this) : "unknown"; }
 
 Result<ScenarioSpec> ParseScenario(const std::string& text) {
   const size_t colon = text.find(':');
   const std::string family = text.substr(0, colon);
   const bool has_parameter = colon != std::string::npos;
   const std::string parameter = has_parameter ? text.substr(colon + 1) : "";
-  const auto bad = [&](const std::string& why) {
-    return Status::Error("scenario '" + text + "': " + why + "; scenarios: " + ScenarioForms());
-  };
+  const ScenarioEntry* entry = FindRegisteredScenario(family);
+  if (!entry) return Status::Error("unknown scenario '" + text + "'; scenarios: " + ScenarioForms());
   ScenarioSpec spec;
-  if (family == "single-stream" || family == "offline" || family == "llm") {
-    if (has_parameter) return bad("takes no parameter");
-    spec.kind = family == "single-stream" ? ScenarioKind::kSingleStream
-                : family == "offline"     ? ScenarioKind::kOffline
-                                          : ScenarioKind::kLanguageModel;
-    return spec;
+  spec.entry = entry;
+  if (Status parsed = entry->parse(parameter, has_parameter, spec); !parsed.ok()) {
+    return Status::Error("scenario '" + text + "': " + parsed.message() + "; scenarios: " + ScenarioForms());
   }
-  if (family == "multi-stream") {
-    double streams = 0;
-    if (!ParseNumber(parameter, streams) || streams != std::floor(streams) || streams < 1 ||
-        streams > kMaxStreams) {
-      return bad("N must be a whole number of streams from 1 to " + std::to_string(kMaxStreams));
-    }
-    spec.kind = ScenarioKind::kMultiStream;
-    spec.streams = static_cast<int64_t>(streams);
-    return spec;
-  }
-  if (family == "server") {
-    double qps = 0;
-    if (!ParseNumber(parameter, qps) || !(qps >= kMinServerQps) || qps > kMaxServerQps) {
-      return bad("QPS must be a rate of queries per second from 0.000001 (one a fortnight) to 10,000,000");
-    }
-    spec.kind = ScenarioKind::kServer;
-    spec.target_qps = qps;
-    return spec;
-  }
-  if (family == "soak") {
-    if (!has_parameter) return bad("needs a duration, e.g. soak:30m");
-    auto ms = ParseDurationMs(parameter);
-    if (!ms.ok()) return bad(ms.error());
-    spec.kind = ScenarioKind::kSoak;
-    spec.duration_ms = ms.value();
-    return spec;
-  }
-  if (const ScenarioEntry* entry = FindRegisteredScenario(family)) {
-    spec.kind = ScenarioKind::kRegistered;
-    spec.registered = entry;
-    if (Status parsed = entry->parse(parameter, has_parameter, spec); !parsed.ok()) return bad(parsed.message());
-    return spec;
-  }
-  return Status::Error("unknown scenario '" + text + "'; scenarios: " + ScenarioForms());
+  return spec;
 }
 
 }  // namespace edgebench

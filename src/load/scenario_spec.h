@@ -1,5 +1,6 @@
 // A scenario as a case names it: "single-stream", "multi-stream:4", "server:200", "offline",
-// "soak:30m" or "llm". The text is what records and case keys carry; this is its parsed form.
+// "soak:30m", "llm", "burst:4/100ms". The text is what records and case keys carry; this is its
+// parsed form, with its registry entry (load/scenario_registry.h).
 #pragma once
 
 #include <cstdint>
@@ -9,18 +10,15 @@
 
 namespace edgebench {
 
-// kRegistered: a scenario of the registry (load/scenario_registry.h), named by `registered`.
-enum class ScenarioKind { kSingleStream, kMultiStream, kServer, kOffline, kSoak, kLanguageModel, kRegistered };
-
 struct ScenarioEntry;
 
 struct ScenarioSpec {
-  ScenarioKind kind = ScenarioKind::kSingleStream;
+  // Its entry in the registry (load/scenario_registry.h); set by ParseScenario.
+  const ScenarioEntry* entry = nullptr;
   int64_t streams = 1;      // multi-stream:N, burst:N
   double target_qps = 0;    // server:QPS
   int64_t duration_ms = 0;  // soak:DURATION
   int64_t period_ms = 0;    // burst:N/PERIOD
-  const ScenarioEntry* registered = nullptr;  // kRegistered: its entry
 
   // The family without its parameter: "multi-stream", "server", ...
   std::string family() const;
@@ -28,15 +26,15 @@ struct ScenarioSpec {
   std::string Canonical() const;
 };
 
-// The forms of the scenarios that predate the registry.
-inline constexpr const char* kScenarioForms =
-    "single-stream, multi-stream:N, server:QPS, offline, soak:DURATION (e.g. soak:30m), llm";
-
-// Every form a scenario may take, the registry's included, for help and error texts.
+// Every form a scenario may take, in registration order, for help and error texts.
 std::string ScenarioForms();
 
 // An error names the text and the forms it may take.
 Result<ScenarioSpec> ParseScenario(const std::string& text);
+
+// A non-negative decimal number ("250.5", "8") making up all of `text`: digits and a point, no
+// sign, no exponent; false otherwise.
+bool ParseDecimal(const std::string& text, double& value);
 
 // A rate as a scenario text writes it: the shortest text that reads back as exactly `qps`, never
 // an exponent ("250.5", "1000000", "0.0000953674"), so a scenario name, and the case key made

@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "core/sample_codec.h"
-#include "load/scenario_spec.h"
+#include "load/scenario_registry.h"
 #include "report/json_numbers.h"
 #include "report/monitor_json.h"
 #include "report/profile_json.h"
@@ -615,8 +615,7 @@ void FinishRecord(Record& r) {
   const bool tensor_load = !r.llm && !mode_section && scenario.ok();
   // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
   // the coefficient of variation does not judge them.
-  const bool judge_cv = !tensor_load || (scenario.value().kind != ScenarioKind::kServer &&
-                                         scenario.value().kind != ScenarioKind::kSoak);
+  const bool judge_cv = !tensor_load || scenario.value().entry->rules.judge_cv;
   if (tensor_load) {
     r.load = SummarizeLoad(r, scenario.value());
   } else {

@@ -28,15 +28,9 @@ json WindowToJson(const LatencyWindow& w) {
 
 LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
   const RunSettings& s = r.effective_settings;
+  const ScenarioRecordRules& rules = spec.entry->rules;
   LoadRecord l;
-  switch (spec.kind) {
-    case ScenarioKind::kMultiStream: l.streams = static_cast<int>(spec.streams); break;
-    case ScenarioKind::kServer:
-    case ScenarioKind::kOffline: l.streams = static_cast<int>(s.concurrency); break;
-    case ScenarioKind::kSoak: l.streams = static_cast<int>(s.streams); break;
-    case ScenarioKind::kRegistered: l.streams = spec.registered->streams(spec, s); break;
-    default: break;
-  }
+  l.streams = spec.entry->streams(spec, s);
   const HistogramSeries* histograms = r.measured_histograms ? &*r.measured_histograms : nullptr;
   if (histograms) l.percentile_relative_error = histograms->relative_error();
   if (l.streams > 1 && histograms) {
@@ -50,13 +44,13 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
   } else if (l.streams > 1) {
     l.per_stream = SummarizeStreams(r.measured_ns, r.measured_stream, l.streams, r.measured_wall_ns);
   }
-  if (spec.kind == ScenarioKind::kServer && histograms && r.measured_server) {
+  if (rules.server && histograms && r.measured_server) {
     l.server = SummarizeServerTotals(*r.measured_server, r.measured_wall_ns, r.not_issued);
-  } else if (spec.kind == ScenarioKind::kServer) {
+  } else if (rules.server) {
     l.server = SummarizeServer(r.measured_issue_ns, r.measured_ns, r.measured_service_ns, r.measured_wall_ns,
                                r.not_issued);
   }
-  if (spec.kind == ScenarioKind::kOffline) {
+  if (rules.throughput) {
     l.batch = !r.inputs.empty() && !r.inputs[0].shape.empty() ? r.inputs[0].shape[0] : 1;
     if (r.measured_wall_ns > 0) {
       l.samples_per_s = static_cast<double>(r.summary.count) * static_cast<double>(l.batch) * 1e9 /
@@ -69,13 +63,13 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
     l.windows = SplitIntoWindows(r.measured_issue_ns, r.measured_ns, s.window_ms * 1'000'000, r.measured_wall_ns);
   }
   l.stability = CheckStability(l.windows);
-  if (spec.kind == ScenarioKind::kSoak) l.drift = ComputeDrift(l.windows);
+  if (rules.drift) l.drift = ComputeDrift(l.windows);
   if (s.confidence > 0 && !histograms) {  // early stopping needs the raw samples
-    if (spec.kind == ScenarioKind::kServer && s.p99_bound_ms > 0) {
+    if (rules.server && s.p99_bound_ms > 0) {
       l.early_stopping.push_back(EarlyStoppingServer(
           r.measured_ns, static_cast<int64_t>(s.p99_bound_ms * 1e6), 0.99, s.confidence));
       l.early_stopping_percentiles.push_back(0.99);
-    } else if (spec.kind != ScenarioKind::kServer) {
+    } else if (!rules.server) {
       std::vector<int64_t> sorted = r.measured_ns;
       std::sort(sorted.begin(), sorted.end());
       for (double p : {0.90, 0.99}) {
@@ -117,9 +111,7 @@ void CheckLoad(Record& r, const ScenarioSpec& spec) {
                                   ") for a p99 to compare with --p99-bound-ms");
     }
   }
-  const bool closed_loop = spec.kind == ScenarioKind::kSingleStream || spec.kind == ScenarioKind::kMultiStream ||
-                           spec.kind == ScenarioKind::kOffline;
-  if (closed_loop && l.stability.enough_windows && !l.stability.stable) {
+  if (spec.entry->rules.judge_stability && l.stability.enough_windows && !l.stability.stable) {
     r.invalid_reasons.push_back("not stable over the last windows of " + std::to_string(s.window_ms) +
                                 " ms: " + l.stability.failed_rule);
   }

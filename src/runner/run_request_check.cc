@@ -4,6 +4,7 @@
 
 #include "inputs/input_source.h"
 #include "load/scenario.h"
+#include "load/scenario_registry.h"
 #include "stats/summary.h"
 
 namespace edgebench {
@@ -17,39 +18,34 @@ std::string FlagSpelling(const std::string& key) {
 
 Status CheckRunRequest(const PlanRequest& request, const std::set<std::string>& given,
                        const SettingSpelling& spell) {
-  std::set<ScenarioKind> kinds;
+  std::vector<const ScenarioEntry*> listed;
   for (const std::string& text : request.scenarios) {
     auto parsed = ParseScenario(text);
     if (!parsed.ok()) return parsed.status();
-    kinds.insert(parsed.value().kind);
-    if (parsed.value().kind == ScenarioKind::kLanguageModel) continue;
+    listed.push_back(parsed.value().entry);
+    if (parsed.value().entry->sessions == SessionKind::kLanguageModel) continue;
     if (auto valid = ValidateForScenario(text, request.settings); !valid.ok()) {
       return Status::Error(parsed.value().Canonical() + ": " + valid.error());
     }
   }
-  auto uses = [&](std::initializer_list<ScenarioKind> any) {
-    return std::any_of(any.begin(), any.end(), [&](ScenarioKind k) { return kinds.count(k) > 0; });
-  };
-  using K = ScenarioKind;
-  const struct {
-    const char* key;
-    bool used;
-    const char* scenarios;
-  } kLoadSettings[] = {
-      // Every scenario of the registry has streams, each with its session or one shared.
-      {"sessions", uses({K::kMultiStream, K::kServer, K::kOffline, K::kSoak, K::kRegistered}),
-       "multi-stream, server, offline, soak or burst"},
-      {"concurrency", uses({K::kServer, K::kOffline}), "server or offline"},
-      {"batch", uses({K::kOffline}), "offline"},
-      {"streams", uses({K::kSoak}), "soak"},
-      {"p99_bound_ms", uses({K::kServer}), "server"},
-      {"find_peak", uses({K::kServer}), "server"},
-  };
-  for (const auto& setting : kLoadSettings) {
-    if (given.count(setting.key) && !setting.used) {
-      return Status::Error(spell(setting.key) + " applies to the " + setting.scenarios + " scenario, and " +
-                           spell("scenario") + " lists none");
+  // A load setting that only some scenarios use (their entries list it) is refused when given
+  // explicitly with none of them listed: it would change nothing that runs.
+  for (const char* key : {"sessions", "concurrency", "batch", "streams", "p99_bound_ms", "find_peak"}) {
+    if (!given.count(key)) continue;
+    std::vector<std::string> users;
+    bool used = false;
+    for (const ScenarioEntry* entry : RegisteredScenarios()) {
+      if (!ScenarioUsesSetting(*entry, key)) continue;
+      users.push_back(entry->family);
+      used = used || std::find(listed.begin(), listed.end(), entry) != listed.end();
     }
+    if (used) continue;
+    std::string names;
+    for (size_t i = 0; i < users.size(); ++i) {
+      names += (i == 0 ? "" : i + 1 == users.size() ? " or " : ", ") + users[i];
+    }
+    return Status::Error(spell(key) + " applies to the " + names + " scenario, and " + spell("scenario") +
+                         " lists none");
   }
   const RunSettings& settings = request.settings;
   const int64_t p99_needs = SamplesNeededFor(0.99);

@@ -38,8 +38,6 @@ constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
 constexpr std::string_view kTargetKeys[] = {"target", "params"};
 constexpr std::string_view kLlmKeys[] = {"prompt",      "gen",         "repeat", "warmup", "sequences",
                                          "prompt_text", "concurrency", "rate",   "slo"};
-constexpr std::string_view kScenarioNames[] = {"single-stream", "multi-stream:N", "server:QPS", "offline",
-                                               "soak:DURATION", "llm", "accuracy", "agree", "drift"};
 
 // One option list value with where it was written.
 struct ParamValue {
@@ -631,9 +629,6 @@ class SuiteParser : public SuiteYaml {
 
 }  // namespace
 
-std::vector<std::string> SuiteScenarioNames() {
-  return {std::begin(kScenarioNames), std::end(kScenarioNames)};
-}
 
 Result<SuiteSpec> ParseSuite(const std::string& yaml_text, const std::string& path_for_messages,
                              const std::string& base_dir, const SuiteReadOptions& options) {

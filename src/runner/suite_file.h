@@ -130,9 +130,6 @@ struct SuiteSpec {
   std::string relocated_yaml;
 };
 
-// The scenarios a suite may name, in the order errors list them.
-std::vector<std::string> SuiteScenarioNames();
-
 // What the reader needs from outside the file. Defaults: the process environment, no backend
 // name check.
 struct SuiteReadOptions {

@@ -12,7 +12,7 @@ namespace {
 TEST(Burst, ItsNameParsesAndPrintsThroughTheRegistry) {
   auto spec = ParseScenario("burst:4");
   ASSERT_TRUE(spec.ok()) << spec.error();
-  EXPECT_EQ(spec.value().kind, ScenarioKind::kRegistered);
+  EXPECT_EQ(spec.value().entry, &kBurstScenario);
   EXPECT_EQ(spec.value().family(), "burst");
   EXPECT_EQ(spec.value().streams, 4);
   EXPECT_EQ(spec.value().Canonical(), "burst:4/100ms");

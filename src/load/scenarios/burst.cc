@@ -8,6 +8,7 @@
 
 #include "core/clock.h"
 #include "load/phased_threads.h"
+#include "load/scenarios/streamed.h"
 #include "load/scheduled_wait.h"
 #include "load/stream_merge.h"
 
@@ -40,29 +41,19 @@ std::string CanonicalBurst(const ScenarioSpec& spec) {
 
 int BurstStreams(const ScenarioSpec& spec, const RunSettings&) { return static_cast<int>(spec.streams); }
 
-class BurstScenario : public Scenario {
+class BurstScenario : public StreamedScenario {
  public:
   BurstScenario(ScenarioSpec spec, EffectiveRunSettings settings)
-      : spec_(std::move(spec)), settings_(std::move(settings)) {}
-  std::string name() const override { return CanonicalBurst(spec_); }
-  SessionKind session_kind() const override { return SessionKind::kTensor; }
-  int sessions_needed() const override { return shared() ? 1 : static_cast<int>(spec_.streams); }
-  int streams() const override { return static_cast<int>(spec_.streams); }
-  bool needs_concurrent_runs() const override { return shared() && spec_.streams > 1; }
-  int64_t batch() const override { return settings_.values.batch; }
+      : StreamedScenario(spec, std::move(settings), static_cast<int>(spec.streams)) {}
   ScenarioResult Run(ScenarioContext& context) override {
-    return RunBursts(SystemOf(context), *context.input_pool,
-                     PlanBursts(static_cast<int>(spec_.streams), spec_.period_ms, settings_.values), context.observer);
+    return RunBursts(SystemOf(context), *context.input_pool, PlanBursts(streams(), spec().period_ms, settings()),
+                     context.observer);
   }
-
- private:
-  bool shared() const { return settings_.values.sessions == "shared"; }
-  ScenarioSpec spec_;
-  EffectiveRunSettings settings_;
 };
 
-std::unique_ptr<Scenario> MakeBurst(const ScenarioSpec& spec, EffectiveRunSettings settings) {
-  return std::make_unique<BurstScenario>(spec, std::move(settings));
+Result<std::unique_ptr<Scenario>> MakeBurst(const ScenarioSpec& spec, EffectiveRunSettings settings,
+                                            const LlmSettings&) {
+  return std::unique_ptr<Scenario>(new BurstScenario(spec, std::move(settings)));
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -80,7 +71,9 @@ struct alignas(64) BurstStream {
 const ScenarioEntry kBurstScenario = {
     "burst", "burst:N[/PERIOD]",
     "N queries issued at once every PERIOD (default 100ms), one per stream; latency from the burst's start",
-    ParseBurst, CanonicalBurst, BurstStreams, MakeBurst};
+    SessionKind::kTensor, "sessions",
+    {.judge_cv = true},
+    ParseBurst, CanonicalBurst, BurstStreams, nullptr, MakeBurst};
 
 BurstPlan PlanBursts(int streams, int64_t period_ms, const RunSettings& s) {
   BurstPlan plan;
