@@ -16,6 +16,7 @@
 #include "core/strings.h"
 #include "inputs/image_input.h"
 #include "inputs/labelled_images.h"
+#include "report/metrics.h"
 #include "report/record.h"
 #include "report/store.h"
 #include "cli/monitor_options.h"
@@ -95,9 +96,8 @@ const MonitorDerived* Derived(const Record& r) {
 }
 
 std::string PeakRssMib(const Record& r) {
-  const MonitorDerived* d = Derived(r);
-  if (!d || !d->memory.peak_rss_bytes) return "-";
-  return FormatNumber("%.1f", static_cast<double>(*d->memory.peak_rss_bytes) / (1024.0 * 1024.0));
+  const auto mib = Derived(r) ? MetricValue("peak_rss_mib", r) : std::nullopt;
+  return mib ? FormatNumber("%.1f", *mib) : "-";
 }
 
 std::string DeviceFlags(const Record& r) {

@@ -7,6 +7,7 @@
 
 #include "core/strings.h"
 #include "load/scenario_registry.h"
+#include "report/metrics.h"
 #include "report/profile_json.h"
 
 namespace edgebench {
@@ -48,6 +49,20 @@ std::string MebibytesOrNoValue(int64_t bytes) {
 }
 
 bool Measured(const Record& r) { return r.status == CaseStatus::kOk; }
+
+// A metric's column (report/metrics.h): its header and its value, for measured records;
+// fractions as percentages, counts as integers.
+Column MetricTableColumn(const char* name) {
+  const Metric* metric = FindMetric(name);
+  return {metric->header,
+          [metric](const Record& r) -> std::string {
+            const std::optional<double> value = Measured(r) ? metric->value(r) : std::nullopt;
+            if (!value) return kNoValue;
+            if (metric->unit == FlatUnit::kCount) return std::to_string(static_cast<int64_t>(*value));
+            return FormatSignificant(metric->unit == FlatUnit::kFraction ? 100 * *value : *value);
+          },
+          true};
+}
 
 // Columns every record has, whatever its scenario.
 Column ModelColumn() {
@@ -96,22 +111,6 @@ std::string RanOn(const Record& r) {
   return ran.empty() ? "?" : ran;
 }
 
-// A single-stream latency column: measured records with at least one query only.
-Column LatencyColumn(const std::string& header,
-                     std::function<std::string(const LatencySummary&)> cell) {
-  return {header,
-          [cell](const Record& r) {
-            return Measured(r) && r.summary.count > 0 ? cell(r.summary) : kNoValue;
-          },
-          true};
-}
-
-Column PercentileColumn(double p) {
-  return LatencyColumn(PercentileName(p) + " (ms)", [p](const LatencySummary& s) {
-    return MillisecondsOrNoValue(s.Percentile(p));
-  });
-}
-
 Column EarlyStoppingColumn(double p);
 Column StabilityColumn();
 
@@ -121,15 +120,12 @@ std::vector<Column> SingleStreamColumns() {
       TargetColumn(),
       StatusColumn(),
       {"ran on (nodes)", RanOn},
-      {"queries",
-       [](const Record& r) { return Measured(r) ? std::to_string(r.summary.count) : kNoValue; },
-       true},
-      PercentileColumn(0.50),
-      PercentileColumn(0.90),
-      PercentileColumn(0.99),
-      LatencyColumn("mean (ms)", [](const LatencySummary& s) { return Milliseconds(s.mean_ns); }),
-      LatencyColumn("throughput (q/s)",
-                    [](const LatencySummary& s) { return FormatSignificant(s.throughput_qps); }),
+      MetricTableColumn("queries"),
+      MetricTableColumn("p50_ms"),
+      MetricTableColumn("p90_ms"),
+      MetricTableColumn("p99_ms"),
+      MetricTableColumn("mean_ms"),
+      MetricTableColumn("throughput_qps"),
       // "never" rather than kNoValue: never settling is a finding, and must not read as "no
       // value" (a column of it would be dropped). See kSettleColumnHelp.
       {"settled at q",
@@ -203,49 +199,19 @@ std::vector<Column> LlmColumns() {
        true},
       LlmResultColumn("requests",
                       [](const LlmRecord& l) { return std::to_string(l.summary.requests); }),
-      LlmResultColumn("TTFT p50 (ms)",
-                      [](const LlmRecord& l) {
-                        return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.50));
-                      }),
-      LlmResultColumn("TTFT p99 (ms)",
-                      [](const LlmRecord& l) {
-                        return MillisecondsOrNoValue(l.summary.ttft.Percentile(0.99));
-                      }),
-      LlmResultColumn("TPOT p50 (ms)",
-                      [](const LlmRecord& l) {
-                        return MillisecondsOrNoValue(l.summary.tpot.Percentile(0.50));
-                      }),
-      LlmResultColumn("TPOT p99 (ms)",
-                      [](const LlmRecord& l) {
-                        return MillisecondsOrNoValue(l.summary.tpot.Percentile(0.99));
-                      }),
-      LlmResultColumn("ITL p99 (ms)",
-                      [](const LlmRecord& l) {
-                        return MillisecondsOrNoValue(l.summary.itl.Percentile(0.99));
-                      }),
-      LlmResultColumn("prefill (tok/s)",
-                      [](const LlmRecord& l) {
-                        return l.summary.prefill_tokens_per_s > 0
-                                   ? FormatSignificant(l.summary.prefill_tokens_per_s)
-                                   : kNoValue;
-                      }),
-      LlmResultColumn("tokens/s",
-                      [](const LlmRecord& l) {
-                        return l.summary.output_tokens
-                                   ? FormatSignificant(l.summary.aggregate_tokens_per_s)
-                                   : kNoValue;
-                      }),
-      LlmResultColumn("goodput (req/s)",
-                      [](const LlmRecord& l) {
-                        return l.settings.slo.set() ? FormatSignificant(l.summary.goodput_rps)
-                                                    : kNoValue;
-                      }),
+      MetricTableColumn("ttft_p50_ms"),
+      MetricTableColumn("ttft_p99_ms"),
+      MetricTableColumn("tpot_p50_ms"),
+      MetricTableColumn("tpot_p99_ms"),
+      MetricTableColumn("itl_p99_ms"),
+      MetricTableColumn("prefill_tokens_per_s"),
+      MetricTableColumn("tokens_per_s"),
+      MetricTableColumn("goodput_rps"),
       LlmResultColumn("KV cache (MiB)",
                       [](const LlmRecord& l) {
                         return MebibytesOrNoValue(l.session.kv_cache_bytes);
                       }),
-      LlmResultColumn("peak RSS (MiB)",
-                      [](const LlmRecord& l) { return MebibytesOrNoValue(l.rss_peak_bytes); }),
+      MetricTableColumn("peak_rss_mib"),
       VerdictColumn(),
   };
 }
@@ -310,14 +276,12 @@ std::vector<Column> AccuracyColumns() {
       VariantColumn(),
       TargetColumn(),
       StatusColumn(),
-      accuracy("images", [](const AccuracyRecord& a) { return std::to_string(a.top1_accuracy.trials); }),
-      accuracy("top-1 (%)", [percent](const AccuracyRecord& a) { return percent(a.top1_accuracy.value); }),
+      MetricTableColumn("images"),
+      MetricTableColumn("top1"),
       accuracy("top-1 95% CI", [percent](const AccuracyRecord& a) {
         return percent(a.top1_accuracy.low) + "-" + percent(a.top1_accuracy.high);
       }),
-      accuracy("top-5 (%)", [percent](const AccuracyRecord& a) {
-        return a.top5_accuracy ? percent(a.top5_accuracy->value) : std::string(kNoValue);
-      }),
+      MetricTableColumn("top5"),
       accuracy("infer p50 (ms)",
                [](const AccuracyRecord& a) { return MillisecondsOrNoValue(a.inference_summary.Percentile(0.50)); }),
       VerdictColumn(),
@@ -406,10 +370,6 @@ Column StabilityColumn() {
   });
 }
 
-Column QueriesColumn() {
-  return {"queries", [](const Record& r) { return Measured(r) ? std::to_string(r.summary.count) : kNoValue; }, true};
-}
-
 std::vector<Column> MultiStreamColumns() {
   return {
       ModelColumn(),
@@ -417,10 +377,10 @@ std::vector<Column> MultiStreamColumns() {
       StatusColumn(),
       ScenarioColumn(),
       {"sessions", [](const Record& r) { return r.effective_settings.sessions; }},
-      QueriesColumn(),
-      PercentileColumn(0.50),
-      PercentileColumn(0.99),
-      LatencyColumn("throughput (q/s)", [](const LatencySummary& s) { return FormatSignificant(s.throughput_qps); }),
+      MetricTableColumn("queries"),
+      MetricTableColumn("p50_ms"),
+      MetricTableColumn("p99_ms"),
+      MetricTableColumn("throughput_qps"),
       LoadColumn("slowest stream p99 (ms)",
                  [](const Record&, const LoadRecord& l) -> std::string {
                    std::optional<int64_t> worst;
@@ -444,13 +404,10 @@ std::vector<Column> ServerColumns() {
       TargetColumn(),
       StatusColumn(),
       ScenarioColumn(),
-      LoadColumn("achieved (q/s)",
-                 [](const Record&, const LoadRecord& l) {
-                   return l.server ? FormatSignificant(l.server->achieved_qps) : std::string(kNoValue);
-                 }),
-      QueriesColumn(),
-      PercentileColumn(0.50),
-      PercentileColumn(0.99),
+      MetricTableColumn("achieved_qps"),
+      MetricTableColumn("queries"),
+      MetricTableColumn("p50_ms"),
+      MetricTableColumn("p99_ms"),
       LoadColumn("service p50 (ms)",
                  [](const Record&, const LoadRecord& l) {
                    return l.server ? MillisecondsOrNoValue(l.server->service.Percentile(0.50)) : std::string(kNoValue);
@@ -481,10 +438,10 @@ std::vector<Column> OfflineColumns() {
       StatusColumn(),
       LoadColumn("batch", [](const Record&, const LoadRecord& l) { return std::to_string(l.batch); }),
       LoadColumn("sessions", [](const Record&, const LoadRecord& l) { return std::to_string(l.streams); }),
-      QueriesColumn(),
-      LoadColumn("samples/s", [](const Record&, const LoadRecord& l) { return FormatSignificant(l.samples_per_s); }),
-      PercentileColumn(0.50),
-      PercentileColumn(0.99),
+      MetricTableColumn("queries"),
+      MetricTableColumn("samples_per_s"),
+      MetricTableColumn("p50_ms"),
+      MetricTableColumn("p99_ms"),
       StabilityColumn(),
       VerdictColumn(),
   };
@@ -507,9 +464,9 @@ std::vector<Column> SoakColumns() {
       StatusColumn(),
       ScenarioColumn(),
       LoadColumn("streams", [](const Record&, const LoadRecord& l) { return std::to_string(l.streams); }),
-      QueriesColumn(),
+      MetricTableColumn("queries"),
       LoadColumn("windows", [](const Record&, const LoadRecord& l) { return std::to_string(l.windows.size()); }),
-      PercentileColumn(0.99),
+      MetricTableColumn("p99_ms"),
       LoadColumn("first window p99 (ms)", window_p99(false)),
       LoadColumn("last window p99 (ms)", window_p99(true)),
       LoadColumn("p99 drift (x)",
@@ -543,20 +500,8 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
     return Measured(r) && r.monitor && r.monitor->disabled_reason.empty() ? &r.monitor->derived : nullptr;
   };
   std::vector<Column> monitor = {
-      {"peak RSS (MiB)",
-       [derived](const Record& r) -> std::string {
-         const MonitorDerived* d = derived(r);
-         if (!d || !d->memory.peak_rss_bytes) return kNoValue;
-         return FormatSignificant(static_cast<double>(*d->memory.peak_rss_bytes) / (1024.0 * 1024.0));
-       },
-       true},
-      {per_token ? "energy (mJ/tok)" : "energy (mJ/q)",
-       [derived, per_token](const Record& r) -> std::string {
-         const MonitorDerived* d = derived(r);
-         const auto& value = d ? (per_token ? d->energy.per_token_mj : d->energy.per_query_mj) : std::nullopt;
-         return value ? FormatSignificant(*value) : kNoValue;
-       },
-       true},
+      MetricTableColumn("peak_rss_mib"),
+      MetricTableColumn(per_token ? "energy_mj_per_token" : "energy_mj_per_query"),
       {"device",
        [derived](const Record& r) -> std::string {
          const MonitorDerived* d = derived(r);
@@ -567,7 +512,7 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
          return flags.empty() ? kNoValue : flags;
        }},
   };
-  // Language models have their peak RSS column already (from the record's llm section).
+  // Language models have their peak RSS column already (among their own).
   columns.insert(columns.end() - 1, monitor.begin() + (per_token ? 1 : 0), monitor.end());
   return columns;
 }
@@ -599,9 +544,8 @@ const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
   // A scenario of the registry (load/scenario_registry.h): the columns every load scenario has.
   if (FindRegisteredScenario(std::string(family))) {
     static const auto* const load = new std::vector<Column>(WithProfileColumn(WithMonitorColumns(
-        {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), QueriesColumn(), PercentileColumn(0.50),
-         PercentileColumn(0.99),
-         LatencyColumn("throughput (q/s)", [](const LatencySummary& s) { return FormatSignificant(s.throughput_qps); }),
+        {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), MetricTableColumn("queries"),
+         MetricTableColumn("p50_ms"), MetricTableColumn("p99_ms"), MetricTableColumn("throughput_qps"),
          StabilityColumn(), VerdictColumn()},
         false)));
     return *load;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "report/compare_pairing.h"
+#include "report/metrics.h"
 #include "stats/summary.h"
 
 namespace edgebench {
@@ -101,6 +102,15 @@ bool IsLoadScenario(const std::string& scenario) {
          scenario.rfind("offline", 0) == 0;
 }
 
+// The throughput a load record is compared by (report/metrics.h): offline's samples/s, a
+// server's achieved rate, else queries/s.
+const Metric& ThroughputMetricOf(const Record& r) {
+  const char* name = r.scenario.rfind("offline", 0) == 0 ? "samples_per_s"
+                     : r.load && r.load->server          ? "achieved_qps"
+                                                         : "throughput_qps";
+  return *FindMetric(name);
+}
+
 void AddLatencyMetrics(const Record& b, const Record& c, const CompareOptions& options, CaseComparison& out) {
   if (!b.measured_ns.empty() && !c.measured_ns.empty()) {
     const auto base = AsDoubles(b.measured_ns);
@@ -137,17 +147,10 @@ void AddLatencyMetrics(const Record& b, const Record& c, const CompareOptions& o
 
 void AddThroughputMetric(const Record& b, const Record& c, const CompareOptions& options, CaseComparison& out) {
   if (!IsLoadScenario(b.scenario) || !b.load || !c.load) return;
-  std::string unit = "qps";
-  double base = b.summary.throughput_qps;
-  double candidate = c.summary.throughput_qps;
-  if (b.scenario.rfind("offline", 0) == 0) {
-    unit = "samples/s";
-    base = b.load->samples_per_s;
-    candidate = c.load->samples_per_s;
-  } else if (b.load->server && c.load->server) {
-    base = b.load->server->achieved_qps;
-    candidate = c.load->server->achieved_qps;
-  }
+  const Metric& metric = ThroughputMetricOf(b);
+  const std::string unit = metric.name == std::string("samples_per_s") ? "samples/s" : "qps";
+  const double base = metric.value(b).value_or(0);
+  const double candidate = metric.value(c).value_or(0);
   auto full_windows = [](const LoadRecord& load) {
     std::vector<double> values;
     for (const LatencyWindow& w : load.windows) {
@@ -208,8 +211,8 @@ void AddLlmMetrics(const Record& b, const Record& c, const CompareOptions& optio
 
 void AddEnergyMetric(const Record& b, const Record& c, CaseComparison& out) {
   if (!b.monitor || !c.monitor) return;
-  const auto& base = b.monitor->derived.energy.per_query_mj;
-  const auto& candidate = c.monitor->derived.energy.per_query_mj;
+  const auto base = MetricValue("energy_mj_per_query", b);
+  const auto candidate = MetricValue("energy_mj_per_query", c);
   if (!base || !candidate) return;
   out.metrics.push_back(Untested(b.scenario == "llm" ? "energy/request" : "energy/query", "mJ", *base, *candidate,
                                  true, "one energy reading per run: the change only, no interval or test"));
@@ -327,11 +330,8 @@ bool UseRunLevel(const std::vector<const Record*>& base_runs, const std::vector<
   }
   if (IsLoadScenario(scenario)) {
     const bool offline = scenario.rfind("offline", 0) == 0;
-    auto throughput = [offline](const Record& r) -> std::optional<double> {
-      if (!r.load) return std::nullopt;
-      if (offline) return r.load->samples_per_s;
-      if (r.load->server) return r.load->server->achieved_qps;
-      return r.summary.throughput_qps;
+    auto throughput = [](const Record& r) -> std::optional<double> {
+      return r.load ? ThroughputMetricOf(r).value(r) : std::nullopt;
     };
     if (auto m = RunLevel("throughput", offline ? "samples/s" : "qps", values(base_runs, throughput),
                           values(candidate_runs, throughput), false, options)) {

@@ -10,8 +10,19 @@ namespace {
 
 using OrderedJson = nlohmann::ordered_json;
 
-OrderedJson Ms(const std::optional<int64_t>& ns) { return ns ? OrderedJson(static_cast<double>(*ns) / 1e6) : OrderedJson(nullptr); }
-OrderedJson Optional(const std::optional<double>& v) { return v ? OrderedJson(*v) : OrderedJson(nullptr); }
+// A metric's value in its column: null when the record has none; counts as integers.
+OrderedJson MetricJson(const Metric& metric, const Record& record) {
+  const std::optional<double> value = metric.value(record);
+  if (!value) return nullptr;
+  if (metric.unit == FlatUnit::kCount) return static_cast<int64_t>(*value);
+  return *value;
+}
+
+// The column of metric `name`, its unit and description from the registry.
+FlatColumn FlatColumnOfMetric(const char* name) {
+  const Metric* metric = FindMetric(name);
+  return {metric->name, metric->unit, metric->description, metric};
+}
 
 std::optional<int64_t> ParseInteger(const std::string& text) {
   int64_t value = 0;
@@ -57,24 +68,8 @@ OrderedJson Rate(const Record& record) {
   }
 }
 
-bool HasLatency(const Record& record) { return record.summary.count > 0; }
-
 }  // namespace
 
-std::string FlatUnitName(FlatUnit unit) {
-  switch (unit) {
-    case FlatUnit::kText: return "text";
-    case FlatUnit::kCount: return "count";
-    case FlatUnit::kFlag: return "flag";
-    case FlatUnit::kMilliseconds: return "ms";
-    case FlatUnit::kMillijoules: return "mJ";
-    case FlatUnit::kMilliwatts: return "mW";
-    case FlatUnit::kMebibytes: return "MiB";
-    case FlatUnit::kFraction: return "fraction";
-    case FlatUnit::kPerSecond: return "1/s";
-  }
-  return "text";
-}
 
 const std::vector<FlatColumn>& FlatColumns() {
   static const std::vector<FlatColumn> columns = {
@@ -96,27 +91,33 @@ const std::vector<FlatColumn>& FlatColumns() {
       {"status", FlatUnit::kText, "ok, failed, crashed, timeout, unavailable, skipped, oom"},
       {"valid", FlatUnit::kFlag, "the verdict: false when a rule made the result INVALID"},
       {"latency_case_key", FlatUnit::kText, "accuracy: the case_key of the matching single-stream record"},
-      {"queries", FlatUnit::kCount, "measured queries"},
-      {"p50_ms", FlatUnit::kMilliseconds, "median latency"},
-      {"p90_ms", FlatUnit::kMilliseconds, "90th percentile latency"},
-      {"p99_ms", FlatUnit::kMilliseconds, "99th percentile latency (null when too few queries)"},
-      {"mean_ms", FlatUnit::kMilliseconds, "mean latency"},
-      {"throughput_qps", FlatUnit::kPerSecond, "measured queries / wall time of the measured phase"},
-      {"samples_per_s", FlatUnit::kPerSecond, "offline: queries x batch / wall time"},
-      {"energy_mj_per_query", FlatUnit::kMillijoules, "device energy over the measured phase per query (per request for LLMs)"},
+      FlatColumnOfMetric("queries"),
+      FlatColumnOfMetric("p50_ms"),
+      FlatColumnOfMetric("p90_ms"),
+      FlatColumnOfMetric("p99_ms"),
+      FlatColumnOfMetric("mean_ms"),
+      FlatColumnOfMetric("throughput_qps"),
+      FlatColumnOfMetric("achieved_qps"),
+      FlatColumnOfMetric("samples_per_s"),
+      FlatColumnOfMetric("energy_mj_per_query"),
+      FlatColumnOfMetric("energy_mj_per_token"),
       {"energy_note", FlatUnit::kText, "why energy is null, when the monitor said"},
-      {"mean_power_mw", FlatUnit::kMilliwatts, "mean device power over the measured phase"},
-      {"peak_power_mw", FlatUnit::kMilliwatts, "peak device power over the measured phase"},
-      {"peak_rss_mib", FlatUnit::kMebibytes, "peak resident memory of the worker"},
-      {"top1", FlatUnit::kFraction, "accuracy: top-1 accuracy"},
-      {"top1_ci_low", FlatUnit::kFraction, "accuracy: top-1's 95% Wilson interval, low end"},
-      {"top1_ci_high", FlatUnit::kFraction, "accuracy: top-1's 95% Wilson interval, high end"},
-      {"top5", FlatUnit::kFraction, "accuracy: top-5 accuracy (null under 5 classes)"},
-      {"images", FlatUnit::kCount, "accuracy: images scored"},
-      {"ttft_p50_ms", FlatUnit::kMilliseconds, "llm: median time to first token"},
-      {"ttft_p99_ms", FlatUnit::kMilliseconds, "llm: 99th percentile time to first token"},
-      {"tpot_p50_ms", FlatUnit::kMilliseconds, "llm: median time per output token (per request)"},
-      {"tokens_per_s", FlatUnit::kPerSecond, "llm: generated tokens / wall time (all sequences)"},
+      FlatColumnOfMetric("mean_power_mw"),
+      FlatColumnOfMetric("peak_power_mw"),
+      FlatColumnOfMetric("peak_rss_mib"),
+      FlatColumnOfMetric("top1"),
+      FlatColumnOfMetric("top1_ci_low"),
+      FlatColumnOfMetric("top1_ci_high"),
+      FlatColumnOfMetric("top5"),
+      FlatColumnOfMetric("images"),
+      FlatColumnOfMetric("ttft_p50_ms"),
+      FlatColumnOfMetric("ttft_p99_ms"),
+      FlatColumnOfMetric("tpot_p50_ms"),
+      FlatColumnOfMetric("tpot_p99_ms"),
+      FlatColumnOfMetric("itl_p99_ms"),
+      FlatColumnOfMetric("prefill_tokens_per_s"),
+      FlatColumnOfMetric("tokens_per_s"),
+      FlatColumnOfMetric("goodput_rps"),
       {"prompt_tokens", FlatUnit::kCount, "llm: prompt length as run"},
       {"gen_tokens", FlatUnit::kCount, "llm: tokens generated per request"},
       {"concurrency", FlatUnit::kCount, "llm: requests in flight"},
@@ -153,41 +154,16 @@ nlohmann::ordered_json FlattenRecord(const Record& r) {
   row["rate_qps"] = Rate(r);
   row["status"] = CaseStatusName(r.status);
   row["valid"] = r.valid;
-  if (HasLatency(r)) {
-    row["queries"] = r.summary.count;
-    row["p50_ms"] = Ms(r.summary.Percentile(0.50));
-    row["p90_ms"] = Ms(r.summary.Percentile(0.90));
-    row["p99_ms"] = Ms(r.summary.Percentile(0.99));
-    row["mean_ms"] = r.summary.mean_ns / 1e6;
-    row["throughput_qps"] = r.summary.throughput_qps;
+  for (const FlatColumn& column : FlatColumns()) {
+    if (column.metric) row[column.name] = MetricJson(*column.metric, r);
   }
-  if (r.load && r.load->samples_per_s > 0) row["samples_per_s"] = r.load->samples_per_s;
   if (r.monitor) {
     const EnergyResult& energy = r.monitor->derived.energy;
-    row["energy_mj_per_query"] = Optional(energy.per_query_mj);
     if (!energy.per_query_mj && !energy.reason.empty()) row["energy_note"] = energy.reason;
-    row["mean_power_mw"] = Optional(energy.mean_power_mw);
-    row["peak_power_mw"] = Optional(energy.peak_power_mw);
-    if (const auto& peak = r.monitor->derived.memory.peak_rss_bytes) {
-      row["peak_rss_mib"] = static_cast<double>(*peak) / (1 << 20);
-    }
   } else if (r.status == CaseStatus::kOk) {
     row["energy_note"] = "no monitor section (run with the monitor to measure energy)";
   }
-  if (r.llm && r.llm->rss_peak_bytes > 0 && row["peak_rss_mib"].is_null()) {
-    row["peak_rss_mib"] = static_cast<double>(r.llm->rss_peak_bytes) / (1 << 20);
-  }
-  if (r.accuracy) {
-    const AccuracyRecord& a = *r.accuracy;
-    row["latency_case_key"] = a.latency_case_key;
-    if (a.top1_accuracy.trials > 0) {
-      row["top1"] = a.top1_accuracy.value;
-      row["top1_ci_low"] = a.top1_accuracy.low;
-      row["top1_ci_high"] = a.top1_accuracy.high;
-      row["images"] = a.top1_accuracy.trials;
-    }
-    if (a.top5_accuracy && a.top5_accuracy->trials > 0) row["top5"] = a.top5_accuracy->value;
-  }
+  if (r.accuracy) row["latency_case_key"] = r.accuracy->latency_case_key;
   if (r.tensor_drift && !r.tensor_drift->is_reference) {
     // A drift side: where it starts and how far its final outputs are from the reference's.
     const TensorDriftRecord& d = *r.tensor_drift;
@@ -204,16 +180,9 @@ nlohmann::ordered_json FlattenRecord(const Record& r) {
     if (d.top1_delta_points) row["top1_delta_points"] = *d.top1_delta_points;
   }
   if (r.llm) {
-    const LlmRecord& l = *r.llm;
-    if (l.summary.ttft.count > 0) {
-      row["ttft_p50_ms"] = Ms(l.summary.ttft.Percentile(0.50));
-      row["ttft_p99_ms"] = Ms(l.summary.ttft.Percentile(0.99));
-    }
-    if (l.summary.tpot.count > 0) row["tpot_p50_ms"] = Ms(l.summary.tpot.Percentile(0.50));
-    if (l.summary.wall_ns > 0) row["tokens_per_s"] = l.summary.aggregate_tokens_per_s;
-    row["prompt_tokens"] = l.prompt_tokens_run;
-    row["gen_tokens"] = l.settings.gen_tokens;
-    row["concurrency"] = l.settings.concurrency;
+    row["prompt_tokens"] = r.llm->prompt_tokens_run;
+    row["gen_tokens"] = r.llm->settings.gen_tokens;
+    row["concurrency"] = r.llm->settings.concurrency;
   }
   return row;
 }

@@ -1,5 +1,5 @@
-// One flat row per record: the configuration's dimensions and the headline metrics, as plain
-// named columns. The rows are what `edgebench export` writes (one table per scenario, for
+// One flat row per record: the configuration's dimensions and the metrics of the registry
+// (report/metrics.h), as plain named columns. The rows are what `edgebench export` writes (one table per scenario, for
 // DuckDB, pandas or a spreadsheet) and what `edgebench recommend` ranks: the column names are
 // stable and documented in docs/query.md, and recommend's objectives and constraints name them.
 //
@@ -12,29 +12,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/metrics.h"
 #include "report/record.h"
 
 namespace edgebench {
-
-// What a column's numbers are in, so that a constraint written in other units (`p99<=900us`,
-// `accuracy>=90%`) can be converted, and a mismatch (`p99<=5mJ`) refused.
-enum class FlatUnit {
-  kText,         // not a number
-  kCount,        // a plain integer (threads, batch, queries)
-  kFlag,         // true or false
-  kMilliseconds,
-  kMillijoules,
-  kMilliwatts,
-  kMebibytes,
-  kFraction,     // 0..1 (accuracy)
-  kPerSecond,    // queries, samples or tokens per second
-};
-std::string FlatUnitName(FlatUnit unit);
 
 struct FlatColumn {
   std::string name;
   FlatUnit unit = FlatUnit::kText;
   std::string description;
+  const Metric* metric = nullptr;  // a metric's column (report/metrics.h); nullptr: a dimension
 };
 
 // Every column, in the order the export writes them.

@@ -15,51 +15,31 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct Alias {
-  const char* name;
-  const char* column;
-};
-
-// Short names for the columns people rank by.
-constexpr Alias kAliases[] = {
-    {"p50", "p50_ms"},          {"p90", "p90_ms"},           {"p99", "p99_ms"},
-    {"mean", "mean_ms"},        {"latency", "p50_ms"},       {"energy", "energy_mj_per_query"},
-    {"power", "mean_power_mw"}, {"peak_power", "peak_power_mw"}, {"memory", "peak_rss_mib"},
-    {"rss", "peak_rss_mib"},    {"accuracy", "top1"},        {"throughput", "throughput_qps"},
-    {"qps", "throughput_qps"},  {"ttft", "ttft_p50_ms"},     {"tpot", "tpot_p50_ms"},
-    {"tokens", "tokens_per_s"},
-};
-
 bool IsMetricUnit(FlatUnit unit) {
   return unit != FlatUnit::kText && unit != FlatUnit::kFlag;
 }
 
-Direction DirectionOf(FlatUnit unit) {
-  return unit == FlatUnit::kFraction || unit == FlatUnit::kPerSecond ? Direction::kHigher
-                                                                     : Direction::kLower;
-}
-
 std::string MetricNames() {
   std::string names;
-  for (const Alias& a : kAliases) names += std::string(names.empty() ? "" : ", ") + a.name;
-  names += "; or a numeric column of docs/query.md (";
+  for (const MetricAlias& a : MetricAliases()) names += std::string(names.empty() ? "" : ", ") + a.alias;
+  names += "; or a metric of docs/query.md (";
   bool first = true;
-  for (const FlatColumn& c : FlatColumns()) {
-    if (!IsMetricUnit(c.unit) || c.unit == FlatUnit::kCount) continue;
-    names += std::string(first ? "" : ", ") + c.name;
+  for (const Metric& metric : Metrics()) {
+    if (metric.unit == FlatUnit::kCount) continue;
+    names += std::string(first ? "" : ", ") + metric.name;
     first = false;
   }
   return names + ")";
 }
 
-// The column a metric name means, or an error listing the names there are.
+// The column a metric name means (a metric of the registry, or for a constraint also a numeric
+// dimension such as threads or batch), or an error listing the names there are.
 Result<const FlatColumn*> MetricColumn(const std::string& name, bool allow_counts) {
-  std::string column = name;
-  for (const Alias& a : kAliases) {
-    if (name == a.name) column = a.column;
-  }
-  const FlatColumn* found = FindFlatColumn(column);
-  if (!found || !IsMetricUnit(found->unit) || (!allow_counts && found->unit == FlatUnit::kCount)) {
+  const Metric* metric = FindMetric(name);
+  const FlatColumn* found = FindFlatColumn(metric ? metric->name : name);
+  const bool usable = found && IsMetricUnit(found->unit) && (found->metric || allow_counts) &&
+                      (allow_counts || found->unit != FlatUnit::kCount);
+  if (!usable) {
     if (found) {
       return Status::Error("'" + name + "' is not a metric to rank by; metrics: " + MetricNames());
     }
@@ -270,7 +250,8 @@ std::string ConfigurationLabel(const nlohmann::ordered_json& row, bool with_scen
 }
 
 bool IsLlmColumn(const std::string& column) {
-  return column.rfind("ttft_", 0) == 0 || column.rfind("tpot_", 0) == 0 || column == "tokens_per_s";
+  const Metric* metric = FindMetric(column);
+  return metric && metric->source == MetricSource::kLanguageModel;
 }
 
 }  // namespace
@@ -283,7 +264,7 @@ Result<Objective> ParseObjective(const std::string& text) {
   objective.name = name;
   objective.column = column.value()->name;
   objective.unit = column.value()->unit;
-  objective.direction = DirectionOf(objective.unit);
+  objective.direction = column.value()->metric->better;
   return objective;
 }
 

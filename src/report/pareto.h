@@ -18,8 +18,6 @@
 
 namespace edgebench {
 
-enum class Direction { kLower, kHigher };  // which values are better
-
 struct Objective {
   std::string name;    // as the user wrote it ("p99")
   std::string column;  // the flat column ("p99_ms")
@@ -27,9 +25,8 @@ struct Objective {
   FlatUnit unit = FlatUnit::kMilliseconds;
 };
 
-// "p99", "energy", "accuracy", or any numeric flat column ("p90_ms", "tokens_per_s"). Latency,
-// energy, power and memory are better lower; accuracy and throughput higher. An error names
-// the objectives there are.
+// "p99", "energy", "accuracy", or any metric of the registry ("p90_ms", "tokens_per_s";
+// report/metrics.h), better the way the metric says. An error names the objectives there are.
 Result<Objective> ParseObjective(const std::string& text);
 // A comma-separated list, in order of importance.
 Result<std::vector<Objective>> ParseObjectives(const std::string& list);

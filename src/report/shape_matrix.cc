@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "report/columns.h"
+#include "report/metrics.h"
 #include "report/printers.h"
 
 namespace edgebench {
@@ -15,15 +16,15 @@ namespace {
 
 std::string Ms(int64_t ns) { return FormatSignificant(static_cast<double>(ns) / 1e6); }
 
-std::string Mib(double bytes, bool sign) {
+std::string Mib(double mib, bool sign) {
   char text[32];
-  std::snprintf(text, sizeof text, sign ? "%+.1f" : "%.1f", bytes / (1024.0 * 1024.0));
+  std::snprintf(text, sizeof text, sign ? "%+.1f" : "%.1f", mib);
   return text;
 }
 
-std::optional<int64_t> PeakRss(const Record& r) {
-  if (r.status != CaseStatus::kOk || !r.monitor) return std::nullopt;
-  return r.monitor->derived.memory.peak_rss_bytes;
+// The metrics of report/metrics.h, for a cell that measured.
+std::optional<double> ShapeMetric(const char* name, const Record& r) {
+  return r.status == CaseStatus::kOk ? MetricValue(name, r) : std::nullopt;
 }
 
 // What a cell that did not measure says before its reference: the status and a short reason.
@@ -38,25 +39,22 @@ std::string ShortReason(const Record& r) {
   return text;
 }
 
-std::string OkCell(const Record& r, const std::optional<int64_t>& previous_rss) {
+std::string OkCell(const Record& r, const std::optional<double>& previous_rss) {
   std::string cell = "ok ";
-  const auto p50 = r.summary.Percentile(0.50);
-  const auto p99 = r.summary.Percentile(0.99);
+  const auto p50 = ShapeMetric("p50_ms", r);
+  const auto p99 = ShapeMetric("p99_ms", r);
   if (p50 && p99) {
-    cell += "p50/p99 " + Ms(*p50) + "/" + Ms(*p99) + " ms";
+    cell += "p50/p99 " + FormatSignificant(*p50) + "/" + FormatSignificant(*p99) + " ms";
   } else if (p50) {
-    cell += "p50 " + Ms(*p50) + " ms";
+    cell += "p50 " + FormatSignificant(*p50) + " ms";
   } else {
     cell += "p50 -";
   }
   cell += "; first " +
           (r.warmup_ns.empty() ? std::string(kNoValue) : Ms(r.warmup_ns.front()) + " ms");
-  const auto rss = PeakRss(r);
-  cell += "; rss " + (rss ? Mib(static_cast<double>(*rss), false) + " MiB" : std::string(kNoValue));
-  if (rss) {
-    cell += previous_rss ? " (" + Mib(static_cast<double>(*rss - *previous_rss), true) + ")"
-                         : " (-)";
-  }
+  const auto rss = ShapeMetric("peak_rss_mib", r);
+  cell += "; rss " + (rss ? Mib(*rss, false) + " MiB" : std::string(kNoValue));
+  if (rss) cell += previous_rss ? " (" + Mib(*rss - *previous_rss, true) + ")" : " (-)";
   return cell;
 }
 
@@ -102,14 +100,14 @@ std::string FormatShapeMatrix(const std::vector<Record>& records,
                                               std::vector<std::string>(targets.size(), kNoValue));
   std::vector<std::string> messages;
   for (size_t t = 0; t < targets.size(); ++t) {
-    std::optional<int64_t> previous_rss;
+    std::optional<double> previous_rss;
     for (size_t s = 0; s < shapes.size(); ++s) {
       auto it = cell_record.find({s, t});
       if (it == cell_record.end()) continue;
       const Record& r = records[it->second];
       if (r.status == CaseStatus::kOk) {
         cells[s][t] = OkCell(r, previous_rss);
-        if (const auto rss = PeakRss(r)) previous_rss = rss;
+        if (const auto rss = ShapeMetric("peak_rss_mib", r)) previous_rss = rss;
         continue;
       }
       std::string message = r.error.empty() ? OneLineWhy(r) : r.error;

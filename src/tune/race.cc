@@ -93,19 +93,17 @@ Result<RaceMetric> ParseRaceMetric(const std::string& name) {
   metric.column = objective.value().column;
   metric.direction = objective.value().direction;
   metric.unit = FlatUnitName(objective.value().unit);
-  const std::string& column = metric.column;
-  const std::map<std::string, double> percentiles = {
-      {"p50_ms", 0.50}, {"p90_ms", 0.90}, {"p95_ms", 0.95}, {"p99_ms", 0.99}, {"p999_ms", 0.999}};
-  if (auto it = percentiles.find(column); it != percentiles.end()) {
+  const Metric* measured = FindMetric(metric.column);
+  const MetricSource source = measured ? measured->source : MetricSource::kLoad;
+  if (measured && measured->percentile > 0) {
     metric.kind = RaceMetric::Kind::kPercentile;
-    metric.fraction = it->second;
-  } else if (column == "mean_ms") {
+    metric.fraction = measured->percentile;
+  } else if (metric.column == "mean_ms") {
     metric.kind = RaceMetric::Kind::kMean;
-  } else if (column == "throughput_qps" || column == "samples_per_s") {
+  } else if (metric.column == "throughput_qps" || metric.column == "samples_per_s") {
     metric.kind = RaceMetric::Kind::kThroughput;
     metric.unit = "inferences/s";
-  } else if (column.rfind("ttft", 0) == 0 || column.rfind("tpot", 0) == 0 || column.rfind("tokens", 0) == 0 ||
-             column == "top1" || column == "top5") {
+  } else if (source == MetricSource::kLanguageModel || source == MetricSource::kAccuracy) {
     return Status::Error("'" + name + "' is not measured by a latency run; tune races p50, p90, p99, mean, "
                          "throughput, energy, power or memory");
   } else {

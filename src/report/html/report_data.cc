@@ -12,6 +12,7 @@
 #include "core/strings.h"
 #include "core/version.h"
 #include "report/cases_on_hosts.h"
+#include "report/metrics.h"
 #include "report/shape_matrix.h"
 #include "report/store.h"
 #include "stats/summary.h"
@@ -29,6 +30,12 @@ json JsonMs(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4
 json JsonMs(const std::optional<int64_t>& ns) { return ns ? JsonMs(*ns) : json(nullptr); }
 double Round(double value, double unit) { return std::round(value / unit) * unit; }
 json Finite(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+// A metric of the registry (report/metrics.h) as the page shows it: ms as JsonMs, others to 0.01.
+json MetricJson(std::string_view name, const Record& r) {
+  const Metric* metric = FindMetric(name);
+  const auto v = metric->value(r);
+  return !v ? json(nullptr) : metric->unit == FlatUnit::kMilliseconds ? json(std::round(*v * 1e4) / 1e4) : Finite(Round(*v, 0.01));
+}
 
 // "vit?fp16 ort:cpu": a model (and variant) on a target, where scenarios are beside the point.
 std::string ModelOnTarget(const Record& r) {
@@ -226,7 +233,7 @@ json WarmupSection(const ReportInputs& in) {
                       {"model", r.model},
                       {"warmup_queries", r.warmup_ns.size()},
                       {"total_queries", r.warmup_ns.size() + r.measured_ns.size()},
-                      {"steady_p50_ms", JsonMs(r.summary.Percentile(0.50))},
+                      {"steady_p50_ms", MetricJson("p50_ms", r)},
                       {"settling_index",
                        r.settling ? json(r.settling->query_index) : json(nullptr)},
                       {"settling_ms", r.settling ? JsonMs(r.settling->time_ns) : json(nullptr)},
@@ -293,9 +300,9 @@ json LoadSection(const ReportInputs& in) {
         x = r->load->server->offered_qps;
       }
       points.push_back({{"x", x},
-                        {"throughput_qps", Finite(Round(r->summary.throughput_qps, 0.01))},
-                        {"p50_ms", JsonMs(r->summary.Percentile(0.50))},
-                        {"p99_ms", JsonMs(r->summary.Percentile(0.99))},
+                        {"throughput_qps", MetricJson("throughput_qps", *r)},
+                        {"p50_ms", MetricJson("p50_ms", *r)},
+                        {"p99_ms", MetricJson("p99_ms", *r)},
                         {"valid", r->valid}});
       if (r->load_peak) {
         peak = r->load_peak->peak_qps ? json(*r->load_peak->peak_qps) : json(nullptr);
@@ -537,8 +544,8 @@ json ShapesSection(const ReportInputs& in) {
       json cell = {{"row", row}, {"column", column}, {"status", CaseStatusName(r->status)},
                    {"valid", r->valid}};
       if (r->status == CaseStatus::kOk && r->summary.count > 0) {
-        cell["p50_ms"] = JsonMs(r->summary.Percentile(0.50));
-        cell["p99_ms"] = JsonMs(r->summary.Percentile(0.99));
+        cell["p50_ms"] = MetricJson("p50_ms", *r);
+        cell["p99_ms"] = MetricJson("p99_ms", *r);
       } else {
         cell["reason"] = r->failed_stage.empty() ? r->error : r->failed_stage + ": " + r->error;
       }
@@ -670,79 +677,6 @@ std::vector<size_t> ThinnedIndices(size_t n, size_t max_points) {
     else kept.push_back(n - 1);
   }
   return kept;
-}
-
-Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
-  ReportInputs inputs;
-  if (stores.empty()) {
-    return Status::Error("no store given: name a results directory or a .jsonl file");
-  }
-  std::set<std::string> ids;
-  for (const std::string& given : stores) {
-    std::error_code ec;
-    std::filesystem::path path = given;
-    std::filesystem::path drift_path;
-    if (std::filesystem::is_directory(path, ec)) {
-      drift_path = path / "token_drift.jsonl";
-      path /= "results.jsonl";
-      if (!std::filesystem::exists(path, ec) && !std::filesystem::exists(drift_path, ec)) {
-        return Status::Error("store '" + given +
-                             "' holds no results.jsonl: give a directory that `edgebench run "
-                             "--out` wrote, or a .jsonl file");
-      }
-    } else if (!std::filesystem::exists(path, ec)) {
-      return Status::Error("store '" + given +
-                           "' does not exist: give a results directory or a .jsonl file");
-    }
-    ReportStore store{given, path.string()};
-    const size_t index = inputs.stores.size();
-    if (std::filesystem::exists(path, ec)) {
-      auto contents = ReadStore(path.string());
-      if (!contents.ok()) return Status::Error("store '" + given + "': " + contents.error());
-      // ReadStore's warnings name the file and line already.
-      for (const std::string& w : contents.value().warnings) inputs.warnings.push_back(w);
-      for (Record& r : contents.value().records) {
-        ++store.records_read;
-        if (!r.id.empty() && !ids.insert(r.id).second) {
-          ++store.duplicates;
-          continue;
-        }
-        inputs.records.push_back(std::move(r));
-        inputs.record_store.push_back(index);
-      }
-      if (store.duplicates > 0) {
-        inputs.warnings.push_back(path.string() + ": " + std::to_string(store.duplicates) +
-                                  " records already read from an earlier store (same id) were "
-                                  "left out");
-      }
-    }
-    if (!drift_path.empty() && std::filesystem::exists(drift_path, ec)) {
-      std::ifstream in(drift_path);
-      int line_number = 0;
-      for (std::string line; std::getline(in, line);) {
-        ++line_number;
-        if (line.empty()) continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object() || j.value("kind", "") != "token_drift") {
-          inputs.warnings.push_back(drift_path.string() + ": line " + std::to_string(line_number) +
-                                    " is not a token drift row; skipped");
-          continue;
-        }
-        inputs.token_drift.push_back(std::move(j));
-      }
-    }
-    if (store.records_read == 0 && inputs.token_drift.empty()) {
-      std::string why = "store '" + given + "' (" + path.string() + ") holds no records";
-      for (const std::string& w : inputs.warnings) {
-        if (w.rfind(path.string() + ":", 0) == 0) {
-          why += "; line " + w.substr(path.string().size() + 1);
-        }
-      }
-      return Status::Error(why);
-    }
-    inputs.stores.push_back(store);
-  }
-  return inputs;
 }
 
 // `edgebench tune` races, replayed from their records (tune/race_records.h): the answer as the
