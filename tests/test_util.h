@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "backends/registry.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench::testing {
 

@@ -17,7 +17,7 @@
 #include "inputs/image_input.h"
 #include "inputs/labelled_images.h"
 #include "report/metrics.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "report/store.h"
 #include "cli/monitor_options.h"
 #include "runner/accuracy_mode.h"

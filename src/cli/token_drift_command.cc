@@ -11,7 +11,7 @@
 #include "core/strings.h"
 #include "load/settings.h"
 #include "report/store.h"
-#include "report/record_token_drift.h"
+#include "record/record_token_drift.h"
 #include "runner/resume.h"
 #include "runner/run_plan.h"
 #include "runner/token_drift_mode.h"

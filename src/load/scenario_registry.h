@@ -19,7 +19,7 @@
 namespace edgebench {
 
 // What a scenario's record holds beyond the latency summary, and how it is judged
-// (docs/metrics.md, "Verdict"; report/record_load.cc reads these).
+// (docs/metrics.md, "Verdict"; record/record_load.cc reads these).
 struct ScenarioRecordRules {
   // The coefficient of variation judges it (--max-cv). Not where latency under queueing
   // (server) or its drift over a long run (soak) is what the scenario measures.

@@ -1,7 +1,7 @@
 // What the device monitor adds to a record (docs/monitoring.md): the settings, the sampled
 // series, and the figures derived from them (energy, memory growth, throttling, per-window
 // state). The series are kept raw; the derived figures are recomputed from them whenever a
-// record is finished or read (report/record.h FinishRecord), as the latency summary is.
+// record is finished or read (record/record.h FinishRecord), as the latency summary is.
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/record.h"
+#include "record/record.h"
 #include "stats/summary.h"
 
 namespace edgebench {

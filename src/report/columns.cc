@@ -8,7 +8,7 @@
 #include "core/strings.h"
 #include "load/scenario_registry.h"
 #include "report/metrics.h"
-#include "report/profile_json.h"
+#include "record/profile_json.h"
 
 namespace edgebench {
 

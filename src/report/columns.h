@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

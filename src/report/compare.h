@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "stats/significance.h"
 
 namespace edgebench {

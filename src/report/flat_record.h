@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/metrics.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -14,7 +14,7 @@
 
 #include "core/status.h"
 #include "report/flat_record.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

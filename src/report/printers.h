@@ -25,7 +25,7 @@
 
 #include "core/status.h"
 #include "report/columns.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

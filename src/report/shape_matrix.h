@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/tensor.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

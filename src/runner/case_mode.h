@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "report/record.h"
+#include "record/record.h"
 #include "runner/case_spec.h"
 #include "runner/worker_process.h"
 

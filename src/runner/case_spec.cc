@@ -3,8 +3,8 @@
 #include "backends/target.h"
 #include "core/sha256.h"
 #include "load/scenario.h"
-#include "report/monitor_json.h"
-#include "report/record.h"
+#include "record/monitor_json.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "backends/registry.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -11,7 +11,7 @@
 #include "load/scenario.h"
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
-#include "report/record_monitor.h"
+#include "record/record_monitor.h"
 #include "runner/resolve_target.h"
 #include "core/strings.h"
 

@@ -8,7 +8,7 @@
 
 #include "backends/registry.h"
 #include "load/observer.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "runner/case_spec.h"
 
 namespace edgebench {

@@ -10,7 +10,7 @@
 
 #include "backends/registry.h"
 #include "monitor/cooldown.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "report/store.h"
 #include "runner/plan.h"
 

@@ -4,7 +4,7 @@
 
 #include "diagnose/token_logits_file.h"
 #include "load/llm_scenario.h"
-#include "report/record_token_drift.h"
+#include "record/record_token_drift.h"
 #include "runner/resolve_target.h"
 
 namespace edgebench {

@@ -19,7 +19,7 @@
 #include "core/process_memory.h"
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
-#include "report/monitor_json.h"
+#include "record/monitor_json.h"
 #include "runner/intermediates_case.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"

@@ -16,7 +16,7 @@
 
 #include "backends/registry.h"
 #include "load/settings.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "runner/case_spec.h"
 #include "runner/intermediates_case.h"
 #include "runner/accuracy_case.h"

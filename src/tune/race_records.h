@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/record.h"
+#include "record/record.h"
 #include "tune/race.h"
 
 namespace edgebench {

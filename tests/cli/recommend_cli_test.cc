@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "../test_util.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "report/store.h"
 
 namespace edgebench {

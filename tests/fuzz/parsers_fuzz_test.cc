@@ -13,7 +13,7 @@
 #include "inputs/input_source.h"
 #include "inputs/npy_file.h"
 #include "mutation.h"
-#include "report/record.h"
+#include "record/record.h"
 #include "runner/model_spec.h"
 #include "runner/suite_file.h"
 

@@ -13,7 +13,7 @@
 #include "../test_util.h"
 #include "load/server.h"
 #include "null_sessions.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 namespace {

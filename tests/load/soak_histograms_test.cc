@@ -11,7 +11,7 @@
 #include "load/closed_loop.h"
 #include "load/scenario.h"
 #include "null_sessions.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 namespace {

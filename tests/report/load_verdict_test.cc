@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../test_util.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 namespace {

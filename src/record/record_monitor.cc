@@ -1,4 +1,4 @@
-#include "report/record_monitor.h"
+#include "record/record_monitor.h"
 
 #include <algorithm>
 #include <cstdio>

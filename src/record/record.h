@@ -27,7 +27,7 @@
 #include "core/environment.h"
 #include "diagnose/agreement.h"
 #include "diagnose/candidate_drift.h"
-#include "report/record_token_drift.h"
+#include "record/record_token_drift.h"
 #include "core/llm_types.h"
 #include "core/operator_profile.h"
 #include "core/placement.h"

@@ -1,9 +1,9 @@
-#include "report/record_sections.h"
+#include "record/record_sections.h"
 
-#include "report/json_numbers.h"
-#include "report/record_accuracy.h"
-#include "report/record_drift.h"
-#include "report/record_token_drift.h"
+#include "record/json_numbers.h"
+#include "record/record_accuracy.h"
+#include "record/record_drift.h"
+#include "record/record_token_drift.h"
 
 namespace edgebench {
 namespace {

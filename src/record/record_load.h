@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "load/scenario_spec.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -1,11 +1,11 @@
 // The record's monitor section: stored and read back with its series intact, its derived
 // figures and notes recomputed (not added twice), and a malformed section named.
-#include "report/record_monitor.h"
+#include "record/record_monitor.h"
 
 #include <gtest/gtest.h>
 
 #include "../test_util.h"
-#include "report/monitor_json.h"
+#include "record/monitor_json.h"
 
 namespace edgebench {
 namespace {

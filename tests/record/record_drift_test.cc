@@ -1,6 +1,6 @@
 // The record's tensor_drift section, through the section table: written and read back whole
 // (infinities included), and judged only on whether the comparison could be made.
-#include "report/record_drift.h"
+#include "record/record_drift.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "../test_util.h"
-#include "report/record.h"
-#include "report/record_sections.h"
+#include "record/record.h"
+#include "record/record_sections.h"
 
 namespace edgebench {
 namespace {

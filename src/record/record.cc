@@ -1,4 +1,4 @@
-#include "report/record.h"
+#include "record/record.h"
 
 #include <unistd.h>
 
@@ -12,13 +12,13 @@
 
 #include "core/sample_codec.h"
 #include "load/scenario_registry.h"
-#include "report/json_numbers.h"
-#include "report/monitor_json.h"
-#include "report/profile_json.h"
-#include "report/record_checks.h"
-#include "report/record_load.h"
-#include "report/record_monitor.h"
-#include "report/record_sections.h"
+#include "record/json_numbers.h"
+#include "record/monitor_json.h"
+#include "record/profile_json.h"
+#include "record/record_checks.h"
+#include "record/record_load.h"
+#include "record/record_monitor.h"
+#include "record/record_sections.h"
 
 namespace edgebench {
 

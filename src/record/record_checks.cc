@@ -1,4 +1,4 @@
-#include "report/record_checks.h"
+#include "record/record_checks.h"
 
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "report/record.h"
+#include "record/record.h"
 
 #include <gtest/gtest.h>
 

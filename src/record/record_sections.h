@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

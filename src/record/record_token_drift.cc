@@ -1,4 +1,4 @@
-#include "report/record_token_drift.h"
+#include "record/record_token_drift.h"
 
 namespace edgebench {
 namespace {

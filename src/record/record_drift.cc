@@ -1,6 +1,6 @@
-#include "report/record_drift.h"
+#include "record/record_drift.h"
 
-#include "report/json_numbers.h"
+#include "record/json_numbers.h"
 
 namespace edgebench {
 namespace {

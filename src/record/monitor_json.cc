@@ -1,6 +1,6 @@
-#include "report/monitor_json.h"
+#include "record/monitor_json.h"
 
-#include "report/json_numbers.h"
+#include "record/json_numbers.h"
 
 namespace edgebench {
 

@@ -1,4 +1,4 @@
-#include "report/profile_json.h"
+#include "record/profile_json.h"
 
 #include <cmath>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // judged again by the rules of the edgebench that reads it.
 #pragma once
 
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/status.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 

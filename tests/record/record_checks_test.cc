@@ -1,6 +1,6 @@
 // Records that no machine could have measured are refused by every reader, named
-// (report/record_checks.h), rather than compared or ranked.
-#include "report/record_checks.h"
+// (record/record_checks.h), rather than compared or ranked.
+#include "record/record_checks.h"
 
 #include <gtest/gtest.h>
 

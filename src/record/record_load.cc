@@ -1,11 +1,11 @@
-#include "report/record_load.h"
+#include "record/record_load.h"
 
 #include "load/scenario_registry.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "report/json_numbers.h"
+#include "record/json_numbers.h"
 
 namespace edgebench {
 

@@ -1,9 +1,9 @@
-#include "report/record_accuracy.h"
+#include "record/record_accuracy.h"
 
 #include <numeric>
 
 #include "core/sample_codec.h"
-#include "report/record.h"
+#include "record/record.h"
 
 namespace edgebench {
 namespace {
