@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "core/status.h"
 #include "monitor/cooldown.h"
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 #include "runner/model_spec.h"
 #include "runner/plan.h"
 

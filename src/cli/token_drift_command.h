@@ -12,7 +12,7 @@
 
 #include "cli/commands.h"
 #include "monitor/cooldown.h"
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 

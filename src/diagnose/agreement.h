@@ -9,29 +9,9 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "core/tensor_values.h"
+#include "record/output_agreement.h"
 
 namespace edgebench {
-
-// Output agreement limits (`edgebench agree`); unset ones are not checked.
-struct Tolerances {
-  std::optional<double> max_abs;
-  std::optional<double> min_cosine;
-  std::optional<double> min_sqnr_db;
-};
-
-struct OutputAgreement {
-  std::string output;  // the reference's output name
-  std::vector<int64_t> shape;
-  double max_abs_error = 0;
-  double mean_abs_error = 0;
-  double cosine = 0;    // 1 when both are all zeros
-  double sqnr_db = 0;   // 10 log10(sum ref^2 / sum (ref - x)^2); +inf when identical
-  std::optional<bool> top1_agrees;    // score vectors only
-  std::optional<double> top5_overlap;  // |top5(ref) & top5(x)| / 5, score vectors with >= 5 scores
-  int64_t reference_nonfinite = 0;  // NaN and infinite values in the reference output
-  int64_t other_nonfinite = 0;      // and in the compared one
-  std::vector<std::string> violations;  // tolerances not met
-};
 
 // Compares one output with its reference; shapes must hold the same number of elements.
 Result<OutputAgreement> CompareOutput(const Tensor& reference, const Tensor& other);

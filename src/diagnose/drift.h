@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "record/tensor_drift_row.h"
 
 namespace edgebench {
 
@@ -57,23 +58,6 @@ class DriftAccumulator {
  private:
   double signal_ = 0, noise_ = 0, dot_ = 0, reference_norm_ = 0, candidate_norm_ = 0, max_abs_ = 0;
   int64_t nonfinite_ = 0;
-};
-
-struct TensorDriftRow {
-  std::string reference_name;
-  std::string candidate_name;
-  std::string node;     // the reference's producing node
-  std::string op_type;
-  std::vector<int64_t> shape;
-  bool compared = false;
-  std::string skip_reason;  // when not compared
-  double sqnr_db = 0;
-  double cosine = 0;
-  double max_abs_error = 0;
-  int64_t nonfinite = 0;
-  // SQNR of the previous compared row with noise (finite SQNR) minus this one's; unset for the
-  // first such row and for exact rows (+inf).
-  std::optional<double> drop_db;
 };
 
 // Compares the two files of a pair, reading `chunk_elements` values at a time from each (memory

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "record/token_drift_summary.h"
 
 namespace edgebench {
 
@@ -39,41 +40,6 @@ struct TokenComparison {
 // not finite or `next_token` is outside the vocabulary.
 Result<TokenComparison> CompareTokenLogits(std::span<const float> reference, std::span<const float> candidate,
                                            int32_t next_token);
-
-struct ValueWithUncertainty {
-  double value = 0;
-  double uncertainty = 0;  // one standard error; 0 when too few positions to say
-};
-
-struct KldPercentile {
-  double percent = 0;  // 99.9, 99, ...
-  double kld = 0;
-};
-
-// The percentiles llama-perplexity prints, highest first.
-inline constexpr double kKldPercents[] = {99.9, 99.0, 95.0, 90.0, 50.0, 10.0, 5.0, 1.0, 0.1};
-
-struct TokenDriftSummary {
-  int64_t positions = 0;
-  ValueWithUncertainty mean_kld;
-  double max_kld = 0;
-  double min_kld = 0;
-  double median_kld = 0;
-  std::vector<KldPercentile> kld_percentiles;  // kKldPercents, in that order
-  ValueWithUncertainty same_top;               // a fraction, 0..1
-  ValueWithUncertainty mean_delta_p;           // a probability difference, -1..1
-  ValueWithUncertainty rms_delta_p;
-  double max_abs_delta_p = 0;
-};
-
-// One prompt's drift, in a candidate's answer.
-struct PromptDrift {
-  int64_t tokens = 0;
-  int64_t positions = 0;  // tokens - 1: the last has no next token to score
-  double mean_kld = 0;
-  double max_kld = 0;
-  double same_top = 0;  // a fraction
-};
 
 // The value at `percent` (0..100) of sorted `values`, interpolated linearly at percent/100 x
 // (n - 1). 0 for no values.

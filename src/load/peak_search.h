@@ -16,16 +16,13 @@
 //   search.Explain();  // why it stopped
 #pragma once
 
+#include "core/peak_step.h"
+
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace edgebench {
-
-struct PeakStep {
-  double qps = 0;
-  bool passed = false;
-};
 
 class PeakSearch {
  public:

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/status.h"
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 #include "monitor/sensor.h"
 
 namespace edgebench {

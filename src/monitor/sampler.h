@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 #include "monitor/sensor_set.h"
 
 namespace edgebench {

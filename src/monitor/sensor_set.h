@@ -16,14 +16,6 @@ struct SensorSample {
   std::vector<std::optional<double>> values;  // one per channel of the set
 };
 
-// A channel that stopped reading: when first, and why. A channel that reads again later keeps
-// its first failure (the series shows the gap as nulls).
-struct ChannelFailure {
-  size_t channel = 0;
-  int64_t t_ns = 0;
-  std::string error;
-};
-
 class SensorSet {
  public:
   SensorSet() = default;

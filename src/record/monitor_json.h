@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 

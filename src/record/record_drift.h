@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
-#include "diagnose/candidate_drift.h"
+#include "record/tensor_drift_record.h"
 
 namespace edgebench {
 

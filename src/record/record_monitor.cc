@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "monitor/derive.h"
+#include "record/monitor_derive.h"
 
 namespace edgebench {
 namespace {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
-#include "diagnose/token_drift.h"
+#include "record/token_drift_summary.h"
 
 namespace edgebench {
 

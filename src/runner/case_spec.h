@@ -9,7 +9,7 @@
 #include "core/llm_types.h"
 #include "core/tensor.h"
 #include "load/settings.h"
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 

@@ -11,7 +11,7 @@
 
 #include "backends/registry.h"
 #include "runner/case_spec.h"
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 #include "runner/model_spec.h"
 
 namespace edgebench {

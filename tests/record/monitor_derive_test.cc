@@ -1,7 +1,7 @@
 // The monitor's derived figures from hand-built series with exact answers: energy across a
 // RAPL wraparound, power rails, totals and their parts, throttling by frequency, counter, trip
 // point and NVML bits, memory growth with and without a leak, a sensor that vanishes.
-#include "monitor/derive.h"
+#include "record/monitor_derive.h"
 
 #include <gtest/gtest.h>
 

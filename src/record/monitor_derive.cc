@@ -1,4 +1,4 @@
-#include "monitor/derive.h"
+#include "record/monitor_derive.h"
 
 #include <algorithm>
 #include <cmath>

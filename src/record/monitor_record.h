@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "monitor/sensor.h"
-#include "monitor/sensor_set.h"
+#include "core/sensor_channel.h"
 
 namespace edgebench {
 

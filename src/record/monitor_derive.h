@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "monitor/monitor_record.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 
