@@ -12,28 +12,12 @@
 
 #include "core/llm_types.h"
 #include "core/status.h"
+#include "record/scenario_rules.h"
 #include "load/scenario.h"
 #include "load/scenario_spec.h"
 #include "load/settings.h"
 
 namespace edgebench {
-
-// What a scenario's record holds beyond the latency summary, and how it is judged
-// (docs/metrics.md, "Verdict"; record/record_load.cc reads these).
-struct ScenarioRecordRules {
-  // The coefficient of variation judges it (--max-cv). Not where latency under queueing
-  // (server) or its drift over a long run (soak) is what the scenario measures.
-  bool judge_cv = true;
-  // The stability rule over the last windows judges it (closed loops that reach a steady state).
-  bool judge_stability = false;
-  // The server section: offered and achieved rate, start delay, backlog; --p99-bound-ms judges
-  // it and early stopping uses the bound.
-  bool server = false;
-  // Samples per second: queries x the batch bound on input 0's first axis (offline).
-  bool throughput = false;
-  // Drift of the windows against the first steady one (soak).
-  bool drift = false;
-};
 
 struct ScenarioEntry {
   const char* family;   // "burst": the text before ':'

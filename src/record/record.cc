@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "core/sample_codec.h"
-#include "load/scenario_registry.h"
+#include "record/scenario_rules.h"
 #include "record/json_numbers.h"
 #include "record/monitor_json.h"
 #include "record/profile_json.h"
@@ -610,14 +610,14 @@ void FinishRecord(Record& r) {
   AddHistogramNotes(r);
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
-  const auto scenario = ParseScenario(r.scenario);
+  const auto scenario = LookUpScenarioRules(r.scenario, r.effective_settings);
   const RecordSection* mode_section = ModeSectionOf(r);
-  const bool tensor_load = !r.llm && !mode_section && scenario.ok();
+  const bool tensor_load = !r.llm && !mode_section && scenario.has_value();
   // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
   // the coefficient of variation does not judge them.
-  const bool judge_cv = !tensor_load || scenario.value().entry->rules.judge_cv;
+  const bool judge_cv = !tensor_load || scenario->rules.judge_cv;
   if (tensor_load) {
-    r.load = SummarizeLoad(r, scenario.value());
+    r.load = SummarizeLoad(r, *scenario);
   } else {
     r.load.reset();
   }
@@ -664,7 +664,7 @@ void FinishRecord(Record& r) {
       r.invalid_reasons.push_back("requested device '" + r.device +
                                   "' ran no node: everything fell back to " + ran);
     }
-    if (r.load) CheckLoad(r, scenario.value());
+    if (r.load) CheckLoad(r, *scenario);
   }
   FinishMonitor(r);
   r.valid = r.invalid_reasons.empty();

@@ -1,6 +1,5 @@
 #include "record/record_load.h"
 
-#include "load/scenario_registry.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,11 +25,11 @@ json WindowToJson(const LatencyWindow& w) {
 
 }  // namespace
 
-LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
+LoadRecord SummarizeLoad(const Record& r, const ScenarioRules& scenario) {
   const RunSettings& s = r.effective_settings;
-  const ScenarioRecordRules& rules = spec.entry->rules;
+  const ScenarioRecordRules& rules = scenario.rules;
   LoadRecord l;
-  l.streams = spec.entry->streams(spec, s);
+  l.streams = scenario.streams;
   const HistogramSeries* histograms = r.measured_histograms ? &*r.measured_histograms : nullptr;
   if (histograms) l.percentile_relative_error = histograms->relative_error();
   if (l.streams > 1 && histograms) {
@@ -82,7 +81,7 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec) {
 }
 
 // The load scenarios' own rules (docs/metrics.md, "Verdict").
-void CheckLoad(Record& r, const ScenarioSpec& spec) {
+void CheckLoad(Record& r, const ScenarioRules& scenario) {
   const LoadRecord& l = *r.load;
   const RunSettings& s = r.effective_settings;
   if (l.server) {
@@ -97,7 +96,7 @@ void CheckLoad(Record& r, const ScenarioSpec& spec) {
       std::snprintf(buffer, sizeof buffer,
                     "achieved %.1f QPS, more than 2%% under the %.1f QPS offered (target %s): the "
                     "sessions did not keep up",
-                    server.achieved_qps, server.offered_qps, spec.Canonical().c_str());
+                    server.achieved_qps, server.offered_qps, r.scenario.c_str());
       r.invalid_reasons.push_back(buffer);
     }
     const auto p99 = r.summary.Percentile(0.99);
@@ -111,7 +110,7 @@ void CheckLoad(Record& r, const ScenarioSpec& spec) {
                                   ") for a p99 to compare with --p99-bound-ms");
     }
   }
-  if (spec.entry->rules.judge_stability && l.stability.enough_windows && !l.stability.stable) {
+  if (scenario.rules.judge_stability && l.stability.enough_windows && !l.stability.stable) {
     r.invalid_reasons.push_back("not stable over the last windows of " + std::to_string(s.window_ms) +
                                 " ms: " + l.stability.failed_rule);
   }

@@ -5,15 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "load/scenario_spec.h"
+#include "record/scenario_rules.h"
 #include "record/record.h"
 
 namespace edgebench {
 
-LoadRecord SummarizeLoad(const Record& r, const ScenarioSpec& spec);
+LoadRecord SummarizeLoad(const Record& r, const ScenarioRules& scenario);
 
 // Adds the load scenarios' invalid reasons to r.invalid_reasons; r.load must be set.
-void CheckLoad(Record& r, const ScenarioSpec& spec);
+void CheckLoad(Record& r, const ScenarioRules& scenario);
 
 nlohmann::json LoadToJson(const LoadRecord& l, const Record& r);
 

@@ -1,0 +1,45 @@
+// What the record needs to know of a load scenario: the rules its record is summarized and
+// judged by, and its streams. Each scenario's entry (load/scenario_registry.h) declares them;
+// the record module reads them through a lookup that the registry installs, so that record/
+// depends on no scenario (nor on load/).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/run_settings.h"
+
+namespace edgebench {
+
+// What a scenario's record holds beyond the latency summary, and how it is judged
+// (docs/metrics.md, "Verdict"; record/record_load.cc reads these).
+struct ScenarioRecordRules {
+  // The coefficient of variation judges it (--max-cv). Not where latency under queueing
+  // (server) or its drift over a long run (soak) is what the scenario measures.
+  bool judge_cv = true;
+  // The stability rule over the last windows judges it (closed loops that reach a steady state).
+  bool judge_stability = false;
+  // The server section: offered and achieved rate, start delay, backlog; --p99-bound-ms judges
+  // it and early stopping uses the bound.
+  bool server = false;
+  // Samples per second: queries x the batch bound on input 0's first axis (offline).
+  bool throughput = false;
+  // Drift of the windows against the first steady one (soak).
+  bool drift = false;
+};
+
+struct ScenarioRules {
+  ScenarioRecordRules rules;
+  int streams = 1;  // the streams (or workers) issuing its queries, under the record's settings
+};
+
+// The rules of scenario `scenario` (a record's canonical text) under `settings`; nullopt for a
+// text no scenario parses, or when no lookup is installed.
+using ScenarioRulesLookup = std::optional<ScenarioRules> (*)(const std::string& scenario, const RunSettings& settings);
+
+// Called once, by the scenario registry as the program starts.
+void InstallScenarioRulesLookup(ScenarioRulesLookup lookup);
+
+std::optional<ScenarioRules> LookUpScenarioRules(const std::string& scenario, const RunSettings& settings);
+
+}  // namespace edgebench
