@@ -195,7 +195,7 @@ int Tune(const TuneOptions& o, CommandContext& context) {
     if (!contents.ok()) return fail(contents.error());
     for (const std::string& w : contents.value().warnings) std::cerr << "edgebench tune: warning: " << w << "\n";
     for (Record& r : contents.value().records) {
-      if (!r.tune.is_null() && r.tune.value("race", "") == race.id) stored[r.case_key] = std::move(r);
+      if (r.tune && r.tune->race == race.id) stored[r.case_key] = std::move(r);
     }
     if (!stored.empty() && !o.resume) {
       return fail(store_path + " already holds " + std::to_string(stored.size()) + " records of this race (" + race.id +
@@ -224,7 +224,7 @@ int Tune(const TuneOptions& o, CommandContext& context) {
       CaseSpec spec = specs[e];
       spec.settings.min_queries = queries;
       spec.settings.max_queries = queries;
-      spec.tune = RaceTag(race, e, round, queries);
+      spec.tune = TuneTagToJson(RaceTag(race, e, round, queries));
       if (Status settled = SettleCase(spec); !settled.ok()) {
         std::cerr << "edgebench tune: " << spec.target << ": " << settled.message() << "\n";
         return std::nullopt;

@@ -27,6 +27,7 @@
 #include "core/environment.h"
 #include "record/output_agreement.h"
 #include "record/tensor_drift_record.h"
+#include "record/tune_tag.h"
 #include "record/record_token_drift.h"
 #include "core/llm_types.h"
 #include "core/operator_profile.h"
@@ -243,9 +244,9 @@ struct Record {
   std::optional<TensorDriftRecord> tensor_drift;
   // Scenario "drift" on GGUF language models: one side, per-token KL divergence.
   std::optional<TokenDriftRecord> token_drift;
-  // `edgebench tune`: the race, configuration and round the case measured (tune/race_records.h);
-  // null outside a race.
-  nlohmann::json tune;
+  // `edgebench tune`: the race, configuration and round the case measured (record/tune_tag.h);
+  // absent outside a race.
+  std::optional<TuneTag> tune;
   // The device monitor (docs/monitoring.md): series sampled beside the case and what they show.
   std::optional<MonitorRecord> monitor;
 

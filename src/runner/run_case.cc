@@ -270,7 +270,11 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   r.artifact = spec.artifact;
   r.artifact_sha256 = spec.artifact_sha256;
   r.variant = spec.variant;
-  r.tune = spec.tune;
+  if (!spec.tune.is_null()) {
+    auto tag = TuneTagFromJson(spec.tune);
+    if (tag.ok()) r.tune = tag.take();
+    else r.notes.push_back("the case's tune tag was left out of the record: " + tag.error());
+  }
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(spec.artifact, ec);
   r.artifact_bytes = ec ? 0 : static_cast<int64_t>(bytes);

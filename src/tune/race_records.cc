@@ -6,50 +6,37 @@
 
 namespace edgebench {
 
-nlohmann::json RaceTag(const RaceDescription& race, size_t entrant, int round, int64_t queries) {
-  nlohmann::json entrants = nlohmann::json::array();
-  for (const RaceEntrant& e : race.entrants) {
-    entrants.push_back({{"label", e.label}, {"inferences_per_query", e.inferences_per_query}});
-  }
-  nlohmann::json pruned = nlohmann::json::array();
-  for (const PrunedConfiguration& p : race.pruned) pruned.push_back({{"label", p.label}, {"reason", p.reason}});
-  return {{"race", race.id},
-          {"model", race.model},
-          {"scenario", race.scenario},
-          {"space", race.space},
-          {"settings", RaceSettingsToJson(race.settings)},
-          {"entrants", entrants},
-          {"pruned", pruned},
-          {"entrant", entrant},
-          {"configuration", race.entrants.at(entrant).label},
-          {"round", round},
-          {"queries", queries}};
+TuneTag RaceTag(const RaceDescription& race, size_t entrant, int round, int64_t queries) {
+  TuneTag tag;
+  tag.race = race.id;
+  tag.model = race.model;
+  tag.scenario = race.scenario;
+  tag.space = race.space;
+  tag.settings = RaceSettingsToJson(race.settings);
+  for (const RaceEntrant& e : race.entrants) tag.entrants.push_back({e.label, e.inferences_per_query});
+  for (const PrunedConfiguration& p : race.pruned) tag.pruned.push_back({p.label, p.reason});
+  tag.entrant = entrant;
+  tag.configuration = race.entrants.at(entrant).label;
+  tag.round = round;
+  tag.queries = queries;
+  return tag;
 }
 
-Result<TaggedRound> ReadRaceTag(const nlohmann::json& tag) {
-  try {
-    TaggedRound tagged;
-    RaceDescription& race = tagged.race;
-    race.id = tag.at("race").get<std::string>();
-    race.model = tag.at("model").get<std::string>();
-    race.scenario = tag.at("scenario").get<std::string>();
-    race.space = tag.at("space").get<std::string>();
-    auto settings = RaceSettingsFromJson(tag.at("settings"));
-    if (!settings.ok()) return settings.status();
-    race.settings = settings.take();
-    for (const auto& e : tag.at("entrants")) {
-      race.entrants.push_back({e.at("label").get<std::string>(), e.at("inferences_per_query").get<double>()});
-    }
-    for (const auto& p : tag.at("pruned")) {
-      race.pruned.push_back({p.at("label").get<std::string>(), p.at("reason").get<std::string>()});
-    }
-    tagged.entrant = tag.at("entrant").get<size_t>();
-    tagged.round = tag.at("round").get<int>();
-    if (tagged.entrant >= race.entrants.size()) return Status::Error("tune tag names configuration " + std::to_string(tagged.entrant) + " of " + std::to_string(race.entrants.size()));
-    return tagged;
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Error(std::string("malformed tune tag: ") + e.what());
-  }
+Result<TaggedRound> ReadRaceTag(const TuneTag& tag) {
+  TaggedRound tagged;
+  RaceDescription& race = tagged.race;
+  race.id = tag.race;
+  race.model = tag.model;
+  race.scenario = tag.scenario;
+  race.space = tag.space;
+  auto settings = RaceSettingsFromJson(tag.settings);
+  if (!settings.ok()) return settings.status();
+  race.settings = settings.take();
+  for (const TuneEntrantTag& e : tag.entrants) race.entrants.push_back({e.label, e.inferences_per_query});
+  for (const TunePrunedTag& p : tag.pruned) race.pruned.push_back({p.label, p.reason});
+  tagged.entrant = tag.entrant;
+  tagged.round = tag.round;
+  return tagged;
 }
 
 RaceObservation ObservationFromRecord(const Record& r, const RaceSettings& settings) {
@@ -98,8 +85,8 @@ std::vector<StoredRace> ReplayRaces(const std::vector<Record>& records) {
   // (race, entrant, round) -> the last record of it
   std::map<std::string, std::map<std::pair<size_t, int>, const Record*>> rounds;
   for (const Record& r : records) {
-    if (r.tune.is_null()) continue;
-    auto tag = ReadRaceTag(r.tune);
+    if (!r.tune) continue;
+    auto tag = ReadRaceTag(*r.tune);
     if (!tag.ok()) continue;
     const std::string id = tag.value().race.id;
     if (!races.count(id)) {

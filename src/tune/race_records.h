@@ -36,7 +36,7 @@ struct RaceDescription {
   std::vector<PrunedConfiguration> pruned;
 };
 
-nlohmann::json RaceTag(const RaceDescription& race, size_t entrant, int round, int64_t queries);
+TuneTag RaceTag(const RaceDescription& race, size_t entrant, int round, int64_t queries);
 // The description a tag holds, and which entrant and round it is; an error for a tag that is
 // not a race's (an older or foreign record).
 struct TaggedRound {
@@ -44,7 +44,7 @@ struct TaggedRound {
   size_t entrant = 0;
   int round = 0;
 };
-Result<TaggedRound> ReadRaceTag(const nlohmann::json& tag);
+Result<TaggedRound> ReadRaceTag(const TuneTag& tag);
 
 // What a record contributes: its query latencies, the per-record values the settings' metrics
 // read (energy per query), its times and its verdict; a record that did not measure is a

@@ -190,9 +190,9 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
-    if (!r.tune.is_null()) {
-      int& rounds = race_rounds[r.tune["race"].get<std::string>()];
-      rounds = std::max(rounds, r.tune["round"].get<int>() + 1);
+    if (r.tune) {
+      int& rounds = race_rounds[r.tune->race];
+      rounds = std::max(rounds, r.tune->round + 1);
     }
     if (ok && r.scenario == "single-stream" && !r.measured_ns.empty()) ++warmup[r.model];
     if (ok && r.valid && r.model == "x" && r.scenario == "single-stream" && r.summary.Percentile(0.99) &&
