@@ -317,6 +317,8 @@ std::vector<Column> DriftColumns() {
         }
         return lowest ? FormatNumberOrInf("%.1f", *lowest) : std::string(kNoValue);
       }),
+      MetricTableColumn("mean_kld"),
+      MetricTableColumn("same_top"),
       VerdictColumn(),
   };
 }

@@ -110,6 +110,8 @@ const std::vector<FlatColumn>& FlatColumns() {
       FlatColumnOfMetric("top1_ci_high"),
       FlatColumnOfMetric("top5"),
       FlatColumnOfMetric("images"),
+      FlatColumnOfMetric("mean_kld"),
+      FlatColumnOfMetric("same_top"),
       FlatColumnOfMetric("ttft_p50_ms"),
       FlatColumnOfMetric("ttft_p99_ms"),
       FlatColumnOfMetric("tpot_p50_ms"),

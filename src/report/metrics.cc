@@ -49,6 +49,13 @@ Value Top5(const Record& r) {
              : std::nullopt;
 }
 
+// A GGUF candidate's drift from its reference's next-token distributions.
+const TokenDriftSummary* TokenDrift(const Record& r) {
+  return r.token_drift && r.token_drift->drift && r.token_drift->drift->positions > 0 ? &*r.token_drift->drift : nullptr;
+}
+Value MeanKld(const Record& r) { return TokenDrift(r) ? Value(TokenDrift(r)->mean_kld.value) : std::nullopt; }
+Value SameTop(const Record& r) { return TokenDrift(r) ? Value(TokenDrift(r)->same_top.value) : std::nullopt; }
+
 Value Ttft(const Record& r, double p) {
   return r.llm && r.llm->summary.ttft.count > 0 ? Ms(r.llm->summary.ttft.Percentile(p)) : std::nullopt;
 }
@@ -94,6 +101,7 @@ std::string FlatUnitName(FlatUnit unit) {
     case FlatUnit::kMebibytes: return "MiB";
     case FlatUnit::kFraction: return "fraction";
     case FlatUnit::kPerSecond: return "1/s";
+    case FlatUnit::kNats: return "nats";
   }
   return "text";
 }
@@ -130,6 +138,11 @@ const std::vector<Metric>& Metrics() {
       {"top5", "top-5 (%)", U::kFraction, D::kHigher, S::kAccuracy, 0, "accuracy: top-5 accuracy (null under 5 classes)",
        Top5},
       {"images", "images", U::kCount, D::kHigher, S::kAccuracy, 0, "accuracy: images scored", Images},
+      {"mean_kld", "mean KLD (nats)", U::kNats, D::kLower, S::kDrift, 0,
+       "drift of a GGUF candidate: mean KL divergence of its next-token distributions from the reference's (nats)",
+       MeanKld},
+      {"same_top", "same top (%)", U::kFraction, D::kHigher, S::kDrift, 0,
+       "drift of a GGUF candidate: share of positions whose most likely next token is the reference's", SameTop},
       {"ttft_p50_ms", "TTFT p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
        "llm: median time to first token", TtftP50},
       {"ttft_p99_ms", "TTFT p99 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,

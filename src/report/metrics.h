@@ -26,6 +26,7 @@ enum class FlatUnit {
   kMebibytes,
   kFraction,     // 0..1 (accuracy)
   kPerSecond,    // queries, samples or tokens per second
+  kNats,         // an information quantity (KL divergence)
 };
 std::string FlatUnitName(FlatUnit unit);
 
@@ -37,6 +38,7 @@ enum class MetricSource {
   kLoad,           // a load scenario's own section (offline's samples/s)
   kMonitor,        // the device monitor (energy, power, memory)
   kAccuracy,       // an accuracy run
+  kDrift,          // a drift comparison (a candidate against its reference)
   kLanguageModel,  // an llm run
 };
 

@@ -70,6 +70,7 @@ std::optional<double> UnitFactor(FlatUnit column, const std::string& unit) {
       {FlatUnit::kFraction, {{"", 1}, {"%", 0.01}}},
       {FlatUnit::kPerSecond, {{"", 1}, {"/s", 1}, {"qps", 1}, {"tok/s", 1}}},
       {FlatUnit::kCount, {{"", 1}}},
+      {FlatUnit::kNats, {{"", 1}, {"nats", 1}}},
   };
   const auto column_units = factors.find(column);
   if (column_units == factors.end()) return std::nullopt;
@@ -86,6 +87,7 @@ std::string UnitsFor(FlatUnit column) {
     case FlatUnit::kMebibytes: return "B, KiB, MiB (the default), GiB, KB, MB, GB";
     case FlatUnit::kFraction: return "a fraction (0.9) or a percentage (90%)";
     case FlatUnit::kPerSecond: return "a plain number, /s, qps or tok/s";
+    case FlatUnit::kNats: return "nats (the default)";
     default: return "a plain number";
   }
 }
@@ -118,6 +120,7 @@ std::string WithUnit(double v, FlatUnit unit) {
     case FlatUnit::kMilliwatts: return Format(v) + " mW";
     case FlatUnit::kMebibytes: return Format(v) + " MiB";
     case FlatUnit::kPerSecond: return Format(v) + "/s";
+    case FlatUnit::kNats: return Format(v) + " nats";
     default: return Format(v);
   }
 }

@@ -103,7 +103,8 @@ Result<RaceMetric> ParseRaceMetric(const std::string& name) {
   } else if (metric.column == "throughput_qps" || metric.column == "samples_per_s") {
     metric.kind = RaceMetric::Kind::kThroughput;
     metric.unit = "inferences/s";
-  } else if (source == MetricSource::kLanguageModel || source == MetricSource::kAccuracy) {
+  } else if (source == MetricSource::kLanguageModel || source == MetricSource::kAccuracy ||
+             source == MetricSource::kDrift) {
     return Status::Error("'" + name + "' is not measured by a latency run; tune races p50, p90, p99, mean, "
                          "throughput, energy, power or memory");
   } else {
