@@ -380,8 +380,7 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
   return exit_code;
 }
 
-// The flags that decide what `drift` computes on tensor models: the command's and a suite's
-// `drift:` block's.
+// The flags that decide what `drift` computes: the command's and a suite's `drift:` block's.
 void AddDriftPlanOptions(CLI::App* cmd, DriftOptions& o) {
   cmd->add_option("--reference", o.reference, "a variant of MODEL, or an artifact file")->required();
   cmd->add_option("--candidate", o.candidates, "variants or artifact files, comma-separated")->required();
@@ -396,6 +395,9 @@ void AddDriftPlanOptions(CLI::App* cmd, DriftOptions& o) {
   cmd->add_option("--split", o.split, "--data: test or train")->capture_default_str();
   cmd->add_option("--offset", o.offset, "--data: the first image's index")->capture_default_str();
   cmd->add_option("--preprocess", o.preprocess, "--data: the images' preprocessing (default: the manifest's)");
+  cmd->add_option("--prompts", o.prompts_file, "GGUF: a text file of prompts, one per line (default: built-in sentences)");
+  cmd->add_option("--random-prompts", o.random_prompts, "GGUF: this many seeded random token sequences instead");
+  cmd->add_option("--max-tokens", o.max_tokens, "GGUF: tokens per prompt (longer ones are cut)")->capture_default_str();
 }
 
 }  // namespace
@@ -409,12 +411,25 @@ Result<std::vector<PlannedCase>> PlanDriftForSuite(const std::vector<std::string
   if (Status parsed = ParseSuiteBlock(app, args); !parsed.ok()) return parsed;
   const bool gguf = std::any_of(model.artifacts.begin(), model.artifacts.end(),
                                 [](const ArtifactSpec& a) { return EndsWith(a.path, ".gguf"); });
-  if (gguf) {
-    return Status::Error("model '" + model.name + "': drift of GGUF language models runs from `edgebench drift`, "
-                         "not from a suite yet");
-  }
   auto sides = ResolveSides(o, model, target, context.registry);
   if (!sides.ok()) return sides.status();
+  if (gguf) {
+    // Per-token KL divergence of the variants' next-token distributions (runner/token_drift_mode.h).
+    TokenDriftOptions t;
+    t.reference = sides.value().first.artifact;
+    for (const Side& side : sides.value().second) t.candidates.push_back(side.artifact);
+    t.target = target.text;
+    t.prompts_file = o.prompts_file;
+    t.random_prompts = o.random_prompts;
+    t.max_tokens = o.max_tokens;
+    t.seed = o.seed;
+    t.timeout_ms = o.timeout_ms;
+    t.monitor = monitor;
+    t.worker_args = WorkerLogArgs();
+    auto request = TokenDriftRequestFrom(t, context.executable);
+    if (!request.ok()) return Status::Error("model '" + model.name + "': " + request.error());
+    return PlanTokenDriftCases(request.value(), context.registry);
+  }
   auto plan = PlanTensorDriftCommand(o, model, target, sides.value().first, sides.value().second, monitor, context);
   if (!plan.ok()) return plan.status();
   return std::move(plan.value().cases);
@@ -437,9 +452,6 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
   AddDriftPlanOptions(cmd, *o);
   cmd->add_option("-t,--target", o->target, "where both run (one target; default ort:cpu, llamacpp:cpu for GGUF)");
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
-  cmd->add_option("--prompts", o->prompts_file, "GGUF: a text file of prompts, one per line (default: built-in sentences)");
-  cmd->add_option("--random-prompts", o->random_prompts, "GGUF: this many seeded random token sequences instead");
-  cmd->add_option("--max-tokens", o->max_tokens, "GGUF: tokens per prompt (longer ones are cut)")->capture_default_str();
   cmd->add_option("-o,--out", o->out_store,
                   "append one record per side (scenario \"drift\") to DIR/results.jsonl; GGUF: one JSON line per "
                   "candidate to DIR/token_drift.jsonl")

@@ -153,34 +153,28 @@ const std::vector<std::string>& DefaultDriftPrompts() {
   return prompts;
 }
 
-int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
-  auto usage = [](const std::string& message) {
-    std::cerr << "edgebench drift: " << message << "\n";
-    return 2;
-  };
+Result<TokenDriftPlanRequest> TokenDriftRequestFrom(const TokenDriftOptions& o, const std::string& executable) {
   std::error_code ec;
   if (o.reference.empty() || !std::filesystem::is_regular_file(o.reference, ec)) {
-    return usage("reference model '" + o.reference + "' does not exist or is not a file");
+    return Status::Error("reference model '" + o.reference + "' does not exist or is not a file");
   }
-  if (o.candidates.empty()) return usage("give at least one candidate GGUF to compare with the reference");
+  if (o.candidates.empty()) return Status::Error("give at least one candidate GGUF to compare with the reference");
   for (const std::string& c : o.candidates) {
-    if (!std::filesystem::is_regular_file(c, ec)) return usage("candidate model '" + c + "' does not exist or is not a file");
+    if (!std::filesystem::is_regular_file(c, ec)) {
+      return Status::Error("candidate model '" + c + "' does not exist or is not a file");
+    }
   }
-  if (o.format != "table" && o.format != "json") return usage("--format '" + o.format + "': expected table or json");
-  if (o.max_tokens < 2) return usage("--max-tokens must be at least 2: each position is scored against the next token");
-  if (o.random_prompts < 0) return usage("the number of random prompts must be 0 or more");
+  if (o.format != "table" && o.format != "json") return Status::Error("--format '" + o.format + "': expected table or json");
+  if (o.max_tokens < 2) {
+    return Status::Error("--max-tokens must be at least 2: each position is scored against the next token");
+  }
+  if (o.random_prompts < 0) return Status::Error("the number of random prompts must be 0 or more");
   if (o.random_prompts > 0 && !o.prompts_file.empty()) {
-    return usage("give --prompts FILE or random token sequences, not both");
+    return Status::Error("give --prompts FILE or random token sequences, not both");
   }
-  if (o.timeout_ms < 1) return usage("--timeout must be at least 1 ms");
+  if (o.timeout_ms < 1) return Status::Error("--timeout must be at least 1 ms");
   auto prompts = LoadPrompts(o);
-  if (!prompts.ok()) return usage(prompts.error());
-  std::optional<std::string> store_path;
-  if (!o.out_store.empty()) {
-    std::filesystem::create_directories(o.out_store, ec);
-    if (ec) return usage("cannot create the store directory '" + o.out_store + "': " + ec.message());
-    store_path = (std::filesystem::path(o.out_store) / "token_drift.jsonl").string();
-  }
+  if (!prompts.ok()) return prompts.status();
   TokenDriftPlanRequest request;
   request.reference = o.reference;
   request.candidates = o.candidates;
@@ -195,9 +189,27 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
   request.timeout_ms = o.timeout_ms;
   request.case_memory_mb = o.case_memory_mb;
   request.monitor = o.monitor;
-  request.executable = context.executable;
+  request.executable = executable;
   request.worker_args = o.worker_args;
-  auto cases = PlanTokenDriftCases(request, context.registry);
+  return request;
+}
+
+int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
+  auto usage = [](const std::string& message) {
+    std::cerr << "edgebench drift: " << message << "\n";
+    return 2;
+  };
+  auto request = TokenDriftRequestFrom(o, context.executable);
+  if (!request.ok()) return usage(request.error());
+  std::error_code ec;
+  std::optional<std::string> store_path;
+  if (!o.out_store.empty()) {
+    std::filesystem::create_directories(o.out_store, ec);
+    if (ec) return usage("cannot create the store directory '" + o.out_store + "': " + ec.message());
+    store_path = (std::filesystem::path(o.out_store) / "token_drift.jsonl").string();
+  }
+  const std::string& prompts_description = request.value().prompts_description;
+  auto cases = PlanTokenDriftCases(request.value(), context.registry);
   if (!cases.ok()) {
     std::cerr << "edgebench drift: " << cases.error() << "\n";
     return 1;
@@ -264,7 +276,7 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
   if (o.format == "table") {
     std::cout << "Per-token drift from " << o.reference << " (" << ref.description << ") on "
               << reference->effective_target << "\n"
-              << "Prompts: " << prompts.value().description << "; " << positions << " positions scored\n"
+              << "Prompts: " << prompts_description << "; " << positions << " positions scored\n"
               << "Definitions: llama-perplexity --kl-divergence (KLD in nats; Δp on the next token of the text)\n";
     if (random_weights) std::cout << kRandomWeightsNote << "\n";
     std::cout << "\n";

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "monitor/cooldown.h"
 #include "record/monitor_record.h"
+#include "runner/token_drift_mode.h"
 
 namespace edgebench {
 
@@ -46,6 +47,10 @@ struct TokenDriftOptions {
 
 // The built-in prompts: a few varied English sentences.
 const std::vector<std::string>& DefaultDriftPrompts();
+
+// The planning request of `options`, checked (the models exist, the prompts read, the limits
+// hold); an error says what is wrong. `executable`: the edgebench binary the workers run.
+Result<TokenDriftPlanRequest> TokenDriftRequestFrom(const TokenDriftOptions& options, const std::string& executable);
 
 // Runs the comparison and prints it on stdout (errors on stderr). Exit status: 0 when every
 // candidate was compared, 1 when the reference or a candidate failed, 2 for bad options.

@@ -24,7 +24,9 @@ Result<SuiteModeBlock> ReadSuiteModeBlock(const SuiteYaml& yaml, const YAML::Nod
       return yaml.At(key, mode + ": a key is a flag's name without its dashes (data, not --data); got " +
                               TypeName(key));
     }
-    const std::string flag = "--" + key.Scalar();
+    // max_tokens, as the suite's settings spell their keys, or max-tokens, as the flag does.
+    std::string flag = "--" + key.Scalar();
+    std::replace(flag.begin(), flag.end(), '_', '-');
     const std::string what = mode + ": " + key.Scalar();
     if (value.IsSequence()) {
       // A repeatable flag (dim, input): once per item.

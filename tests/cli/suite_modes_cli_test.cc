@@ -105,5 +105,37 @@ TEST_F(SuiteModesCli, ABlocksMistakesAreErrorsWithTheLineBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/out/results.jsonl")) << "nothing ran";
 }
 
+// Drift of GGUF language models in a suite: the model's variants compared by per-token KL
+// divergence (runner/token_drift_mode.h), each side a record with its token_drift section, and
+// the block's own GGUF flags (max_tokens, random_prompts) applied.
+TEST_F(SuiteModesCli, GgufVariantsDriftByTokenInASuite) {
+  const std::string manifest = dir_ + "/llama.json";
+  std::ofstream(manifest) << R"({"name": "llama-tiny", "artifacts": [{"path": ")" << TestModel("llama-tiny.gguf")
+                          << R"(", "variant": "f32"}, {"path": ")" << TestModel("llama-tiny-q8_0.gguf")
+                          << R"(", "variant": "q8_0"}]})";
+  const std::string path = dir_ + "/suite.yaml";
+  std::ofstream(path) << "name: gguf\nout: out\nmodels:\n  - manifest: " << manifest
+                      << "\ntargets: [llamacpp:cpu]\nscenarios: [drift]\n"
+                      << "drift: {reference: f32, candidate: q8_0, random_prompts: 2, max-tokens: 8}\n";
+  auto run = RunCommand(Executable() + " suite " + path + " 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  auto store = ReadStore(dir_ + "/out/results.jsonl");
+  ASSERT_TRUE(store.ok()) << store.error();
+  int candidates = 0;
+  for (const Record& r : store.value().records) {
+    ASSERT_TRUE(r.token_drift.has_value()) << r.case_key;
+    EXPECT_EQ(r.scenario, "drift");
+    EXPECT_EQ(r.token_drift->prompt_source, "random");
+    if (r.token_drift->drift && !r.token_drift->is_reference) {
+      ++candidates;
+      EXPECT_EQ(r.token_drift->drift->positions, 2 * 7);  // 2 prompts of 8 tokens, 7 scored each
+      EXPECT_GE(r.token_drift->drift->mean_kld.value, 0);
+    }
+  }
+  EXPECT_EQ(candidates, 1);
+  EXPECT_EQ(store.value().records.size(), 3u);  // the reference's run, itself, the candidate
+  EXPECT_NE(run.output.find("mean KLD (nats)"), std::string::npos) << run.output;  // its table's columns
+}
+
 }  // namespace
 }  // namespace edgebench
