@@ -1,0 +1,70 @@
+#include "pipeline/pipeline_system.h"
+
+namespace edgebench {
+
+PipelineSystem::PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now)
+    : lanes_(std::move(lanes)), now_(now ? std::move(now) : std::function<int64_t()>(NowNs)) {
+  if (!lanes_.empty()) {
+    for (const auto& stage : lanes_.front()) names_.push_back(stage->name());
+  }
+  times_.resize(lanes_.size());
+  for (LaneStageTimes& t : times_) {
+    t.stage_ns.resize(names_.size());
+    t.stage_calls.resize(names_.size());
+  }
+  current_.resize(lanes_.size());
+  next_.resize(lanes_.size());
+}
+
+Status PipelineSystem::IssueQuery(int lane, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) {
+  const auto index = static_cast<size_t>(lane);
+  if (lane < 0 || index >= lanes_.size()) {
+    return Status::Error("internal: the pipeline has no lane " + std::to_string(lane));
+  }
+  Stages& stages = lanes_[index];
+  LaneStageTimes& times = times_[index];
+  std::vector<StageItem>& items = current_[index];
+  std::vector<StageItem>& next = next_[index];
+  const int64_t query_start = now_();
+  const bool timed = times.query_start_ns.size() < kMaxTimedQueriesPerLane;
+  for (size_t s = 0; s < stages.size(); ++s) {
+    next.clear();
+    const int64_t start = now_();
+    // The first stage reads the query's inputs in place (a frame is not copied); the others
+    // read what the stage before made.
+    const size_t count = s == 0 ? 1 : items.size();
+    for (size_t i = 0; i < count; ++i) {
+      const std::vector<Tensor>& in = s == 0 ? inputs : items[i].tensors;
+      if (Status status = stages[s]->Run(in, next); !status.ok()) {
+        // The failed query's stages are not kept: every query in `times` ran them all.
+        for (size_t done = 0; timed && done < s; ++done) {
+          times.stage_ns[done].pop_back();
+          times.stage_calls[done].pop_back();
+        }
+        return Status::Error("stage '" + stages[s]->name() + "': " + status.message());
+      }
+    }
+    const int64_t end = now_();
+    if (timed) {
+      times.stage_ns[s].push_back(end - start);
+      times.stage_calls[s].push_back(static_cast<int32_t>(count));
+    }
+    items.swap(next);
+  }
+  if (timed) {
+    times.query_start_ns.push_back(query_start);
+  } else {
+    ++times.untimed_queries;
+  }
+  outputs.clear();
+  if (stages.empty()) {
+    outputs = inputs;
+    return Status::Ok();
+  }
+  for (StageItem& item : items) {
+    for (Tensor& t : item.tensors) outputs.push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
+}  // namespace edgebench

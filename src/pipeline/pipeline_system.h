@@ -1,0 +1,59 @@
+// A pipeline as a system under test (load/system_under_test.h): each query runs the stages in
+// order on its lane's own stage instances, so every scenario (single-stream, multi-stream:N,
+// server, offline, soak, burst) drives a pipeline exactly as it drives one model. Each lane
+// times its stages on the harness clock: per query its start, and per stage the wall time of
+// all its calls and how many items it ran on. The scenario times the query end to end, so
+// the stage times of a query add up to its latency up to the harness's few clock reads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "load/system_under_test.h"
+#include "pipeline/stage.h"
+
+namespace edgebench {
+
+// What one lane timed, query by query in issue order.
+struct LaneStageTimes {
+  std::vector<int64_t> query_start_ns;           // harness clock at the query's first stage
+  std::vector<std::vector<int64_t>> stage_ns;    // [stage][query]: wall time of all its calls
+  std::vector<std::vector<int32_t>> stage_calls; // [stage][query]: items it ran on (fan-out)
+  // Queries answered after the lane kept kMaxTimedQueriesPerLane: run, not timed per stage.
+  int64_t untimed_queries = 0;
+};
+
+// A lane keeps the stage times of at most this many queries (about 40 bytes a query for three
+// stages): a soak of hours at a high rate keeps its first million, and says how many more ran.
+inline constexpr size_t kMaxTimedQueriesPerLane = 1'000'000;
+
+class PipelineSystem final : public SystemUnderTest {
+ public:
+  using Stages = std::vector<std::unique_ptr<Stage>>;
+  // One list of stages per lane (each lane's own sessions and buffers), all with the same
+  // stage names in the same order. A lane is used by one thread at a time: give one lane per
+  // stream, or one lane for a single stream.
+  explicit PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now = {});
+
+  int lanes() const override { return static_cast<int>(lanes_.size()); }
+  // Runs the stages; a stage's error fails the query naming the stage ("stage 'crop': ...").
+  // `outputs`: the last stage's items' tensors, in order.
+  Status IssueQuery(int lane, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override;
+
+  const std::vector<std::string>& stage_names() const { return names_; }
+  const LaneStageTimes& times(int lane) const { return times_[static_cast<size_t>(lane)]; }
+
+ private:
+  std::vector<Stages> lanes_;
+  std::vector<std::string> names_;
+  std::vector<LaneStageTimes> times_;
+  std::function<int64_t()> now_;
+  // Per lane: the items between stages, kept to reuse their capacity.
+  std::vector<std::vector<StageItem>> current_, next_;
+};
+
+}  // namespace edgebench
