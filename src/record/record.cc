@@ -359,7 +359,9 @@ json RecordToJson(const Record& r) {
         {"partitions_by_device", r.placement.partitions_by_device},
         {"cpu_op_types", r.placement.cpu_op_types}};
   }
-  if (r.tune) j["tune"] = TuneTagToJson(*r.tune);
+  for (const RecordSection& section : RecordSections()) {
+    if (!section.mode && section.present(r)) j[section.key] = section.to_json(r);
+  }
   if (const RecordSection* section = ModeSectionOf(r)) {
     j[section->key] = section->to_json(r);
   } else if (!r.llm) {
@@ -528,12 +530,7 @@ Result<Record> RecordFromJson(const json& j) {
     if (j.contains("load")) StoredLoadFromJson(j.at("load"), r);
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
-    if (j.contains("tune") && !j.at("tune").is_null()) {
-      auto tag = TuneTagFromJson(j.at("tune"));
-      if (tag.ok()) r.tune = tag.take();
-      else r.read_warnings.push_back("record " + r.id + ": tune section left out: " + tag.error());
-    }
-    for (const RecordSection& section : ModeSections()) {
+    for (const RecordSection& section : RecordSections()) {
       if (!j.contains(section.key)) continue;
       if (Status read = section.from_json(j.at(section.key), r); !read.ok()) {
         return Status::Error("record " + r.id + ": " + section.key + ": " + read.message());

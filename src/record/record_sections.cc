@@ -117,19 +117,31 @@ std::vector<RecordSection> MakeSections() {
        [](const Record& r, std::vector<std::string>& reasons) {
          if (r.token_drift->role == "candidate" && !r.token_drift->drift) reasons.push_back("no drift statistics");
        }},
+      // Beside any record: which race, configuration and round of `edgebench tune` it is. One that
+      // is not a race's is left out with a warning, not taken for one (the record still reads).
+      {"tune", [](const Record& r) { return r.tune.has_value(); },
+       [](const Record& r) { return TuneTagToJson(*r.tune); },
+       [](const json& j, Record& r) {
+         if (j.is_null()) return Status::Ok();
+         auto tag = TuneTagFromJson(j);
+         if (tag.ok()) r.tune = tag.take();
+         else r.read_warnings.push_back("record " + r.id + ": tune section left out: " + tag.error());
+         return Status::Ok();
+       },
+       nullptr, nullptr, /*mode=*/false},
   };
 }
 
 }  // namespace
 
-const std::vector<RecordSection>& ModeSections() {
+const std::vector<RecordSection>& RecordSections() {
   static const auto* const sections = new std::vector<RecordSection>(MakeSections());
   return *sections;
 }
 
 const RecordSection* ModeSectionOf(const Record& r) {
-  for (const RecordSection& section : ModeSections()) {
-    if (section.present(r)) return &section;
+  for (const RecordSection& section : RecordSections()) {
+    if (section.mode && section.present(r)) return &section;
   }
   return nullptr;
 }

@@ -1,9 +1,10 @@
-// The typed sections a case's mode answers in its record, registered in one table (as
-// llama-bench's get_fields() lists its fields once): agreement (`edgebench agree`), accuracy
-// (`edgebench accuracy`) and tensor drift (`edgebench drift`). Each entry says its JSON key, how
-// the section is written and read, what FinishRecord derives from it, and how it judges an ok
-// record. The record's writer, reader and FinishRecord go through this table; a new mode adds
-// its section here (and its field in Record) and nowhere else in the record's code.
+// The record's registered sections, in one table (as llama-bench's get_fields() lists its fields
+// once): the sections a case's mode answers (agreement from `edgebench agree`, accuracy, tensor
+// drift, token drift), and sections beside any record (tune, on the cases of a race). Each entry
+// says its JSON key, how the section is written and read, what FinishRecord derives from it,
+// and how it judges an ok record. The record's writer, reader and FinishRecord go through this
+// table; a new section adds its entry here (and its field in Record) and nowhere else in the
+// record's code.
 #pragma once
 
 #include <functional>
@@ -25,9 +26,13 @@ struct RecordSection {
   std::function<void(Record&)> finish;  // derived figures; may be empty
   // The reasons an ok record with this section is INVALID; may be empty (judged by the reader).
   std::function<void(const Record&, std::vector<std::string>&)> judge;
+  // A mode's section: the record is that mode's (at most one per record, and it replaces the
+  // measured samples). false: a section beside whatever the record is (tune).
+  bool mode = true;
 };
 
-const std::vector<RecordSection>& ModeSections();
+// Every registered section, modes first.
+const std::vector<RecordSection>& RecordSections();
 
 // The mode section the record has, or null (a measured case).
 const RecordSection* ModeSectionOf(const Record& r);
