@@ -43,18 +43,12 @@ int BurstStreams(const ScenarioSpec& spec, const RunSettings&) { return static_c
 
 class BurstScenario : public StreamedScenario {
  public:
-  BurstScenario(ScenarioSpec spec, EffectiveRunSettings settings)
-      : StreamedScenario(spec, std::move(settings), static_cast<int>(spec.streams)) {}
+  using StreamedScenario::StreamedScenario;
   ScenarioResult Run(ScenarioContext& context) override {
     return RunBursts(SystemOf(context), *context.input_pool, PlanBursts(streams(), spec().period_ms, settings()),
                      context.observer);
   }
 };
-
-Result<std::unique_ptr<Scenario>> MakeBurst(const ScenarioSpec& spec, EffectiveRunSettings settings,
-                                            const LlmSettings&) {
-  return std::unique_ptr<Scenario>(new BurstScenario(spec, std::move(settings)));
-}
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -73,7 +67,7 @@ const ScenarioEntry kBurstScenario = {
     "N queries issued at once every PERIOD (default 100ms), one per stream; latency from the burst's start",
     SessionKind::kTensor, "sessions",
     {.judge_cv = true},
-    ParseBurst, CanonicalBurst, BurstStreams, nullptr, MakeBurst};
+    ParseBurst, CanonicalBurst, BurstStreams, nullptr, MakeStreamed<BurstScenario>};
 
 BurstPlan PlanBursts(int streams, int64_t period_ms, const RunSettings& s) {
   BurstPlan plan;

@@ -21,20 +21,6 @@ std::string CanonicalMultiStream(const ScenarioSpec& spec) { return "multi-strea
 
 int MultiStreams(const ScenarioSpec& spec, const RunSettings&) { return static_cast<int>(spec.streams); }
 
-class MultiStreamScenario : public StreamedScenario {
- public:
-  using StreamedScenario::StreamedScenario;
-  ScenarioResult Run(ScenarioContext& context) override {
-    return RunClosedLoop(SystemOf(context), *context.input_pool, ClosedLoopPlanFor(settings(), streams()),
-                         context.observer, context.now);
-  }
-};
-
-Result<std::unique_ptr<Scenario>> MakeMultiStream(const ScenarioSpec& spec, EffectiveRunSettings settings,
-                                                  const LlmSettings&) {
-  const int streams = static_cast<int>(spec.streams);
-  return std::unique_ptr<Scenario>(new MultiStreamScenario(spec, std::move(settings), streams));
-}
 
 }  // namespace
 
@@ -44,6 +30,6 @@ const ScenarioEntry kMultiStreamScenario = {
     "N closed-loop streams at once: per-query latency and throughput under N users",
     SessionKind::kTensor, "sessions",
     {.judge_cv = true, .judge_stability = true},
-    ParseMultiStream, CanonicalMultiStream, MultiStreams, nullptr, MakeMultiStream};
+    ParseMultiStream, CanonicalMultiStream, MultiStreams, nullptr, MakeStreamed<ClosedLoopScenario>};
 
 }  // namespace edgebench

@@ -37,11 +37,6 @@ class ServerScenario : public StreamedScenario {
   }
 };
 
-Result<std::unique_ptr<Scenario>> MakeServer(const ScenarioSpec& spec, EffectiveRunSettings settings,
-                                             const LlmSettings&) {
-  const int workers = static_cast<int>(settings.values.concurrency);
-  return std::unique_ptr<Scenario>(new ServerScenario(spec, std::move(settings), workers));
-}
 
 }  // namespace
 
@@ -51,6 +46,6 @@ const ScenarioEntry kServerScenario = {
     "Poisson arrivals at QPS served by --concurrency sessions: latency from arrival, queueing included",
     SessionKind::kTensor, "sessions concurrency p99_bound_ms find_peak",
     {.judge_cv = false, .server = true},
-    ParseServer, CanonicalServer, ConcurrencyStreams, nullptr, MakeServer};
+    ParseServer, CanonicalServer, ConcurrencyStreams, nullptr, MakeStreamed<ServerScenario>};
 
 }  // namespace edgebench

@@ -9,17 +9,12 @@ namespace {
 
 class SingleStreamScenario : public StreamedScenario {
  public:
-  SingleStreamScenario(ScenarioSpec spec, EffectiveRunSettings settings)
-      : StreamedScenario(std::move(spec), std::move(settings), 1) {}
+  using StreamedScenario::StreamedScenario;
   ScenarioResult Run(ScenarioContext& context) override {
     return RunSingleStream(SystemOf(context), *context.input_pool, effective(), context.observer, context.now);
   }
 };
 
-Result<std::unique_ptr<Scenario>> MakeSingleStream(const ScenarioSpec& spec, EffectiveRunSettings settings,
-                                                   const LlmSettings&) {
-  return std::unique_ptr<Scenario>(new SingleStreamScenario(spec, std::move(settings)));
-}
 
 }  // namespace
 
@@ -29,6 +24,6 @@ const ScenarioEntry kSingleStreamScenario = {
     "one query at a time, the next when the last completes: the latency of one user",
     SessionKind::kTensor, "",
     {.judge_cv = true, .judge_stability = true},
-    ParseNoParameter, CanonicalFamily, OneStream, nullptr, MakeSingleStream};
+    ParseNoParameter, CanonicalFamily, OneStream, nullptr, MakeStreamed<SingleStreamScenario>};
 
 }  // namespace edgebench

@@ -40,11 +40,6 @@ class SoakScenario : public StreamedScenario {
   }
 };
 
-Result<std::unique_ptr<Scenario>> MakeSoak(const ScenarioSpec& spec, EffectiveRunSettings settings,
-                                           const LlmSettings&) {
-  const int streams = static_cast<int>(settings.values.streams);
-  return std::unique_ptr<Scenario>(new SoakScenario(spec, std::move(settings), streams));
-}
 
 }  // namespace
 
@@ -54,6 +49,6 @@ const ScenarioEntry kSoakScenario = {
     "--streams closed-loop streams for exactly DURATION, in --window windows: drift as the device heats",
     SessionKind::kTensor, "sessions streams",
     {.judge_cv = false, .drift = true},
-    ParseSoak, CanonicalSoak, SoakStreams, SoakSettings, MakeSoak};
+    ParseSoak, CanonicalSoak, SoakStreams, SoakSettings, MakeStreamed<SoakScenario>};
 
 }  // namespace edgebench

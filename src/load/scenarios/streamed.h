@@ -6,6 +6,7 @@
 #include <string>
 
 #include "load/closed_loop.h"
+#include "load/scenario_registry.h"
 #include "load/scenario.h"
 #include "load/scenario_spec.h"
 #include "load/settings.h"
@@ -38,6 +39,26 @@ class StreamedScenario : public Scenario {
 
 // The closed loop of `streams` streams under the settings' query counts and durations.
 ClosedLoopPlan ClosedLoopPlanFor(const RunSettings& settings, int streams);
+
+// The streams closed loop as it is (multi-stream:N, offline): each stream issues its next query
+// when its last completes.
+class ClosedLoopScenario final : public StreamedScenario {
+ public:
+  using StreamedScenario::StreamedScenario;
+  ScenarioResult Run(ScenarioContext& context) override {
+    return RunClosedLoop(SystemOf(context), *context.input_pool, ClosedLoopPlanFor(settings(), streams()),
+                         context.observer, context.now);
+  }
+};
+
+// An entry's `make` for a StreamedScenario S: on the streams its entry counts
+// (ScenarioEntry::streams), so the record's and the scenario's streams are one number.
+template <class S>
+Result<std::unique_ptr<Scenario>> MakeStreamed(const ScenarioSpec& spec, EffectiveRunSettings settings,
+                                               const LlmSettings&) {
+  const int streams = spec.entry->streams(spec, settings.values);
+  return std::unique_ptr<Scenario>(new S(spec, std::move(settings), streams));
+}
 
 // Parameters of the scenarios that take none ("single-stream", "offline", "llm").
 Status ParseNoParameter(const std::string& parameter, bool has_parameter, ScenarioSpec& spec);
