@@ -231,6 +231,23 @@ Result<std::pair<Side, std::vector<Side>>> ResolveSides(const DriftOptions& o, c
   return std::make_pair(reference.take(), std::move(candidates));
 }
 
+// What drift of GGUF language models runs with (cli/token_drift_command.h), from the command's or
+// a suite block's flags: the sides, the target, the prompts, the seed and the workers' limits.
+TokenDriftOptions TokenDriftOptionsOf(const DriftOptions& o, const Side& reference, const std::vector<Side>& candidates,
+                                      const std::string& target) {
+  TokenDriftOptions t;
+  t.reference = reference.artifact;
+  for (const Side& side : candidates) t.candidates.push_back(side.artifact);
+  t.target = target;
+  t.prompts_file = o.prompts_file;
+  t.random_prompts = o.random_prompts;
+  t.max_tokens = o.max_tokens;
+  t.seed = o.seed;
+  t.timeout_ms = o.timeout_ms;
+  t.worker_args = WorkerLogArgs();
+  return t;
+}
+
 int RunDrift(const DriftOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench drift: " << message << "\n";
@@ -267,18 +284,9 @@ int RunDrift(const DriftOptions& o, CommandContext& context) {
     }
   }
   if (gguf) {
-    TokenDriftOptions t;
-    t.reference = reference.value().artifact;
-    for (const Side& side : candidates) t.candidates.push_back(side.artifact);
-    t.target = target_text;
-    t.prompts_file = o.prompts_file;
-    t.random_prompts = o.random_prompts;
-    t.max_tokens = o.max_tokens;
-    t.seed = o.seed;
+    TokenDriftOptions t = TokenDriftOptionsOf(o, reference.value(), candidates, target_text);
     t.format = o.format;
     t.out_store = o.out_store;
-    t.timeout_ms = o.timeout_ms;
-    t.worker_args = WorkerLogArgs();
     auto monitor = CheckMonitorFlags(o.monitor);
     if (!monitor.ok()) return fail(monitor.error());
     auto done_keys = ResumedCaseKeys(o.resume, o.out_store, "drift");
@@ -415,17 +423,8 @@ Result<std::vector<PlannedCase>> PlanDriftForSuite(const std::vector<std::string
   if (!sides.ok()) return sides.status();
   if (gguf) {
     // Per-token KL divergence of the variants' next-token distributions (runner/token_drift_mode.h).
-    TokenDriftOptions t;
-    t.reference = sides.value().first.artifact;
-    for (const Side& side : sides.value().second) t.candidates.push_back(side.artifact);
-    t.target = target.text;
-    t.prompts_file = o.prompts_file;
-    t.random_prompts = o.random_prompts;
-    t.max_tokens = o.max_tokens;
-    t.seed = o.seed;
-    t.timeout_ms = o.timeout_ms;
+    TokenDriftOptions t = TokenDriftOptionsOf(o, sides.value().first, sides.value().second, target.text);
     t.monitor = monitor;
-    t.worker_args = WorkerLogArgs();
     auto request = TokenDriftRequestFrom(t, context.executable);
     if (!request.ok()) return Status::Error("model '" + model.name + "': " + request.error());
     return PlanTokenDriftCases(request.value(), context.registry);
