@@ -10,6 +10,7 @@
 #include <set>
 
 #include "load/scenario.h"
+#include "short_run.h"
 
 namespace edgebench {
 namespace {
@@ -37,16 +38,6 @@ class EchoSystem : public SystemUnderTest {
   std::vector<std::atomic<int64_t>> per_lane_;
 };
 
-RunSettings Short() {
-  RunSettings s;
-  s.warmup_queries = 2;
-  s.min_queries = 12;
-  s.min_duration_ms = 0;
-  s.max_duration_ms = 5000;
-  s.window_ms = 200;
-  return s;
-}
-
 std::vector<std::vector<Tensor>> OneSample() {
   Tensor t{"x", DType::kFloat32, {1}, std::vector<std::byte>(4, std::byte{0})};
   return {{t}};
@@ -55,7 +46,7 @@ std::vector<std::vector<Tensor>> OneSample() {
 TEST(SystemUnderTest, EveryScenarioIssuesEachQueryToTheSystemOnItsLanes) {
   const auto pool = OneSample();
   for (const std::string name : {"single-stream", "multi-stream:3", "server:2000", "offline", "soak:1s", "burst:3/5ms"}) {
-    auto scenario = MakeScenario(name, Short(), LlmSettings{});
+    auto scenario = MakeScenario(name, testing::ShortLoadRun(), LlmSettings{});
     ASSERT_TRUE(scenario.ok()) << name << ": " << scenario.error();
     EchoSystem system(scenario.value()->sessions_needed());
     ScenarioContext context;
@@ -76,7 +67,7 @@ TEST(SystemUnderTest, EveryScenarioIssuesEachQueryToTheSystemOnItsLanes) {
 TEST(SystemUnderTest, TheSystemsFailureStopsTheScenarioWithItsMessage) {
   const auto pool = OneSample();
   for (const std::string name : {"single-stream", "multi-stream:2", "server:2000"}) {
-    auto scenario = MakeScenario(name, Short(), LlmSettings{});
+    auto scenario = MakeScenario(name, testing::ShortLoadRun(), LlmSettings{});
     ASSERT_TRUE(scenario.ok()) << scenario.error();
     EchoSystem system(scenario.value()->sessions_needed(), /*fail_at=*/5);
     ScenarioContext context;

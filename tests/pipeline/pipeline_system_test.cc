@@ -15,6 +15,8 @@
 #include "load/scenario.h"
 #include "load/single_stream.h"
 
+#include "../load/short_run.h"
+
 namespace edgebench {
 namespace {
 
@@ -60,22 +62,12 @@ std::vector<std::vector<Tensor>> OnePipelineFrame() {
   return {{t}};
 }
 
-RunSettings ShortPipelineRun() {
-  RunSettings s;
-  s.warmup_queries = 2;
-  s.min_queries = 12;
-  s.min_duration_ms = 0;
-  s.max_duration_ms = 5000;
-  s.window_ms = 200;
-  return s;
-}
-
 TEST(PipelineSystem, StageTimesAddUpToEachQuerysLatencyWithFanOutCounted) {
   std::atomic<int64_t> clock{1'000'000'000};
   std::vector<PipelineSystem::Stages> lanes;
   lanes.push_back(FaceStagesOnClock(&clock));
   PipelineSystem pipeline(std::move(lanes), [&] { return clock.load(); });
-  const auto settings = Validate(ShortPipelineRun()).take();
+  const auto settings = Validate(testing::ShortLoadRun()).take();
   const ScenarioResult result =
       RunSingleStream(pipeline, OnePipelineFrame(), settings, nullptr, [&] { return clock.load(); });
   ASSERT_TRUE(result.error.ok()) << result.error.message();
@@ -96,7 +88,7 @@ TEST(PipelineSystem, StageTimesAddUpToEachQuerysLatencyWithFanOutCounted) {
 
 TEST(PipelineSystem, EveryScenarioDrivesAPipelineOnItsLanes) {
   for (const std::string name : {"single-stream", "multi-stream:3", "server:500", "offline", "soak:300ms", "burst:3/5ms"}) {
-    auto scenario = MakeScenario(name, ShortPipelineRun(), LlmSettings{});
+    auto scenario = MakeScenario(name, testing::ShortLoadRun(), LlmSettings{});
     ASSERT_TRUE(scenario.ok()) << name << ": " << scenario.error();
     std::vector<PipelineSystem::Stages> lanes;
     for (int i = 0; i < scenario.value()->sessions_needed(); ++i) lanes.push_back(FaceStagesOnClock(nullptr));
