@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -248,6 +249,28 @@ Result<Tensor> LoadImagePixels(const std::string& path, const ImagePreprocess& p
   ResamplePixels(pixels.value().get(), w, h, 3, out_w, out_h, [&](int x, int y, int c, double v) {
     out[(static_cast<size_t>(y) * out_w + x) * 3 + c] = static_cast<uint8_t>(std::clamp(std::lround(v), 0L, 255L));
   });
+  return t;
+}
+
+Result<Tensor> DecodeImageBytes(const uint8_t* bytes, size_t size, const std::string& what) {
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    return Status::Error(what + " is " + std::to_string(size) + " bytes; encoded images are read up to 2 GiB");
+  }
+  const int length = static_cast<int>(size);
+  int w = 0, h = 0, channels = 0;
+  if (!::stbi_info_from_memory(bytes, length, &w, &h, &channels)) {
+    return Status::Error("cannot decode " + what + ": " + stbi_failure_reason());
+  }
+  const std::string image = what + " (" + std::to_string(w) + "x" + std::to_string(h) + ")";
+  if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
+  DecodedImage pixels(stbi_load_from_memory(bytes, length, &w, &h, &channels, 3), stbi_image_free);
+  if (!pixels) return Status::Error("cannot decode " + what + ": " + stbi_failure_reason());
+  Tensor t;
+  t.name = "frame";
+  t.dtype = DType::kUInt8;
+  t.shape = {1, h, w, 3};
+  t.data.resize(static_cast<size_t>(w) * h * 3);
+  std::memcpy(t.data.data(), pixels.get(), t.data.size());
   return t;
 }
 

@@ -48,4 +48,8 @@ Result<Tensor> PixelsToTensor(const uint8_t* pixels, int width, int height, int 
 // image preprocessed. Values are rounded to the nearest integer.
 Result<Tensor> LoadImagePixels(const std::string& path, const ImagePreprocess& preprocess);
 
+// An encoded image (PNG, JPEG, BMP, ... bytes in memory, as read from a file) decoded to uint8
+// RGB [1,H,W,3], under the size bounds above; `what` names it in errors.
+Result<Tensor> DecodeImageBytes(const uint8_t* bytes, size_t size, const std::string& what);
+
 }  // namespace edgebench

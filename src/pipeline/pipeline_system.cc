@@ -1,16 +1,39 @@
 #include "pipeline/pipeline_system.h"
 
-namespace edgebench {
+#include <ctime>
 
-PipelineSystem::PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now)
-    : lanes_(std::move(lanes)), now_(now ? std::move(now) : std::function<int64_t()>(NowNs)) {
+#include <nlohmann/json.hpp>
+
+#include "core/crash_note.h"
+
+namespace edgebench {
+namespace {
+
+int64_t ThreadCpuNs() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+PipelineSystem::PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now,
+                               std::function<int64_t()> cpu_now)
+    : lanes_(std::move(lanes)),
+      now_(now ? std::move(now) : std::function<int64_t()>(NowNs)),
+      cpu_now_(cpu_now ? std::move(cpu_now) : std::function<int64_t()>(ThreadCpuNs)) {
   if (!lanes_.empty()) {
-    for (const auto& stage : lanes_.front()) names_.push_back(stage->name());
+    for (const auto& stage : lanes_.front()) {
+      names_.push_back(stage->name());
+      kinds_.push_back(stage->kind());
+      crash_notes_.push_back(nlohmann::json{{"stage", "run, pipeline stage " + stage->name()}}.dump() + "\n");
+    }
   }
   times_.resize(lanes_.size());
   for (LaneStageTimes& t : times_) {
     t.stage_ns.resize(names_.size());
     t.stage_calls.resize(names_.size());
+    t.stage_cpu_ns.resize(names_.size());
   }
   current_.resize(lanes_.size());
   next_.resize(lanes_.size());
@@ -27,27 +50,36 @@ Status PipelineSystem::IssueQuery(int lane, const std::vector<Tensor>& inputs, s
   std::vector<StageItem>& next = next_[index];
   const int64_t query_start = now_();
   const bool timed = times.query_start_ns.size() < kMaxTimedQueriesPerLane;
+  static const Frame kNoFrame;
   for (size_t s = 0; s < stages.size(); ++s) {
     next.clear();
+    const bool host = kinds_[s] == StageKind::kHost;
+    const int64_t cpu_start = host ? cpu_now_() : 0;
+    SetCrashNote(&crash_notes_[s]);
     const int64_t start = now_();
     // The first stage reads the query's inputs in place (a frame is not copied); the others
     // read what the stage before made.
     const size_t count = s == 0 ? 1 : items.size();
     for (size_t i = 0; i < count; ++i) {
       const std::vector<Tensor>& in = s == 0 ? inputs : items[i].tensors;
-      if (Status status = stages[s]->Run(in, next); !status.ok()) {
+      const Frame& frame = s == 0 ? kNoFrame : items[i].frame;
+      if (Status status = stages[s]->Run(in, frame, next); !status.ok()) {
+        SetCrashNote(nullptr);
         // The failed query's stages are not kept: every query in `times` ran them all.
         for (size_t done = 0; timed && done < s; ++done) {
           times.stage_ns[done].pop_back();
           times.stage_calls[done].pop_back();
+          if (kinds_[done] == StageKind::kHost) times.stage_cpu_ns[done].pop_back();
         }
         return Status::Error("stage '" + stages[s]->name() + "': " + status.message());
       }
     }
     const int64_t end = now_();
+    SetCrashNote(nullptr);
     if (timed) {
       times.stage_ns[s].push_back(end - start);
       times.stage_calls[s].push_back(static_cast<int32_t>(count));
+      if (host) times.stage_cpu_ns[s].push_back(cpu_now_() - cpu_start);
     }
     items.swap(next);
   }

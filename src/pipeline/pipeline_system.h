@@ -23,6 +23,9 @@ struct LaneStageTimes {
   std::vector<int64_t> query_start_ns;           // harness clock at the query's first stage
   std::vector<std::vector<int64_t>> stage_ns;    // [stage][query]: wall time of all its calls
   std::vector<std::vector<int32_t>> stage_calls; // [stage][query]: items it ran on (fan-out)
+  // [stage][query]: the lane thread's CPU time in the stage; host stages only (a model stage's
+  // runtime works on threads of its own: its rows stay empty).
+  std::vector<std::vector<int64_t>> stage_cpu_ns;
   // Queries answered after the lane kept kMaxTimedQueriesPerLane: run, not timed per stage.
   int64_t untimed_queries = 0;
 };
@@ -37,7 +40,10 @@ class PipelineSystem final : public SystemUnderTest {
   // One list of stages per lane (each lane's own sessions and buffers), all with the same
   // stage names in the same order. A lane is used by one thread at a time: give one lane per
   // stream, or one lane for a single stream.
-  explicit PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now = {});
+  // `now`: the harness clock; `cpu_now`: the calling thread's CPU time (both default to the
+  // real ones; tests inject their own).
+  explicit PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now = {},
+                          std::function<int64_t()> cpu_now = {});
 
   int lanes() const override { return static_cast<int>(lanes_.size()); }
   // Runs the stages; a stage's error fails the query naming the stage ("stage 'crop': ...").
@@ -45,13 +51,18 @@ class PipelineSystem final : public SystemUnderTest {
   Status IssueQuery(int lane, const std::vector<Tensor>& inputs, std::vector<Tensor>& outputs) override;
 
   const std::vector<std::string>& stage_names() const { return names_; }
+  const std::vector<StageKind>& stage_kinds() const { return kinds_; }
   const LaneStageTimes& times(int lane) const { return times_[static_cast<size_t>(lane)]; }
 
  private:
   std::vector<Stages> lanes_;
   std::vector<std::string> names_;
+  std::vector<StageKind> kinds_;
+  // Per stage, the worker's crash note (core/crash_note.h): {"stage":"run, pipeline stage NAME"}.
+  std::vector<std::string> crash_notes_;
   std::vector<LaneStageTimes> times_;
   std::function<int64_t()> now_;
+  std::function<int64_t()> cpu_now_;
   // Per lane: the items between stages, kept to reuse their capacity.
   std::vector<std::vector<StageItem>> current_, next_;
 };

@@ -200,11 +200,9 @@ std::vector<Tensor> DetectionTensors(const std::vector<Detection>& detections, i
   return {std::move(boxes), std::move(scores), std::move(keypoints)};
 }
 
-Result<std::vector<Tensor>> SsdDetectionsFromOutputs(const std::vector<Tensor>& outputs,
-                                                     const SsdDetectionsOptions& o) {
-  auto anchors = GenerateSsdAnchors(o.anchors);
-  if (!anchors.ok()) return anchors.status();
-  const int64_t boxes = static_cast<int64_t>(anchors.value().size());
+Result<std::vector<Detection>> SsdDetectionsOf(const std::vector<Tensor>& outputs, const SsdDetectionsOptions& o,
+                                               const std::vector<Anchor>& anchors) {
+  const int64_t boxes = static_cast<int64_t>(anchors.size());
   const Tensor* regressors = Find(outputs, o.regressors);
   const Tensor* classificators = Find(outputs, o.classificators);
   const std::string preset = o.preset.empty() ? "" : " (postprocess preset " + o.preset + ")";
@@ -226,9 +224,17 @@ Result<std::vector<Tensor>> SsdDetectionsFromOutputs(const std::vector<Tensor>& 
   if (!reg.ok()) return reg.status();
   auto cls = TensorValues(*classificators);
   if (!cls.ok()) return cls.status();
-  std::vector<Detection> decoded = DecodeSsdBoxes(reg.value(), cls.value(), anchors.value(), o.decode);
-  std::vector<Detection> kept = NonMaxSuppression(std::move(decoded), o.nms);
-  return DetectionTensors(kept, o.anchors.input_width, o.anchors.input_height, o.decode.num_keypoints);
+  std::vector<Detection> decoded = DecodeSsdBoxes(reg.value(), cls.value(), anchors, o.decode);
+  return NonMaxSuppression(std::move(decoded), o.nms);
+}
+
+Result<std::vector<Tensor>> SsdDetectionsFromOutputs(const std::vector<Tensor>& outputs,
+                                                     const SsdDetectionsOptions& o) {
+  auto anchors = GenerateSsdAnchors(o.anchors);
+  if (!anchors.ok()) return anchors.status();
+  auto kept = SsdDetectionsOf(outputs, o, anchors.value());
+  if (!kept.ok()) return kept.status();
+  return DetectionTensors(kept.value(), o.anchors.input_width, o.anchors.input_height, o.decode.num_keypoints);
 }
 
 }  // namespace edgebench

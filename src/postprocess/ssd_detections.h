@@ -59,6 +59,12 @@ Result<SsdDetectionsOptions> ParseSsdDetectionsOptions(const nlohmann::json& jso
 std::vector<Detection> DecodeSsdBoxes(const std::vector<double>& regressors, const std::vector<double>& scores,
                                       const std::vector<Anchor>& anchors, const SsdDecodeOptions& options);
 
+// The detections of a raw model's outputs (found by the options' names), decoded against
+// `anchors` (GenerateSsdAnchors(options.anchors)) and suppressed, normalized to the input. The
+// error names what is missing or what shape was expected.
+Result<std::vector<Detection>> SsdDetectionsOf(const std::vector<Tensor>& outputs, const SsdDetectionsOptions& options,
+                                               const std::vector<Anchor>& anchors);
+
 // The three detection outputs from a raw model's outputs (found by the options' names; other
 // outputs are ignored), boxes in pixels of the anchors' input size. The error names what is
 // missing or what shape was expected.

@@ -28,14 +28,14 @@ class FixedStage final : public Stage {
       : name_(std::move(name)), ns_(ns), fanout_(fanout), clock_(clock), fail_at_(fail_at) {}
   const std::string& name() const override { return name_; }
   StageKind kind() const override { return StageKind::kHost; }
-  Status Run(const std::vector<Tensor>& in, std::vector<StageItem>& out) override {
+  Status Run(const std::vector<Tensor>& in, const Frame& frame, std::vector<StageItem>& out) override {
     if (clock_) {
       *clock_ += ns_;
     } else {
       std::this_thread::sleep_for(std::chrono::microseconds(20));  // a real, bounded cost
     }
     if (++calls_ == fail_at_) return Status::Error("a crop of zero size");
-    for (int i = 0; i < fanout_; ++i) out.push_back({in});
+    for (int i = 0; i < fanout_; ++i) out.push_back({in, frame});
     return Status::Ok();
   }
 
