@@ -44,4 +44,30 @@ std::optional<std::string> CpuFallbackText(const Placement& placement, const std
   return text;
 }
 
+std::string PlacementText(const Placement& p, const std::string& device) {
+  if (!p.known) return "?";
+  std::string ran;
+  if (p.model_nodes && !p.original_nodes_by_device.empty()) {
+    const auto add = [&](const std::string& name, int nodes) {
+      ran += (ran.empty() ? "" : "+") + name + " " + std::to_string(nodes) + "/" + std::to_string(*p.model_nodes);
+      const auto parts = p.partitions_by_device.find(name);
+      // The CPU's islands are what is left between the others': only the accelerators' count.
+      if (name != "cpu" && parts != p.partitions_by_device.end()) {
+        ran += " in " + std::to_string(parts->second) + (parts->second == 1 ? " part" : " parts");
+      }
+    };
+    // The requested device first.
+    const auto requested = p.original_nodes_by_device.find(device);
+    if (requested != p.original_nodes_by_device.end()) add(device, requested->second);
+    for (const auto& [name, nodes] : p.original_nodes_by_device) {
+      if (name != device) add(name, nodes);
+    }
+    return ran;
+  }
+  for (const auto& [name, nodes] : p.nodes_by_device) {
+    ran += (ran.empty() ? "" : "+") + name + ":" + std::to_string(nodes);
+  }
+  return ran.empty() ? "?" : ran;
+}
+
 }  // namespace edgebench

@@ -43,6 +43,12 @@ struct Placement {
 std::optional<std::string> CpuFallbackText(const Placement& placement, const std::string& device);
 
 // "Add x60, LayerNormalization x13": op types by count, most first, ties by name.
+// Where the nodes ran, the requested `device` first: "dnnl 320/358 in 38 parts+cpu 38/358"
+// where the runtime told the model's own node counts (a fused node counts the nodes it
+// absorbed); otherwise the executed graph's, "cpu:37+dnnl:38", where a fused node counts one;
+// "?" where the runtime cannot tell.
+std::string PlacementText(const Placement& placement, const std::string& device);
+
 std::string OpTypeCountsText(const std::map<std::string, int>& op_types);
 
 }  // namespace edgebench

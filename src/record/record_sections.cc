@@ -129,6 +129,18 @@ std::vector<RecordSection> MakeSections() {
          return Status::Ok();
        },
        nullptr, nullptr, /*mode=*/false},
+      // Beside a pipeline's measured record: what each stage cost. One that does not read is left
+      // out with a warning; the end-to-end figures still read.
+      {"pipeline", [](const Record& r) { return r.pipeline.has_value(); },
+       [](const Record& r) { return PipelineRecordToJson(*r.pipeline); },
+       [](const json& j, Record& r) {
+         if (j.is_null()) return Status::Ok();
+         auto pipeline = PipelineRecordFromJson(j);
+         if (pipeline.ok()) r.pipeline = pipeline.take();
+         else r.read_warnings.push_back("record " + r.id + ": pipeline section left out: " + pipeline.error());
+         return Status::Ok();
+       },
+       nullptr, nullptr, /*mode=*/false},
   };
 }
 

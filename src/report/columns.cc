@@ -78,37 +78,17 @@ Column VerdictColumn() {
   return {"verdict", [](const Record& r) { return std::string(r.valid ? "VALID" : "INVALID"); }};
 }
 
-// "dnnl 320/358 in 38 parts+cpu 38/358" where the runtime told the model's own node counts (a
-// fused node counts the nodes it absorbed); otherwise the executed graph's, "cpu:37+dnnl:38",
-// where a fused node counts one.
+// A pipeline's: each model stage's, "detect: xnnpack 164/164 in 1 part; features: cpu 358/358".
 std::string RanOn(const Record& r) {
   if (!Measured(r)) return kNoValue;
-  if (!r.placement.known) return "?";
-  const Placement& p = r.placement;
-  if (p.model_nodes && !p.original_nodes_by_device.empty()) {
+  if (r.pipeline) {
     std::string ran;
-    const auto add = [&](const std::string& device, int nodes) {
-      ran += (ran.empty() ? "" : "+") + device + " " + std::to_string(nodes) + "/" +
-             std::to_string(*p.model_nodes);
-      const auto parts = p.partitions_by_device.find(device);
-      // The CPU's islands are what is left between the others': only the accelerators' count.
-      if (device != "cpu" && parts != p.partitions_by_device.end()) {
-        ran += " in " + std::to_string(parts->second) + (parts->second == 1 ? " part" : " parts");
-      }
-    };
-    // The requested device first.
-    const auto requested = p.original_nodes_by_device.find(r.device);
-    if (requested != p.original_nodes_by_device.end()) add(r.device, requested->second);
-    for (const auto& [device, nodes] : p.original_nodes_by_device) {
-      if (device != r.device) add(device, nodes);
+    for (const PipelineStageRecord& stage : r.pipeline->stages) {
+      if (!stage.ran_on.empty()) ran += (ran.empty() ? "" : "; ") + stage.name + ": " + stage.ran_on;
     }
-    return ran;
+    return ran.empty() ? kNoValue : ran;
   }
-  std::string ran;
-  for (const auto& [device, nodes] : r.placement.nodes_by_device) {
-    ran += (ran.empty() ? "" : "+") + device + ":" + std::to_string(nodes);
-  }
-  return ran.empty() ? "?" : ran;
+  return PlacementText(r.placement, r.device);
 }
 
 Column EarlyStoppingColumn(double p);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/strings.h"
+#include "report/stage_columns.h"
 
 namespace edgebench {
 
@@ -73,17 +74,31 @@ struct Row {
   std::string why;
 };
 
-// Rows of one scenario, printed as one table.
+struct ColumnHead {
+  std::string header;
+  bool numeric = false;
+};
+
+std::vector<ColumnHead> HeadsOf(const std::string& scenario) {
+  std::vector<ColumnHead> heads;
+  for (const Column& column : ColumnsForScenario(scenario)) heads.push_back({column.header, column.numeric});
+  return heads;
+}
+
+// Rows of one scenario, printed as one table; or the stage rows of the pipeline cases
+// (report/stage_columns.h), printed by table and markdown after the cases.
 struct Section {
   std::string scenario;
   std::vector<Row> rows;
+  std::vector<ColumnHead> heads;
+  bool stages = false;
 };
 
 bool IsEmptyCell(const std::string& cell) { return cell.empty() || cell == kNoValue; }
 
 // Indices of the columns that have a value in at least one row.
 std::vector<size_t> ColumnsWithValues(const Section& section) {
-  const size_t count = ColumnsForScenario(section.scenario).size();
+  const size_t count = section.heads.size();
   std::vector<size_t> kept;
   for (size_t i = 0; i < count; ++i) {
     if (std::any_of(section.rows.begin(), section.rows.end(),
@@ -113,13 +128,28 @@ class TabularPrinter : public RecordPrinter {
     auto section = std::find_if(sections_.begin(), sections_.end(),
                                 [&](const Section& s) { return s.scenario == record.scenario; });
     if (section == sections_.end()) {
-      section = sections_.insert(sections_.end(), Section{record.scenario, {}});
+      section = sections_.insert(sections_.end(), Section{record.scenario, {}, HeadsOf(record.scenario)});
     }
     section->rows.push_back(std::move(row));
+    if (record.pipeline) {
+      for (const PipelineStageRecord& stage : record.pipeline->stages) {
+        Row stage_row{record.scenario, {}, ""};
+        for (const StageColumn& column : PipelineStageColumns()) stage_row.cells.push_back(column.cell(record, stage));
+        stages_.rows.push_back(std::move(stage_row));
+      }
+    }
   }
 
   void End() override {
-    Render(sections_);
+    std::vector<Section> sections = sections_;
+    if (!stages_.rows.empty()) {
+      Section stages = stages_;
+      stages.scenario = "pipeline stages";
+      stages.stages = true;
+      for (const StageColumn& column : PipelineStageColumns()) stages.heads.push_back({column.header, column.numeric});
+      sections.push_back(std::move(stages));
+    }
+    Render(sections);
     out_.flush();
   }
 
@@ -129,6 +159,7 @@ class TabularPrinter : public RecordPrinter {
 
  private:
   std::vector<Section> sections_;  // in the order their scenarios first appeared
+  Section stages_;                 // the pipeline cases' stage rows
 };
 
 // Sections one after another, each under a title line when there is more than one.
@@ -141,6 +172,7 @@ class SectionedPrinter : public TabularPrinter {
     for (size_t i = 0; i < sections.size(); ++i) {
       if (i > 0) out_ << "\n";
       if (sections.size() > 1) Title(sections[i].scenario);
+
       RenderSection(sections[i]);
     }
   }
@@ -154,7 +186,7 @@ class TablePrinter : public SectionedPrinter {
 
  private:
   void RenderSection(const Section& section) override {
-    const std::vector<Column>& columns = ColumnsForScenario(section.scenario);
+    const std::vector<ColumnHead>& columns = section.heads;
     const std::vector<size_t> kept = ColumnsWithValues(section);
     std::vector<size_t> widths;
     for (size_t i : kept) {
@@ -191,7 +223,7 @@ class MarkdownPrinter : public SectionedPrinter {
     out_ << "scenario: " << MarkdownCell(scenario) << "\n\n";
   }
   void RenderSection(const Section& section) override {
-    const std::vector<Column>& columns = ColumnsForScenario(section.scenario);
+    const std::vector<ColumnHead>& columns = section.heads;
     const std::vector<size_t> kept = ColumnsWithValues(section);
     const bool why = AnyWhy(section);
     auto line = [&](auto cell_of, const std::string& why_cell) {
@@ -231,7 +263,12 @@ class CsvPrinter : public TabularPrinter {
   using TabularPrinter::TabularPrinter;
 
  private:
-  void Render(const std::vector<Section>& sections) override {
+  void Render(const std::vector<Section>& all) override {
+    // One table of cases: the stage rows are the JSON's (a CSV has one header).
+    std::vector<Section> sections;
+    for (const Section& section : all) {
+      if (!section.stages) sections.push_back(section);
+    }
     if (sections.empty()) return;
     const std::vector<std::string> headers = MergedHeaders(sections);
     const auto target = std::find(headers.begin(), headers.end(), "target");

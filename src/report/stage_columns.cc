@@ -1,0 +1,52 @@
+#include "report/stage_columns.h"
+
+#include "core/strings.h"
+#include "report/columns.h"
+
+namespace edgebench {
+namespace {
+
+std::string Ms(const std::optional<int64_t>& ns) {
+  return ns ? FormatSignificant(static_cast<double>(*ns) / 1e6) : std::string(kNoValue);
+}
+
+std::string MsOf(double ns) { return FormatSignificant(ns / 1e6); }
+
+std::vector<StageColumn> MakeColumns() {
+  using S = PipelineStageRecord;
+  return {
+      {"model", [](const Record& r, const S&) { return r.model; }},
+      {"target", [](const Record& r, const S&) { return r.requested_target; }},
+      {"scenario", [](const Record& r, const S&) { return r.scenario; }},
+      {"stage", [](const Record&, const S& s) { return s.name; }},
+      {"kind", [](const Record&, const S& s) { return s.kind; }},
+      {"on", [](const Record&, const S& s) { return s.target.empty() ? std::string("host") : s.target; }},
+      {"calls/query",
+       [](const Record&, const S& s) {
+         if (s.queries == 0) return std::string(kNoValue);
+         if (s.min_calls == s.max_calls) return std::to_string(s.min_calls);
+         return FormatNumber("%.2f", static_cast<double>(s.calls) / static_cast<double>(s.queries)) + " (" +
+                std::to_string(s.min_calls) + "-" + std::to_string(s.max_calls) + ")";
+       },
+       true},
+      {"p50 (ms)", [](const Record&, const S& s) { return Ms(s.p50_ns); }, true},
+      {"p90 (ms)", [](const Record&, const S& s) { return Ms(s.p90_ns); }, true},
+      {"p99 (ms)", [](const Record&, const S& s) { return Ms(s.p99_ns); }, true},
+      {"mean (ms)", [](const Record&, const S& s) { return s.queries ? MsOf(s.mean_ns) : std::string(kNoValue); }, true},
+      {"share", [](const Record&, const S& s) { return FormatNumber("%.1f%%", 100 * s.share); }, true},
+      {"host CPU (ms)",
+       [](const Record&, const S& s) { return s.cpu_mean_ns ? MsOf(*s.cpu_mean_ns) : std::string(kNoValue); },
+       true},
+      {"first run (ms)", [](const Record&, const S& s) { return MsOf(static_cast<double>(s.first_run_ns)); }, true},
+      {"ran on (nodes)", [](const Record&, const S& s) { return s.ran_on.empty() ? std::string(kNoValue) : s.ran_on; }},
+  };
+}
+
+}  // namespace
+
+const std::vector<StageColumn>& PipelineStageColumns() {
+  static const auto* const columns = new std::vector<StageColumn>(MakeColumns());
+  return *columns;
+}
+
+}  // namespace edgebench
