@@ -116,6 +116,12 @@ Result<bool> TargetOptions::Bool(const std::string& key, bool default_value) {
   return v == "on" || v == "1" || v == "true";
 }
 
+std::string TargetOptions::Text(const std::string& key, const std::string& default_value) {
+  used_.push_back(key);
+  const auto it = target_.options.find(key);
+  return it == target_.options.end() ? default_value : it->second;
+}
+
 Status TargetOptions::CheckAllUsed() const {
   std::string unknown;
   for (const auto& [key, value] : target_.options) {

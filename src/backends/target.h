@@ -42,6 +42,8 @@ class TargetOptions {
   Result<std::string> Choice(const std::string& key, const std::string& default_value,
                              const std::vector<std::string>& choices);
   Result<bool> Bool(const std::string& key, bool default_value);
+  // The option's text as written, or the default.
+  std::string Text(const std::string& key, const std::string& default_value);
   // Error naming every option that no reader asked for.
   Status CheckAllUsed() const;
 

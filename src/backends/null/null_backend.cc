@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -55,7 +56,7 @@ struct ShapeFaults {
 class NullSession : public Session {
  public:
   NullSession(std::string device, int run_us, int jitter_us, uint64_t noise_seed, int fail_at, int crash_at,
-              bool dynamic, int64_t grow_bytes, ShapeFaults faults)
+              bool dynamic, int64_t grow_bytes, ShapeFaults faults, std::vector<int64_t> input_shape)
       : device_(std::move(device)),
         run_us_(run_us),
         jitter_us_(jitter_us),
@@ -65,13 +66,25 @@ class NullSession : public Session {
         grow_bytes_(grow_bytes),
         faults_(faults) {
     const Dim batch = dynamic ? Dim::Symbol("batch") : Dim::Fixed(1);
-    signature_.inputs.push_back({"input", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
-    signature_.outputs.push_back({"output", DType::kFloat32, {batch, Dim::Fixed(kFeatures)}});
+    std::vector<Dim> shape = {batch, Dim::Fixed(kFeatures)};
+    if (!input_shape.empty()) {
+      shape.clear();
+      for (int64_t d : input_shape) shape.push_back(Dim::Fixed(d));
+    }
+    fixed_shape_ = std::move(input_shape);
+    signature_.inputs.push_back({"input", DType::kFloat32, shape});
+    signature_.outputs.push_back({"output", DType::kFloat32, shape});
   }
 
   const Signature& signature() const override { return signature_; }
 
   Status Prepare(const std::vector<std::vector<int64_t>>& input_shapes) override {
+    if (!fixed_shape_.empty()) {
+      if (input_shapes.size() != 1 || input_shapes[0] != fixed_shape_) {
+        return Status::Error("null backend: expected one input of shape " + ShapeToString(fixed_shape_));
+      }
+      return Status::Ok();
+    }
     if (input_shapes.size() != 1 || input_shapes[0].size() != 2 ||
         input_shapes[0][1] != kFeatures) {
       return Status::Error("null backend: expected one input of shape [batch x 16]");
@@ -132,6 +145,7 @@ class NullSession : public Session {
 
  private:
   Signature signature_;
+  std::vector<int64_t> fixed_shape_;  // input=: the one input shape; empty: [batch x 16]
   std::string device_;  // "spin", "cpu" or "sleep"
   int run_us_;
   int jitter_us_;
@@ -195,11 +209,24 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto abort_batch = options.Int("abort_batch", 0, 0, 1 << 30);
   auto hang_batch = options.Int("hang_batch", 0, 0, 1 << 30);
   auto balloon_batch = options.Int("balloon_batch", 0, 0, 1 << 30);
+  const std::string input = options.Text("input", "");
   for (const Status& s : {us.status(), jitter_us.status(), noise_seed.status(), fail_at.status(), crash_at.status(), dynamic.status(),
                           crash_on_release.status(), grow_mb.status(), grow_kb.status(),
                           abort_batch.status(), hang_batch.status(), balloon_batch.status(),
                           options.CheckAllUsed()}) {
     if (!s.ok()) return s;
+  }
+  std::vector<int64_t> input_shape;
+  if (!input.empty()) {
+    for (const std::string& d : SplitList(input, 'x')) {
+      char* end = nullptr;
+      const long long v = std::strtoll(d.c_str(), &end, 10);
+      if (d.empty() || *end != '\0' || v < 1 || v > 65536 || input_shape.size() == 8) {
+        return Status::Error("null backend: input=" + input + ": expected 1 to 8 sizes of 1 to 65536 joined by 'x', e.g. 1x4x4x3");
+      }
+      input_shape.push_back(v);
+    }
+    if (dynamic.value()) return Status::Error("null backend: input= fixes the shape; leave dynamic=true out");
   }
   const ShapeFaults faults{abort_batch.value(), hang_batch.value(), balloon_batch.value()};
   if (!dynamic.value() && (faults.abort_batch || faults.hang_batch || faults.balloon_batch)) {
@@ -216,7 +243,7 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
                                                   fail_at.value(), crash_at.value(),
                                                   dynamic.value(),
                                                   (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10),
-                                                  faults));
+                                                  faults, std::move(input_shape)));
 }
 
 }  // namespace edgebench

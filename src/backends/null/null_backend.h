@@ -10,6 +10,7 @@
 //   fail_at=N   the Nth run (1-based) returns an error
 //   crash_at=N  the Nth run aborts the process (tests crash isolation)
 //   dynamic=on  the input's first dimension is the symbol "batch"
+//   input=1x4x4x3  the input's shape (default 1x16): a stage of a pipeline after a preprocess
 //   grow_mb=N   each run keeps N more MiB resident (a leak, to test memory limits)
 //   crash_on_release=on  the backend aborts when it is destroyed (a runtime that crashes on
 //               teardown, after its results are in)
