@@ -44,19 +44,47 @@ struct RunOptions {
   MonitorFlags monitor;
   std::string trace_path;
   bool profile = false;
+  std::vector<std::string> stages;  // --stage NAME=TARGET,... (pipelines)
+  bool target_given = false;
 };
+
+// `edgebench run PIPELINE.yaml`: the pipeline's cases (a combination of its model stages'
+// targets, --stage overriding one stage's, per scenario), run and reported as a model's are.
+// Model-only flags are refused: they would not reach any stage.
+int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& context, const CheckedMonitorFlags& monitor) {
+  auto fail = [](const std::string& message) {
+    std::cerr << "edgebench run: " << message << "\n";
+    return 2;
+  };
+  const std::vector<std::pair<bool, std::string>> model_only = {
+      {o.target_given, "--target: a pipeline's targets are its model stages'; use --stage NAME=TARGET[,TARGET]"},
+      {!o.dims.empty() || o.strict_dims, "--dim and --strict-dims: a pipeline's models run at their own input shapes"},
+      {!o.inputs.empty() || o.input_pool != 1, "--input and --input-pool: a pipeline's query is its input: image"},
+      {!o.model_name.empty(), "--name: a pipeline is named by its file's name: key"},
+      {o.profile, "--profile is not supported for pipelines yet: their stages' records hold per-stage times instead"}};
+  for (const auto& [given, why] : model_only) {
+    if (given) return fail(why);
+  }
+  auto pipeline = ReadPipelineFile(o.model_path);
+  if (!pipeline.ok()) return fail(pipeline.error());
+  for (const std::string& text : o.stages) {
+    if (Status s = OverrideStageTargets(pipeline.value(), text); !s.ok()) return fail(s.message());
+  }
+  auto combinations = PipelineTargetCombinations(pipeline.value(), context.registry);
+  if (!combinations.ok()) return fail(combinations.error());
+  auto plan = PlanPipeline(pipeline.value(), combinations.value(), request);
+  if (!plan.ok()) return fail(plan.error());
+  return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
+                                                  monitor.cooldown, request.monitor.sysfs_root, o.trace_path});
+}
 
 int Run(const RunOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench run: " << message << "\n";
     return 2;
   };
-  PlanModel model;
-  for (const std::string& d : o.dims) {
-    if (Status s = ParseDimBinding(d, model.dims); !s.ok()) return fail(s.message());
-  }
-  auto targets = ParseTargetList(o.targets);
-  if (!targets.ok()) return fail(targets.error());
+  const bool is_pipeline = IsPipelineFile(o.model_path);
+  if (!is_pipeline && !o.stages.empty()) return fail("--stage NAME=TARGET is for pipeline files (docs/pipelines.md)");
   RunSettings settings = o.settings;
   auto window = ParseDurationMs(o.window);
   if (!window.ok()) return fail("--window: " + window.error());
@@ -71,14 +99,7 @@ int Run(const RunOptions& o, CommandContext& context) {
     scenarios.push_back(parsed.value().Canonical());
   }
   if (scenarios.empty()) return fail("--scenario: give at least one scenario (" + ScenarioForms() + ")");
-  model.inputs = o.inputs;
-  auto spec = ParseModelArgument(o.model_path);
-  if (!spec.ok()) return fail(spec.error());
-  model.model = spec.take();
-  if (!o.model_name.empty()) model.model.name = o.model_name;
   PlanRequest request;
-  request.models = {model};
-  request.targets = targets.take();
   request.settings = settings;
   request.scenarios = scenarios;
   request.find_peak = o.find_peak;
@@ -91,11 +112,29 @@ int Run(const RunOptions& o, CommandContext& context) {
     std::replace(key.begin(), key.end(), '-', '_');
     given.insert(key);
   }
-  if (Status checked = CheckRunRequest(request, given, FlagSpelling); !checked.ok()) return fail(checked.message());
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
   request.monitor = monitor.value().settings;
   request.profile = o.profile;
+  if (is_pipeline) {
+    if (Status checked = CheckRunRequest(request, given, FlagSpelling); !checked.ok()) return fail(checked.message());
+    return RunPipelineFile(o, request, context, monitor.value());
+  }
+
+  PlanModel model;
+  for (const std::string& d : o.dims) {
+    if (Status s = ParseDimBinding(d, model.dims); !s.ok()) return fail(s.message());
+  }
+  auto targets = ParseTargetList(o.targets);
+  if (!targets.ok()) return fail(targets.error());
+  model.inputs = o.inputs;
+  auto spec = ParseModelArgument(o.model_path);
+  if (!spec.ok()) return fail(spec.error());
+  model.model = spec.take();
+  if (!o.model_name.empty()) model.model.name = o.model_name;
+  request.models = {model};
+  request.targets = targets.take();
+  if (Status checked = CheckRunRequest(request, given, FlagSpelling); !checked.ok()) return fail(checked.message());
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
@@ -116,12 +155,18 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       "nothing was measured, 2 for bad arguments.");
   cmd->add_option("model", options->model_path,
                   "model: FILE, NAME=FILE1,FILE2 (one network in several formats; each may end "
-                  "in ?layout=nchw|nhwc and &variant=NAME), or a manifest .json (MANIFEST?variant=NAME "
-                  "picks one of its variants; without it targets read the default, the first)")
+                  "in ?layout=nchw|nhwc and &variant=NAME), a manifest .json (MANIFEST?variant=NAME "
+                  "picks one of its variants; without it targets read the default, the first), or a "
+                  "pipeline .yaml (docs/pipelines.md): its stages per query, a case per combination "
+                  "of its model stages' targets")
       ->required();
+  cmd->add_option("--stage", options->stages,
+                  "pipelines: NAME=TARGET[,TARGET...] runs model stage NAME on these targets instead of "
+                  "its file's (repeatable; one case per combination)");
   cmd->add_option("-t,--target", options->targets,
                   "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->each([options](const std::string&) { options->target_given = true; });
   cmd->add_option("--name", options->model_name, "model name in results (default: file stem)");
   cmd->add_option("--dim", options->dims,
                   "bind a symbolic dimension: NAME=VALUE, INPUT.AXIS=VALUE or '*=VALUE' (repeatable); "

@@ -25,7 +25,8 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"case_key", spec.case_key},
           {"monitor", MonitorSettingsToJson(spec.monitor)},
           {"profile", spec.profile},
-          {"tune", spec.tune}};
+          {"tune", spec.tune},
+          {"pipeline", spec.pipeline}};
 }
 
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
@@ -50,6 +51,7 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     if (j.contains("monitor")) spec.monitor = MonitorSettingsFromJson(j.at("monitor"));
     spec.profile = j.value("profile", false);
     if (j.contains("tune")) spec.tune = j.at("tune");
+    if (j.contains("pipeline")) spec.pipeline = j.at("pipeline");
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());
@@ -107,6 +109,9 @@ std::string CaseKey(const CaseSpec& spec) {
   // when off, so unprofiled cases keep the keys they had.
   if (spec.profile) identity["profile"] = true;
   if (!spec.tune.is_null()) identity["tune"] = spec.tune;
+  // A pipeline's stages, their targets and artifacts decide what it measures; the artifact
+  // digest is the pipeline file's.
+  if (!spec.pipeline.is_null()) identity["pipeline"] = spec.pipeline;
   return Sha256Hex(identity.dump()).substr(0, 16);
 }
 

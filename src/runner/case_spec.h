@@ -46,6 +46,9 @@ struct CaseSpec {
   // `edgebench tune`: which race, configuration and round this case measures (tune/race_records.h);
   // null outside a race. Part of the case key: each round of a race is a case of its own.
   nlohmann::json tune;
+  // A pipeline's case (runner/pipeline_file.h PlanPipelineCases): its stages, each model stage's
+  // target and artifact, and the input file; null for one model. Part of the case key.
+  nlohmann::json pipeline;
 };
 
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);

@@ -8,6 +8,7 @@
 #include "core/cartesian.h"
 #include "core/sha256.h"
 #include "core/strings.h"
+#include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 #include "runner/resolve_target.h"
 
@@ -184,6 +185,49 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
           cases.push_back({spec, skip, find_peak, nullptr});
         }
       }
+    }
+  }
+  return cases;
+}
+
+Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelineCase>& combinations,
+                                              const PlanRequest& request) {
+  std::vector<std::string> scenarios;
+  for (const std::string& text : request.scenarios) {
+    auto parsed = ParseScenario(text);
+    if (!parsed.ok()) return parsed.status();
+    if (parsed.value().entry->sessions == SessionKind::kLanguageModel) {
+      return Status::Error("scenario " + text + " is for language models; a pipeline runs tensor scenarios");
+    }
+    scenarios.push_back(parsed.value().Canonical());
+  }
+  std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return s == "single-stream"; });
+  if (Status s = CheckCaseCount(CartesianCount({combinations.size(), scenarios.size()}),
+                                "pipeline '" + pipeline.name + "' (" + std::to_string(combinations.size()) +
+                                    " combinations of its stages' targets x scenarios)");
+      !s.ok()) {
+    return s;
+  }
+  auto digest = Sha256OfFile(pipeline.path);
+  if (!digest.ok()) return digest.status();
+  std::vector<PlannedCase> cases;
+  for (const PipelineCase& combination : combinations) {
+    for (const std::string& scenario : scenarios) {
+      CaseSpec spec;
+      spec.model = pipeline.name;
+      spec.artifact = pipeline.path;
+      spec.artifact_sha256 = digest.value();
+      spec.target = combination.label;
+      spec.settings = request.settings;
+      spec.scenario = scenario;
+      spec.monitor = request.monitor;
+      spec.profile = request.profile;
+      spec.pipeline = combination.json;
+      if (Status settled = SettleCase(spec); !settled.ok()) {
+        return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
+      }
+      const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
+      cases.push_back({spec, "", find_peak, nullptr});
     }
   }
   return cases;

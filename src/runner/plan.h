@@ -13,6 +13,7 @@
 #include "runner/case_spec.h"
 #include "record/monitor_record.h"
 #include "runner/model_spec.h"
+#include "runner/pipeline_file.h"
 
 namespace edgebench {
 
@@ -88,6 +89,12 @@ Status CheckCaseCount(double count, const std::string& what);
 
 // Cases in order: model, target, scenario, then the scenario's parameter lists. An error says
 // which model file does not exist or cannot be read, or that the plan is past kMaxPlannedCases.
+// A pipeline's cases (runner/pipeline_file.h): each combination of its model stages' targets
+// under each of the request's scenarios, with the request's settings, monitor and profile (its
+// models, targets, dims and inputs do not apply). The artifact is the pipeline file.
+Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelineCase>& combinations,
+                                              const PlanRequest& request);
+
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry);
 
 }  // namespace edgebench

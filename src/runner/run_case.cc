@@ -12,6 +12,7 @@
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
 #include "record/record_monitor.h"
+#include "runner/pipeline_case.h"
 #include "runner/resolve_target.h"
 #include "core/strings.h"
 
@@ -320,20 +321,16 @@ Record FailedRecord(Record r, CaseStatus status, const std::string& stage, const
   return r;
 }
 
-Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage,
-               RunObserver* observer) {
-  auto stage = [&](const std::string& name) {
-    if (on_stage) on_stage(name);
-  };
-  Record r = MakeBaseRecord(spec, registry);
-  auto scenario = MakeScenario(spec.scenario, r.effective_settings, spec.llm);
-  if (!scenario.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", scenario.error());
-  const TargetResolution resolution = ResolveTarget(spec.target, registry, scenario.value()->session_kind());
-  if (!resolution.resolved) return FailedRecord(r, resolution.status, "target", resolution.error);
+namespace {
+
+// Runs `body` with the device monitor beside it when the case asks for one: the sampler runs
+// from here to the end of the case, on its own thread (docs/monitoring.md), and marks the
+// case's stages and the scenario's phases in its series.
+template <typename Body>
+Record RunMonitored(const CaseSpec& spec, Record r, const StageCallback& stage, RunObserver* observer, Body body) {
   if (!spec.monitor.enabled) {
     r.monitor = MonitorRecord{spec.monitor, "--no-monitor: no device state was sampled", {}, {}, std::nullopt};
   }
-  // The sampler runs from here to the end of the case, on its own thread (docs/monitoring.md).
   std::unique_ptr<Sampler> sampler;
   if (spec.monitor.enabled) {
     SensorRoots roots;
@@ -344,18 +341,40 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   std::optional<MonitoringObserver> monitoring;
   if (sampler) monitoring.emplace(observer, *sampler);
   RunObserver* watched = monitoring ? &*monitoring : observer;
-  auto marked_stage = [&](const std::string& name) {
+  const StageCallback marked_stage = [&](const std::string& name) {
     if (sampler) sampler->Mark(name, "start");
-    stage(name);
+    if (stage) stage(name);
   };
-  Record result = scenario.value()->session_kind() == SessionKind::kLanguageModel
-                      ? RunLanguageModel(std::move(r), spec, *scenario.value(), *resolution.resolved, marked_stage, watched)
-                      : RunTensorModel(std::move(r), spec, *scenario.value(), *resolution.resolved, marked_stage, watched);
+  Record result = body(std::move(r), marked_stage, watched);
   if (sampler) {
     result.monitor = MonitorRecord{spec.monitor, "", sampler->Finish(result.measured_start_ns), {}, std::nullopt};
     FinishMonitor(result);
   }
   return result;
+}
+
+}  // namespace
+
+Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage,
+               RunObserver* observer) {
+  Record r = MakeBaseRecord(spec, registry);
+  auto scenario = MakeScenario(spec.scenario, r.effective_settings, spec.llm);
+  if (!scenario.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", scenario.error());
+  Scenario& run = *scenario.value();
+  if (!spec.pipeline.is_null()) {
+    return RunMonitored(spec, std::move(r), on_stage, observer,
+                        [&](Record base, const StageCallback& stage, RunObserver* watched) {
+                          return RunPipelineCase(std::move(base), spec, run, registry, stage, watched);
+                        });
+  }
+  const TargetResolution resolution = ResolveTarget(spec.target, registry, run.session_kind());
+  if (!resolution.resolved) return FailedRecord(r, resolution.status, "target", resolution.error);
+  return RunMonitored(spec, std::move(r), on_stage, observer,
+                      [&](Record base, const StageCallback& stage, RunObserver* watched) {
+                        return run.session_kind() == SessionKind::kLanguageModel
+                                   ? RunLanguageModel(std::move(base), spec, run, *resolution.resolved, stage, watched)
+                                   : RunTensorModel(std::move(base), spec, run, *resolution.resolved, stage, watched);
+                      });
 }
 
 }  // namespace edgebench

@@ -16,6 +16,7 @@
 #include <iterator>
 
 #include "core/clock.h"
+#include "core/crash_note.h"
 #include "core/process_memory.h"
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
@@ -142,6 +143,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
       return 2;
     }
     ProtocolObserver observer(protocol_fd);
+    // A pipeline's stages say which of them was running if a runtime takes the worker down.
+    if (!spec.value().pipeline.is_null()) InstallCrashNoteHandlers(protocol_fd);
     result = RecordToJson(RunCase(spec.value(), registry, announce, &observer));
   }
   CopyMapsIfAsked();

@@ -1,0 +1,62 @@
+// A pipeline's case (runner/pipeline_file.h plans them): the stages built from the case's
+// pipeline JSON, a lane of them per stream (each model stage with its own session per lane,
+// loaded on its own target and prepared at its model's shapes), the query's input the image
+// file's bytes, the scenario driven on the pipeline as on one model, and the record's
+// `pipeline` section (record/pipeline_record.h) from what each lane timed.
+//
+// A worker opens the plugin of every target its pipeline names, each in its own symbol
+// namespace (docs/backends.md), so runtimes that clash when linked together (ExecuTorch's and
+// ONNX Runtime's XNNPACK) still run as stages of one pipeline; a sanitizer build, which opens
+// plugins without RTLD_DEEPBIND, cannot hold two clashing runtimes.
+#pragma once
+
+#include "backends/registry.h"
+#include "load/observer.h"
+#include "load/scenario.h"
+#include "pipeline/pipeline_system.h"
+#include "record/record.h"
+#include "runner/case_spec.h"
+#include "runner/resolve_target.h"
+#include "runner/run_case.h"
+
+namespace edgebench {
+
+// A model stage: its sessions (one per lane) on its resolved target.
+struct PipelineModel {
+  size_t stage = 0;  // its index among the stages
+  std::string name;
+  ResolvedTarget resolved;
+  std::string effective_target;  // set by RunPipelineCase
+  std::string artifact;
+  std::vector<OutputMapping> outputs;
+  std::vector<std::unique_ptr<Session>> sessions;
+};
+
+// A pipeline's models loaded and then its stages built, a list per lane.
+struct BuiltPipeline {
+  size_t lanes = 1;
+  std::vector<PipelineModel> models;
+  std::vector<PipelineSystem::Stages> stages;  // per lane, after PreparePipeline
+  CaseStatus failure = CaseStatus::kFailed;     // of a failed LoadPipelineModels
+  std::string failed_stage = "load";
+};
+
+// Loads each model stage's sessions, `lanes` of them, on its target (the case JSON's). An
+// error names the stage; `built.failure` says whether the target is unavailable here.
+Status LoadPipelineModels(const nlohmann::json& pipeline, Registry& registry, int lanes, BuiltPipeline& built);
+// Prepares every session at its model's input shapes (free dimensions bound to 1, said in
+// `notes`) and builds each lane's stages, a model stage checking what it is given.
+Status PreparePipeline(const nlohmann::json& pipeline, BuiltPipeline& built, std::vector<std::string>& notes);
+// The input file's bytes as one uint8 tensor: a query's input.
+Result<Tensor> ReadPipelineInput(const std::string& path);
+
+Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Registry& registry,
+                       const StageCallback& stage, RunObserver* observer);
+
+// The section from what the lanes timed: the queries that started in [measured_start_ns,
+// measured_end_ns) count; `end_to_end_mean_ns` is the mean latency the shares are of.
+// `kinds`, `first_run`: per stage. Exposed for tests.
+PipelineRecord SummarizePipelineStages(const PipelineSystem& system, int64_t measured_start_ns, int64_t measured_end_ns,
+                                       double end_to_end_mean_ns);
+
+}  // namespace edgebench
