@@ -37,7 +37,11 @@ nlohmann::json PipelineRecordToJson(const PipelineRecord& p) {
     }
     stages.push_back(std::move(stage));
   }
-  return {{"name", p.name},           {"file", p.file},
+  json timeline = json::array();
+  for (const PipelineQueryTimeline& q : p.timeline) {
+    timeline.push_back({{"stream", q.stream}, {"start_ns", q.start_ns}, {"stage_ns", q.stage_ns}});
+  }
+  return {{"name", p.name},           {"file", p.file}, {"timeline", std::move(timeline)},
           {"input", p.input},         {"stages", std::move(stages)},
           {"harness_share", p.harness_share}, {"untimed_queries", p.untimed_queries}};
 }
@@ -74,6 +78,10 @@ Result<PipelineRecord> PipelineRecordFromJson(const nlohmann::json& j) {
       }
       s.first_run_ns = stage.value("first_run_ns", int64_t{0});
       p.stages.push_back(std::move(s));
+    }
+    for (const json& q : j.value("timeline", json::array())) {
+      p.timeline.push_back({q.at("stream").get<int32_t>(), q.at("start_ns").get<int64_t>(),
+                            q.at("stage_ns").get<std::vector<int64_t>>()});
     }
     return p;
   } catch (const json::exception& e) {

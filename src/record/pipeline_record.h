@@ -41,6 +41,17 @@ struct PipelineStageRecord {
   int64_t first_run_ns = 0;           // its time in the case's first query
 };
 
+// One query's stages as they ran, for the trace: its start on the measured phase's axis (ns
+// after the phase started, as a query's issue time) and each stage's time, one after another.
+struct PipelineQueryTimeline {
+  int32_t stream = 0;  // the lane: the stream (or server session) that ran it
+  int64_t start_ns = 0;
+  std::vector<int64_t> stage_ns;
+};
+
+// The timeline keeps this many measured queries per stream.
+inline constexpr size_t kPipelineTimelineQueries = 20;
+
 struct PipelineRecord {
   std::string name;
   std::string file;   // the pipeline file
@@ -48,6 +59,7 @@ struct PipelineRecord {
   std::vector<PipelineStageRecord> stages;
   double harness_share = 0;      // 1 - the stages' shares
   int64_t untimed_queries = 0;   // queries run past the per-lane cap, not timed per stage
+  std::vector<PipelineQueryTimeline> timeline;  // the first measured queries of each stream
 };
 
 nlohmann::json PipelineRecordToJson(const PipelineRecord& pipeline);

@@ -82,6 +82,7 @@ class CaseTrace {
     events_.push_back(Metadata("process_name", pid_, -1, CaseName(r_)));
     events_.push_back(Metadata("thread_name", pid_, kPhaseTid, "phases"));
     Queries();
+    PipelineStages();
     LanguageModel();
     Operators();
     Monitor();
@@ -150,6 +151,20 @@ class CaseTrace {
                          {"tid", kPhaseTid}, {"args", {{"why", why}}}});
     }
     if (r_.measured_wall_ns > 0) Span("measured phase", "phase", kPhaseTid, 0, r_.measured_wall_ns);
+  }
+
+  // A pipeline's stages inside the first measured queries of each stream, one after another
+  // from the query's start (the harness's hand-off between them is nanoseconds).
+  void PipelineStages() {
+    if (!r_.pipeline) return;
+    const PipelineRecord& p = *r_.pipeline;
+    for (const PipelineQueryTimeline& q : p.timeline) {
+      int64_t at = q.start_ns;
+      for (size_t s = 0; s < q.stage_ns.size() && s < p.stages.size(); ++s) {
+        Span(p.stages[s].name, "stage", kStreamTid0 + q.stream, at, q.stage_ns[s], {{"kind", p.stages[s].kind}});
+        at += q.stage_ns[s];
+      }
+    }
   }
 
   // --profile: the first measured operator executions the record kept, on the runtime's threads.

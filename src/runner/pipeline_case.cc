@@ -124,6 +124,17 @@ PipelineRecord SummarizePipelineStages(const PipelineSystem& system, int64_t mea
     p.stages.push_back(std::move(stage));
   }
   p.harness_share = end_to_end_mean_ns > 0 ? 1 - shares : 0;
+  for (int lane = 0; lane < system.lanes(); ++lane) {
+    const LaneStageTimes& t = system.times(lane);
+    size_t kept = 0;
+    for (size_t q = 0; q < t.query_start_ns.size() && kept < kPipelineTimelineQueries; ++q) {
+      if (t.query_start_ns[q] < measured_start_ns || t.query_start_ns[q] >= measured_end_ns) continue;
+      PipelineQueryTimeline query{lane, t.query_start_ns[q] - measured_start_ns, {}};
+      for (size_t s = 0; s < stages; ++s) query.stage_ns.push_back(t.stage_ns[s][q]);
+      p.timeline.push_back(std::move(query));
+      ++kept;
+    }
+  }
   return p;
 }
 

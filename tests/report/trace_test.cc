@@ -136,6 +136,38 @@ TEST(Trace, LanguageModelRequestsHavePrefillAndDecode) {
   EXPECT_EQ(spans["decode"], std::make_pair(2000.0, 2000.0));
 }
 
+TEST(Trace, APipelinesStagesNestInTheirQueries) {
+  Record r = StreamsRecord();
+  PipelineRecord p;
+  p.name = "faces";
+  for (const char* name : {"decode", "detect"}) {
+    PipelineStageRecord stage;
+    stage.name = name;
+    stage.kind = name == std::string("decode") ? "decode_image" : "model";
+    p.stages.push_back(stage);
+  }
+  // Stream 1's query at 2000 ns (its second measured query, 4000 ns long): 1000 + 2500 ns.
+  p.timeline = {{1, 3010, {1000, 2500}}};
+  r.pipeline = p;
+  const json trace = TraceFromRecords({r});
+  ASSERT_EQ(Violation(trace), "");
+  std::vector<json> stages, stream_one;
+  for (const json& e : trace["traceEvents"]) {
+    if (e.value("cat", "") == "stage") stages.push_back(e);
+    if (e.value("cat", "") == "measure" && e["name"] == "query 3") stream_one.push_back(e);
+  }
+  ASSERT_EQ(stages.size(), 2u);
+  ASSERT_EQ(stream_one.size(), 1u);
+  const json& query = stream_one[0];
+  EXPECT_EQ(stages[0]["name"], "decode");
+  EXPECT_EQ(stages[0]["tid"], query["tid"]);
+  EXPECT_EQ(stages[1]["args"]["kind"], "model");
+  EXPECT_NEAR(stages[1]["ts"].get<double>() - stages[0]["ts"].get<double>(), 1.0, 1e-9);  // us
+  EXPECT_GE(stages[0]["ts"].get<double>(), query["ts"].get<double>());
+  EXPECT_LE(stages[1]["ts"].get<double>() + stages[1]["dur"].get<double>(),
+            query["ts"].get<double>() + query["dur"].get<double>());
+}
+
 TEST(Trace, ATooLongRunSaysHowManyQueriesItLeftOut) {
   std::vector<int64_t> latencies(kTraceMaxQueries + 10, 1000);
   Record r = MakeRecord(latencies);

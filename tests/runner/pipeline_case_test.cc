@@ -150,6 +150,11 @@ TEST(PipelineStageSummary, SharesAreOfTheEndToEndMeanOverTheMeasuredQueries) {
   EXPECT_EQ(p.stages[1].p50_ns, 6'000'000);
   EXPECT_EQ(p.stages[0].first_run_ns, 1'000'000);
   EXPECT_DOUBLE_EQ(*p.stages[0].cpu_mean_ns, 10);  // one CPU clock step inside each stage
+  // The trace's timeline: each measured query's start on the phase's axis and its stages.
+  ASSERT_EQ(p.timeline.size(), 10u);
+  EXPECT_EQ(p.timeline[0].start_ns, 0);
+  EXPECT_EQ(p.timeline[1].start_ns, 7'000'000);
+  EXPECT_EQ(p.timeline[1].stage_ns, (std::vector<int64_t>{1'000'000, 6'000'000}));
 }
 
 }  // namespace
