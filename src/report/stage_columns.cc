@@ -6,11 +6,11 @@
 namespace edgebench {
 namespace {
 
-std::string Ms(const std::optional<int64_t>& ns) {
+std::string StageMsCell(const std::optional<int64_t>& ns) {
   return ns ? FormatSignificant(static_cast<double>(*ns) / 1e6) : std::string(kNoValue);
 }
 
-std::string MsOf(double ns) { return FormatSignificant(ns / 1e6); }
+std::string StageMsOfCell(double ns) { return FormatSignificant(ns / 1e6); }
 
 std::vector<StageColumn> MakeColumns() {
   using S = PipelineStageRecord;
@@ -29,15 +29,15 @@ std::vector<StageColumn> MakeColumns() {
                 std::to_string(s.min_calls) + "-" + std::to_string(s.max_calls) + ")";
        },
        true},
-      {"p50 (ms)", [](const Record&, const S& s) { return Ms(s.p50_ns); }, true},
-      {"p90 (ms)", [](const Record&, const S& s) { return Ms(s.p90_ns); }, true},
-      {"p99 (ms)", [](const Record&, const S& s) { return Ms(s.p99_ns); }, true},
-      {"mean (ms)", [](const Record&, const S& s) { return s.queries ? MsOf(s.mean_ns) : std::string(kNoValue); }, true},
+      {"p50 (ms)", [](const Record&, const S& s) { return StageMsCell(s.p50_ns); }, true},
+      {"p90 (ms)", [](const Record&, const S& s) { return StageMsCell(s.p90_ns); }, true},
+      {"p99 (ms)", [](const Record&, const S& s) { return StageMsCell(s.p99_ns); }, true},
+      {"mean (ms)", [](const Record&, const S& s) { return s.queries ? StageMsOfCell(s.mean_ns) : std::string(kNoValue); }, true},
       {"share", [](const Record&, const S& s) { return FormatNumber("%.1f%%", 100 * s.share); }, true},
       {"host CPU (ms)",
-       [](const Record&, const S& s) { return s.cpu_mean_ns ? MsOf(*s.cpu_mean_ns) : std::string(kNoValue); },
+       [](const Record&, const S& s) { return s.cpu_mean_ns ? StageMsOfCell(*s.cpu_mean_ns) : std::string(kNoValue); },
        true},
-      {"first run (ms)", [](const Record&, const S& s) { return MsOf(static_cast<double>(s.first_run_ns)); }, true},
+      {"first run (ms)", [](const Record&, const S& s) { return StageMsOfCell(static_cast<double>(s.first_run_ns)); }, true},
       {"ran on (nodes)", [](const Record&, const S& s) { return s.ran_on.empty() ? std::string(kNoValue) : s.ran_on; }},
   };
 }

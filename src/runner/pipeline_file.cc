@@ -17,8 +17,8 @@
 namespace edgebench {
 namespace {
 
-constexpr std::string_view kTopKeys[] = {"name", "input", "stages"};
-constexpr const char* kKinds = "decode_image, preprocess, model, ssd_detections, crop, top_k";
+constexpr std::string_view kPipelineTopKeys[] = {"name", "input", "stages"};
+constexpr const char* kPipelineStageKinds = "decode_image, preprocess, model, ssd_detections, crop, top_k";
 
 // A YAML scalar as JSON: an integer, a number, true/false, or text.
 nlohmann::json ScalarJson(const std::string& text) {
@@ -89,7 +89,7 @@ class PipelineParser : public SuiteYaml {
 
   Result<PipelineSpec> Root(const YAML::Node& root) const {
     if (root.IsNull()) return Status::Error(path_ + ": the pipeline file is empty; it needs input: and stages:");
-    auto fields = Fields(root, "the pipeline", kTopKeys);
+    auto fields = Fields(root, "the pipeline", kPipelineTopKeys);
     if (!fields.ok()) return fields.status();
     auto& f = fields.value();
     PipelineSpec p;
@@ -151,7 +151,7 @@ class PipelineParser : public SuiteYaml {
     } else if (entry["model"]) {
       s.kind = "model";
     } else {
-      return At(entry, "stage '" + s.name + "' has no kind: (" + kKinds + ")");
+      return At(entry, "stage '" + s.name + "' has no kind: (" + kPipelineStageKinds + ")");
     }
     const std::string what = "stage '" + s.name + "'";
     const auto after = [&](const std::string& kind_before) {
@@ -237,7 +237,7 @@ class PipelineParser : public SuiteYaml {
         s.k = static_cast<int>(std::min<int64_t>(k.value(), 1'000'000));
       }
     } else {
-      return At(kind, "unknown stage kind '" + s.kind + "'; kinds: " + kKinds);
+      return At(kind, "unknown stage kind '" + s.kind + "'; kinds: " + kPipelineStageKinds);
     }
     if ((s.kind == "preprocess" || s.kind == "ssd_detections") && p.stages.empty()) {
       return At(entry, what + ": the first stage must be decode_image");

@@ -186,7 +186,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   int tradeoff_configurations = 0;
   std::map<std::string, int> warmup;
   int memory = 0, soak = 0;
-  std::set<std::string> devices, llm_groups, load_groups, shape_models;
+  std::set<std::string> devices, llm_groups, load_groups, shape_models, pipeline_stages;
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
@@ -223,6 +223,9 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     if (ok && r.scenario.rfind("server:", 0) == 0) load_groups.insert(curve + " rate");
     if (ok && r.llm) llm_groups.insert(r.model + " " + r.requested_target);
     if (!r.dims.empty()) shape_models.insert(r.model);
+    if (ok && r.pipeline) {
+      for (const PipelineStageRecord& s : r.pipeline->stages) pipeline_stages.insert(s.name);
+    }
     if (ok && r.scenario.rfind("soak", 0) == 0) {
       std::set<ChannelKind> kinds;
       for (const Channel& c : r.monitor->series.channels) {
@@ -243,6 +246,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   }
   expected["memory/rss"] = std::min<int>(memory, kMaxCurvesPerChart);
   expected["placement/share"] = static_cast<int>(devices.size());
+  expected["pipelines/share"] = static_cast<int>(pipeline_stages.size());
   for (size_t i = 0; i < load_groups.size(); ++i) expected["load/" + std::to_string(i)] = 2;
   for (size_t i = 0; i < shape_models.size(); ++i) expected["shapes/" + std::to_string(i)] = 1;
   expected["llm/prompt"] = 2 * static_cast<int>(llm_groups.size());
@@ -321,6 +325,14 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                eb + " run x -t 'null:sleep?us=1000' --scenario server:200"
                                     " --find-peak --p99-bound-ms 50 --warmup 0 --min-queries 100"
                                     " --min-duration 300 --max-duration 1500 --out " + loads));
+  // A pipeline of host stages and a null model (docs/pipelines.md): its stage shares.
+  const std::string pipeline = scratch + "/pipeline.yaml";
+  std::ofstream(pipeline) << "name: frames\ninput: /usr/lib/python3/dist-packages/skimage/data/astronaut.png\n"
+                             "stages:\n  - {name: decode, kind: decode_image}\n"
+                             "  - {name: resize, kind: preprocess, preprocess: \"resize=4x4\"}\n"
+                             "  - {name: model, model: pipeline.yaml, targets: [\"null:sleep?input=1x4x4x3&us=200\"]}\n";
+  ASSERT_NO_FATAL_FAILURE(Make("pipeline", eb + " run " + pipeline + " --warmup 2 --min-queries 30"
+                                               " --min-duration 100 --out " + loads));
   ASSERT_NO_FATAL_FAILURE(Make("shape sweep",
                                eb + " shapes none --target 'null:sleep?us=50&dynamic=true'"
                                     " --dim batch=1,2,4 --warmup 2 --min-queries 20"

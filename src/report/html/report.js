@@ -8,7 +8,7 @@
   'use strict';
 
   var ORDER = ['environment', 'hosts', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
-               'placement', 'shapes', 'accuracy', 'llm', 'tradeoffs', 'tune'];
+               'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     hosts: 'The same cases on every host',
@@ -19,6 +19,7 @@
     soak: 'Soak',
     memory: 'Memory',
     placement: 'Placement',
+    pipelines: 'Pipeline stages',
     shapes: 'Shape sweep',
     accuracy: 'Accuracy and drift',
     llm: 'Language models: TTFT and TPOT',
@@ -554,6 +555,39 @@
                            })));
   }
 
+  // One stacked bar per pipeline case: each stage's share of the end-to-end time, the harness's
+  // own part last; then every stage's distribution.
+  function drawPipelines(body, part) {
+    var cases = part.cases;
+    var shareOf = function (c, name) {
+      var stage = c.stages.filter(function (s) { return s.name === name; })[0];
+      return stage ? +(100 * stage.share).toFixed(2) : 0;
+    };
+    var series = part.stages.map(function (name) {
+      return {name: name, type: 'bar', stack: 'share', barMaxWidth: 26,
+              data: cases.map(function (c) { return shareOf(c, name); })};
+    });
+    draw(chartBox(body, 'pipelines/share', 90 + 32 * cases.length), {
+      tooltip: {trigger: 'axis', confine: true, axisPointer: {type: 'shadow'}},
+      legend: legend(part.stages),
+      grid: {left: 20, right: 30, top: 40, bottom: 40, containLabel: true},
+      yAxis: {type: 'category', inverse: true, data: cases.map(function (c) { return c.label; })},
+      xAxis: {type: 'value', max: 100, name: 'share of the end-to-end time (%)', nameLocation: 'middle', nameGap: 26},
+      series: series
+    });
+    var rows = [];
+    cases.forEach(function (c) {
+      c.stages.forEach(function (s) {
+        rows.push([c.label, s.name, s.kind, s.on, fmt(s.calls, 3), fmt(s.p50_ms, 3), fmt(s.p90_ms, 3), fmt(s.p99_ms, 3),
+                   fmt(s.mean_ms, 3), fmt(100 * s.share, 3) + '%', fmt(s.cpu_ms, 3)]);
+      });
+    });
+    body.appendChild(table([{label: 'Case'}, {label: 'Stage'}, {label: 'Kind'}, {label: 'On'}, {label: 'Calls/query', num: true},
+                            {label: 'p50 ms', num: true}, {label: 'p90 ms', num: true}, {label: 'p99 ms', num: true},
+                            {label: 'Mean ms', num: true}, {label: 'Share', num: true}, {label: 'Host CPU ms', num: true}],
+                           rows, {sortable: true}));
+  }
+
   var STATUS_ORDER = ['ok', 'failed', 'crashed', 'timeout', 'oom', 'unavailable', 'skipped'];
 
   function drawShapes(body, part) {
@@ -658,7 +692,7 @@
   var RENDERERS = {
     environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    accuracy: drawAccuracy, llm: drawLlm, tradeoffs: decisions.tradeoffs, tune: decisions.tune
+    pipelines: drawPipelines, accuracy: drawAccuracy, llm: drawLlm, tradeoffs: decisions.tradeoffs, tune: decisions.tune
   };
 
   // ---- the page --------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 #include "report/html/report_data.h"
 
+#include "report/html/report_pipelines.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -715,6 +717,7 @@ json BuildReportData(const ReportInputs& in) {
   add("soak", SoakSection(in));
   add("memory", MemorySection(in));
   add("placement", PlacementSection(in));
+  add("pipelines", PipelinesSection(in.records));
   add("shapes", ShapesSection(in));
   add("accuracy", AccuracySection(in));
   add("llm", LlmSection(in));
