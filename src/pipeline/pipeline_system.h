@@ -53,6 +53,9 @@ class PipelineSystem final : public SystemUnderTest {
   const std::vector<std::string>& stage_names() const { return names_; }
   const std::vector<StageKind>& stage_kinds() const { return kinds_; }
   const LaneStageTimes& times(int lane) const { return times_[static_cast<size_t>(lane)]; }
+  // A lane's stages themselves, for a benchmark's hand-written loop over the very same stages
+  // and sessions (bench/pipeline_overhead_bench.cc). Not while a query runs on the lane.
+  Stages& lane_stages(int lane) { return lanes_[static_cast<size_t>(lane)]; }
 
  private:
   std::vector<Stages> lanes_;
