@@ -186,14 +186,15 @@ Status LoadPipelineModels(const json& pipeline, Registry& registry, int lanes, B
 Status PreparePipeline(const json& pipeline, BuiltPipeline& built, std::vector<std::string>& notes) {
   const json& stages = pipeline.at("stages");
   const size_t lanes = built.lanes;
-  for (const PipelineModel& model : built.models) {
+  for (PipelineModel& model : built.models) {
     const Signature& signature = model.sessions.front()->signature();
     std::vector<std::string> defaulted;
     auto shapes = ResolveInputShapes(signature, {}, &defaulted);
     if (!shapes.ok()) return Status::Error("stage '" + model.name + "': " + shapes.error());
     if (!defaulted.empty()) notes.push_back("stage '" + model.name + "': free dimensions bound to 1: " + Join(defaulted, ", "));
+    model.input_shapes = shapes.take();
     for (const auto& session : model.sessions) {
-      if (Status prepared = session->Prepare(shapes.value()); !prepared.ok()) {
+      if (Status prepared = session->Prepare(model.input_shapes); !prepared.ok()) {
         return Status::Error("stage '" + model.name + "': " + prepared.message());
       }
     }
@@ -206,9 +207,8 @@ Status PreparePipeline(const json& pipeline, BuiltPipeline& built, std::vector<s
       const json& st = stages[s];
       if (StageKindOf(st) == "model") {
         const PipelineModel& m = built.models[model++];
-        Session* session = m.sessions[lane].get();
-        auto shapes = ResolveInputShapes(session->signature(), {}, nullptr);
-        built.stages[lane].push_back(std::make_unique<CheckedModelStage>(m.name, session, m.outputs, shapes.take()));
+        built.stages[lane].push_back(
+            std::make_unique<CheckedModelStage>(m.name, m.sessions[lane].get(), m.outputs, m.input_shapes));
         continue;
       }
       auto host = HostStage(st);

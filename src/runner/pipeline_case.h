@@ -30,6 +30,8 @@ struct PipelineModel {
   std::string artifact;
   std::vector<OutputMapping> outputs;
   std::vector<std::unique_ptr<Session>> sessions;
+  // What its sessions were prepared at (free dimensions bound to 1); set by PreparePipeline.
+  std::vector<std::vector<int64_t>> input_shapes;
 };
 
 // A pipeline's models loaded and then its stages built, a list per lane.

@@ -5,6 +5,7 @@
 
 #include <numeric>
 
+#include "../fixtures_util.h"
 #include "../test_util.h"
 
 namespace edgebench {
@@ -104,6 +105,46 @@ TEST(PipelineCli, AFailingOrCrashingStageIsNamedInItsRecord) {
   const auto c = testing::JsonRecords(crashed.output).at(0);
   EXPECT_EQ(c["status"], "crashed");
   EXPECT_EQ(c["failure"]["stage"], "run, pipeline stage model") << c["failure"];
+}
+
+// ExecuTorch's library exports XNNPACK's symbols under the names ONNX Runtime's XNNPACK provider
+// binds to: linked together they crash. Each plugin opened in its own symbol namespace, both run
+// as stages of one pipeline in one worker; the ViT's free batch dimension is bound to 1 and said.
+TEST(PipelineCli, RuntimesThatClashInOneProcessRunAsStagesOfOnePipeline) {
+  if (testing::kSanitizerBuild) GTEST_SKIP() << "a sanitizer build opens plugins without RTLD_DEEPBIND (docs/backends.md)";
+  const std::string file = testing::WriteTempFile(
+      "pipeline_cli_", "mixed.yaml",
+      std::string("name: mixed\ninput: ") + kCliPhoto +
+          "\nstages:\n"
+          "  - {name: decode, kind: decode_image}\n"
+          "  - {name: detect_input, kind: preprocess, preprocess: \"resize=128x128,scale=0.0078431373,mean=1,std=1\"}\n"
+          "  - name: detect\n"
+          "    model:\n"
+          "      name: blazeface\n"
+          "      artifacts:\n"
+          "        - path: " + testing::BlazeFaceOnnx() + "\n"
+          "          outputs:\n"
+          "            regressors: {concat: [\"Identity_2:0\", \"Identity_3:0\"], axis: 1}\n"
+          "            classificators: {concat: [\"Identity:0\", \"Identity_1:0\"], axis: 1}\n"
+          "    targets: [ort:xnnpack]\n"
+          "  - {name: faces, kind: ssd_detections, preset: blazeface_short_range}\n"
+          "  - {name: crop, kind: crop, preprocess: \"resize=32x32,layout=nchw\"}\n"
+          "  - name: features\n"
+          "    model: " + std::string(EDGEBENCH_SOURCE_DIR) + "/tests/models/torch/vit-tiny-test.json\n"
+          "    targets: [executorch:xnnpack]\n");
+  auto r = RunCommand(Executable() + " run " + file + kPipelineQuick + " --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = testing::JsonRecords(r.output).at(0);
+  EXPECT_EQ(record["status"], "ok");
+  const auto& stages = record["pipeline"]["stages"];
+  EXPECT_EQ(stages[2]["target"].get<std::string>().rfind("ort:xnnpack", 0), 0u);
+  EXPECT_EQ(stages[5]["target"].get<std::string>().rfind("executorch:xnnpack", 0), 0u);
+  EXPECT_EQ(stages[5]["calls_per_query"]["max"], 1);  // the photograph's one face
+  bool said = false;
+  for (const auto& note : record["notes"]) {
+    said = said || note.get<std::string>().find("stage 'features': free dimensions bound to 1") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << record["notes"];
 }
 
 TEST(PipelineCli, MistakesAreReportedBeforeAnythingRuns) {
