@@ -67,7 +67,12 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
   }
   auto pipeline = ReadPipelineFile(o.model_path);
   if (!pipeline.ok()) return fail(pipeline.error());
+  std::set<std::string> overridden;
   for (const std::string& text : o.stages) {
+    const std::string name = text.substr(0, text.find('='));
+    if (!overridden.insert(name).second) {
+      return fail("--stage " + name + " is given twice; list its targets in one: --stage " + name + "=T1,T2");
+    }
     if (Status s = OverrideStageTargets(pipeline.value(), text); !s.ok()) return fail(s.message());
   }
   auto combinations = PipelineTargetCombinations(pipeline.value(), context.registry);
@@ -162,7 +167,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       ->required();
   cmd->add_option("--stage", options->stages,
                   "pipelines: NAME=TARGET[,TARGET...] runs model stage NAME on these targets instead of "
-                  "its file's (repeatable; one case per combination)");
+                  "its file's (repeatable, once per stage; one case per combination)");
   cmd->add_option("-t,--target", options->targets,
                   "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu")
       ->capture_default_str()

@@ -163,6 +163,11 @@ TEST(PipelineCli, MistakesAreReportedBeforeAnythingRuns) {
   auto stage = RunCommand(Executable() + " run " + good + " --stage nope=null:cpu 2>&1");
   EXPECT_EQ(stage.exit_code, 2);
   EXPECT_NE(stage.output.find("has no model stage 'nope'"), std::string::npos) << stage.output;
+  auto twice = RunCommand(Executable() + " run " + good + " --stage model=null:cpu --stage model=null:spin 2>&1");
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.output.find("--stage model is given twice; list its targets in one: --stage model=T1,T2"),
+            std::string::npos)
+      << twice.output;
   auto not_pipeline = RunCommand(Executable() + " run x -t null:sleep --stage a=null:cpu 2>&1");
   EXPECT_EQ(not_pipeline.exit_code, 2);
   EXPECT_NE(not_pipeline.output.find("--stage NAME=TARGET is for pipeline files"), std::string::npos);
