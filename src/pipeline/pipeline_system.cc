@@ -1,21 +1,10 @@
 #include "pipeline/pipeline_system.h"
 
-#include <ctime>
-
 #include <nlohmann/json.hpp>
 
 #include "core/crash_note.h"
 
 namespace edgebench {
-namespace {
-
-int64_t ThreadCpuNs() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-}  // namespace
 
 PipelineSystem::PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now,
                                std::function<int64_t()> cpu_now)

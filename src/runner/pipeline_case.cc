@@ -70,12 +70,6 @@ Result<std::unique_ptr<Stage>> HostStage(const json& stage) {
   return Status::Error("unknown stage kind '" + kind + "'");
 }
 
-std::string EffectiveStageTarget(const Target& requested, const std::map<std::string, std::string>& options) {
-  Target effective = requested;
-  for (const auto& [key, value] : options) effective.options[key] = value;
-  return effective.Canonical();
-}
-
 double Mean(const std::vector<int64_t>& v) {
   if (v.empty()) return 0;
   return static_cast<double>(std::accumulate(v.begin(), v.end(), int64_t{0})) / static_cast<double>(v.size());
@@ -242,7 +236,7 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
   for (PipelineModel& model : built.models) {
     const BackendInfo info = model.resolved.backend->Info();
     r.environment.runtimes[info.name] = info.runtime + " " + info.version;
-    model.effective_target = EffectiveStageTarget(model.resolved.target, model.sessions.front()->effective_options());
+    model.effective_target = EffectiveTarget(model.resolved.target, model.sessions.front()->effective_options());
     effective.push_back(model.name + "=" + model.effective_target);
     for (std::string& note : model.sessions.front()->notes()) r.notes.push_back("stage '" + model.name + "': " + note);
   }
@@ -277,23 +271,7 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
       if (std::find(r.notes.begin(), r.notes.end(), note) == r.notes.end()) r.notes.push_back(std::move(note));
     }
   }
-  r.warmup_ns = std::move(result.warmup.latency_ns);
-  r.warmup_issue_ns = std::move(result.warmup.issue_ns);
-  r.measured_ns = std::move(result.measured.latency_ns);
-  r.measured_issue_ns = std::move(result.measured.issue_ns);
-  r.measured_stream = std::move(result.measured.stream);
-  r.measured_service_ns = std::move(result.measured.service_ns);
-  r.measured_histograms = std::move(result.measured_histograms);
-  r.measured_server = std::move(result.measured_server);
-  r.not_issued = result.not_issued;
-  r.measured_start_ns = result.measured_start_ns;
-  r.measured_wall_ns = result.measured_wall_ns;
-  r.stop_reason = result.stop_reason;
-  if (!result.error.ok()) {
-    const std::string where = (result.failed_stream >= 0 ? "stream " + std::to_string(result.failed_stream) + ", " : "") +
-                              "query " + std::to_string(result.failed_query);
-    return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, where + ": " + result.error.message());
-  }
+  if (std::optional<Record> failed = TakeScenarioResult(r, result)) return *failed;
   // The shares are of a query's service: its time in the pipeline, not its wait in a queue.
   const double end_to_end = !r.measured_service_ns.empty() ? Mean(r.measured_service_ns) : Mean(r.measured_ns);
   PipelineRecord section = SummarizePipelineStages(system, r.measured_start_ns, r.measured_start_ns + r.measured_wall_ns,

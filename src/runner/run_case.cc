@@ -19,12 +19,6 @@
 namespace edgebench {
 namespace {
 
-std::string EffectiveTarget(const Target& requested, const std::map<std::string, std::string>& options) {
-  Target effective = requested;
-  for (const auto& [key, value] : options) effective.options[key] = value;
-  return effective.Canonical();
-}
-
 // --profile: tells every session when the measured phase starts, so that the warmup's runs stay
 // out of their operator profiles.
 class ProfileMarker : public RunObserver {
@@ -216,28 +210,7 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   ScenarioResult result = scenario.Run(context);
   AddNotesFromTheRun(r, sessions);
   if (spec.profile && result.error.ok()) TakeOperatorProfiles(r, sessions);
-  r.warmup_ns = std::move(result.warmup.latency_ns);
-  r.warmup_issue_ns = std::move(result.warmup.issue_ns);
-  r.measured_ns = std::move(result.measured.latency_ns);
-  r.measured_issue_ns = std::move(result.measured.issue_ns);
-  r.measured_stream = std::move(result.measured.stream);
-  r.measured_service_ns = std::move(result.measured.service_ns);
-  r.measured_histograms = std::move(result.measured_histograms);  // a soak or server past the raw-sample cap
-  r.measured_server = std::move(result.measured_server);          // a server past it
-  r.not_issued = result.not_issued;
-  r.measured_start_ns = result.measured_start_ns;
-  r.measured_wall_ns = result.measured_wall_ns;
-  r.stop_reason = result.stop_reason;
-  if (!result.error.ok()) {
-    const std::string where = (result.failed_stream >= 0 ? "stream " + std::to_string(result.failed_stream) + ", " : "") +
-                              "query " + std::to_string(result.failed_query);
-    return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, where + ": " + result.error.message());
-  }
-  if (r.stop_reason == "max_queries") {
-    r.notes.push_back("stopped at max_queries (" + std::to_string(r.effective_settings.max_queries) +
-                      ") after " + std::to_string(r.measured_wall_ns / 1'000'000) +
-                      " ms, before min_duration; raise --max-queries to run longer");
-  }
+  if (std::optional<Record> failed = TakeScenarioResult(r, result)) return *failed;
   FinishRecord(r);
   return r;
 }
@@ -261,6 +234,38 @@ class MonitoringObserver : public RunObserver {
 };
 
 }  // namespace
+
+std::string EffectiveTarget(const Target& requested, const std::map<std::string, std::string>& options) {
+  Target effective = requested;
+  for (const auto& [key, value] : options) effective.options[key] = value;
+  return effective.Canonical();
+}
+
+std::optional<Record> TakeScenarioResult(Record& r, ScenarioResult& result) {
+  r.warmup_ns = std::move(result.warmup.latency_ns);
+  r.warmup_issue_ns = std::move(result.warmup.issue_ns);
+  r.measured_ns = std::move(result.measured.latency_ns);
+  r.measured_issue_ns = std::move(result.measured.issue_ns);
+  r.measured_stream = std::move(result.measured.stream);
+  r.measured_service_ns = std::move(result.measured.service_ns);
+  r.measured_histograms = std::move(result.measured_histograms);  // a soak or server past the raw-sample cap
+  r.measured_server = std::move(result.measured_server);          // a server past it
+  r.not_issued = result.not_issued;
+  r.measured_start_ns = result.measured_start_ns;
+  r.measured_wall_ns = result.measured_wall_ns;
+  r.stop_reason = result.stop_reason;
+  if (!result.error.ok()) {
+    const std::string where = (result.failed_stream >= 0 ? "stream " + std::to_string(result.failed_stream) + ", " : "") +
+                              "query " + std::to_string(result.failed_query);
+    return FailedRecord(r, CaseStatus::kFailed, result.failed_stage, where + ": " + result.error.message());
+  }
+  if (r.stop_reason == "max_queries") {
+    r.notes.push_back("stopped at max_queries (" + std::to_string(r.effective_settings.max_queries) +
+                      ") after " + std::to_string(r.measured_wall_ns / 1'000'000) +
+                      " ms, before min_duration; raise --max-queries to run longer");
+  }
+  return std::nullopt;
+}
 
 Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   Record r;

@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <memory>
 #include <cstdlib>
 #include <cstring>
@@ -17,12 +16,6 @@
 
 namespace edgebench {
 namespace {
-
-int64_t ThreadCpuNs() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
 
 constexpr int64_t kFeatures = 16;
 
