@@ -14,6 +14,7 @@
 #include "postprocess/ssd_detections.h"
 #include "runner/pipeline_file.h"
 #include "../fixtures_util.h"
+#include "../pipeline/fixed_stage.h"
 #include "../test_util.h"
 
 namespace edgebench {
@@ -114,28 +115,12 @@ TEST_F(PipelineCaseTest, AModelStageRefusesAShapeItWasNotPreparedFor) {
 
 TEST(PipelineStageSummary, SharesAreOfTheEndToEndMeanOverTheMeasuredQueries) {
   // Two stages on an injected clock: 1 ms and 3 ms a call, the second twice per query.
-  class Fixed final : public Stage {
-   public:
-    Fixed(std::string name, int64_t ns, int fanout, int64_t* clock) : name_(std::move(name)), ns_(ns), fanout_(fanout), clock_(clock) {}
-    const std::string& name() const override { return name_; }
-    StageKind kind() const override { return StageKind::kHost; }
-    Status Run(const std::vector<Tensor>& in, const Frame& frame, std::vector<StageItem>& out) override {
-      *clock_ += ns_;
-      for (int i = 0; i < fanout_; ++i) out.push_back({in, frame});
-      return Status::Ok();
-    }
-
-   private:
-    std::string name_;
-    int64_t ns_;
-    int fanout_;
-    int64_t* clock_;
-  };
-  int64_t clock = 0, cpu = 0;
+  std::atomic<int64_t> clock{0};
+  int64_t cpu = 0;
   std::vector<PipelineSystem::Stages> lanes(1);
-  lanes[0].push_back(std::make_unique<Fixed>("split", 1'000'000, 2, &clock));
-  lanes[0].push_back(std::make_unique<Fixed>("each", 3'000'000, 1, &clock));
-  PipelineSystem system(std::move(lanes), [&] { return clock; }, [&] { return cpu += 10; });
+  lanes[0].push_back(std::make_unique<testing::FixedStage>("split", 1'000'000, 2, &clock));
+  lanes[0].push_back(std::make_unique<testing::FixedStage>("each", 3'000'000, 1, &clock));
+  PipelineSystem system(std::move(lanes), [&] { return clock.load(); }, [&] { return cpu += 10; });
   std::vector<Tensor> out;
   for (int q = 0; q < 12; ++q) ASSERT_TRUE(system.IssueQuery(0, {}, out).ok());
   // Queries 0 and 1 are the warmup (they start before 14 ms); the end-to-end mean is 7 ms.
