@@ -4,6 +4,11 @@
 // times its stages on the harness clock: per query its start, and per stage the wall time of
 // all its calls and how many items it ran on. The scenario times the query end to end, so
 // the stage times of a query add up to its latency up to the harness's few clock reads.
+//
+// A pipeline may have one loop: consecutive stages that run `steps` times over per query (a
+// diffusion's UNet, guidance and scheduler per denoising step). A loop stage's time per query
+// is that of all its steps, its calls the steps times the items, and each step's time is kept
+// apart (LaneStageTimes::step_ns) for the per-step distribution and the first step's.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +31,8 @@ struct LaneStageTimes {
   // [stage][query]: the lane thread's CPU time in the stage; host stages only (a model stage's
   // runtime works on threads of its own: its rows stay empty).
   std::vector<std::vector<int64_t>> stage_cpu_ns;
+  // [stage][query * steps + step]: a loop stage's time in each step; empty for the others.
+  std::vector<std::vector<int64_t>> step_ns;
   // Queries answered after the lane kept kMaxTimedQueriesPerLane: run, not timed per stage.
   int64_t untimed_queries = 0;
 };
@@ -33,6 +40,14 @@ struct LaneStageTimes {
 // A lane keeps the stage times of at most this many queries (about 40 bytes a query for three
 // stages): a soak of hours at a high rate keeps its first million, and says how many more ran.
 inline constexpr size_t kMaxTimedQueriesPerLane = 1'000'000;
+
+// Stages [first, first + count) run `steps` times per query, in order, each step on what the
+// step before made. count 0: no loop.
+struct PipelineLoop {
+  size_t first = 0;
+  size_t count = 0;
+  int steps = 1;
+};
 
 class PipelineSystem final : public SystemUnderTest {
  public:
@@ -43,7 +58,7 @@ class PipelineSystem final : public SystemUnderTest {
   // `now`: the harness clock; `cpu_now`: the calling thread's CPU time (both default to the
   // real ones; tests inject their own).
   explicit PipelineSystem(std::vector<Stages> lanes, std::function<int64_t()> now = {},
-                          std::function<int64_t()> cpu_now = {});
+                          std::function<int64_t()> cpu_now = {}, PipelineLoop loop = {});
 
   int lanes() const override { return static_cast<int>(lanes_.size()); }
   // Runs the stages; a stage's error fails the query naming the stage ("stage 'crop': ...").
@@ -52,6 +67,11 @@ class PipelineSystem final : public SystemUnderTest {
 
   const std::vector<std::string>& stage_names() const { return names_; }
   const std::vector<StageKind>& stage_kinds() const { return kinds_; }
+  // The outputs of lane 0's first answered query (copied once), for a look at what came out
+  // (a diffusion's image and final latents). Read once the scenario is over.
+  const std::vector<Tensor>& first_outputs() const { return first_outputs_; }
+  const PipelineLoop& loop() const { return loop_; }
+  bool in_loop(size_t stage) const { return loop_.count > 0 && stage >= loop_.first && stage < loop_.first + loop_.count; }
   const LaneStageTimes& times(int lane) const { return times_[static_cast<size_t>(lane)]; }
   // A lane's stages themselves, for a benchmark's hand-written loop over the very same stages
   // and sessions (bench/pipeline_overhead_bench.cc). Not while a query runs on the lane.
@@ -66,6 +86,17 @@ class PipelineSystem final : public SystemUnderTest {
   std::vector<LaneStageTimes> times_;
   std::function<int64_t()> now_;
   std::function<int64_t()> cpu_now_;
+  PipelineLoop loop_;
+  std::vector<Tensor> first_outputs_;
+  bool kept_first_outputs_ = false;
+  // Per lane, the query being run's times, kept in `times_` once every stage ran.
+  struct QueryTimes {
+    std::vector<int64_t> ns, cpu_ns, steps_ns;  // per stage; [stage * steps + step]
+    std::vector<int32_t> calls;
+  };
+  std::vector<QueryTimes> query_;
+  Status RunStage(size_t lane, size_t stage, const std::vector<Tensor>& inputs, bool first, int64_t& ns,
+                  int64_t& cpu_ns, int32_t& calls);
   // Per lane: the items between stages, kept to reuse their capacity.
   std::vector<std::vector<StageItem>> current_, next_;
 };

@@ -39,6 +39,9 @@ class Stage {
   // Appends what the item (its tensors `in` and the query's `frame`) becomes to `out` (zero or
   // more items); an error fails the query.
   virtual Status Run(const std::vector<Tensor>& in, const Frame& frame, std::vector<StageItem>& out) = 0;
+  // A stage in the pipeline's loop (a diffusion's denoising steps, pipeline_system.h) is told
+  // which step it is at before each step's Run; the others never are.
+  virtual void SetStep(int step) { (void)step; }
 };
 
 // A model stage: one item in, the session's outputs as one item out, renamed or concatenated

@@ -49,7 +49,7 @@ double Spread(const std::vector<double>& values) {
   return *max / *min - 1.0;
 }
 
-std::string Percent(double fraction) {
+std::string WindowPercent(double fraction) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.3g%%", fraction * 100.0);
   return buffer;
@@ -92,14 +92,14 @@ StabilityCheck CheckStability(const std::vector<LatencyWindow>& windows, int las
   if (failed.empty()) {
     check.latency_spread = Spread(p50s);
     if (check.latency_spread > tolerance + kSlack) {
-      failed.push_back("p50" + last_windows + Percent(check.latency_spread) + " > " +
-                       Percent(tolerance));
+      failed.push_back("p50" + last_windows + WindowPercent(check.latency_spread) + " > " +
+                       WindowPercent(tolerance));
     }
   }
   check.throughput_spread = Spread(throughputs);
   if (check.throughput_spread > tolerance + kSlack) {
-    failed.push_back("throughput" + last_windows + Percent(check.throughput_spread) + " > " +
-                     Percent(tolerance));
+    failed.push_back("throughput" + last_windows + WindowPercent(check.throughput_spread) + " > " +
+                     WindowPercent(tolerance));
   }
   for (const std::string& rule : failed) {
     check.failed_rule += (check.failed_rule.empty() ? "" : "; ") + rule;

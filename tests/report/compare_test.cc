@@ -19,7 +19,7 @@ Record MeasuredRun(const std::string& key, uint64_t seed, double median_ns = 2e6
   return r;
 }
 
-const MetricComparison* Metric(const CaseComparison& c, const std::string& name) {
+const MetricComparison* MetricNamed(const CaseComparison& c, const std::string& name) {
   for (const MetricComparison& m : c.metrics) {
     if (m.name == name) return &m;
   }
@@ -37,7 +37,7 @@ TEST(Compare, PairsByCaseKeyAndListsTheRest) {
   EXPECT_EQ(comparison.only_base[0].match, "a");
   ASSERT_EQ(comparison.only_candidate.size(), 1u);
   EXPECT_EQ(comparison.SummaryLine(), "1 slower, 1 only in BASE, 1 only in NEW");
-  const MetricComparison* p50 = Metric(comparison.cases[0], "p50");
+  const MetricComparison* p50 = MetricNamed(comparison.cases[0], "p50");
   ASSERT_TRUE(p50);
   EXPECT_NEAR(p50->change, 0.10, 0.01);
   EXPECT_GT(*p50->MinimumSlowdown(), 0.08);
@@ -58,10 +58,10 @@ TEST(Compare, ACaseFasterInItsMedianAndSlowerInItsTailIsJudgedSlowerWithANote) {
   auto result = CompareRecords({base}, {candidate}, {});
   ASSERT_TRUE(result.ok()) << result.error();
   const CaseComparison& c = result.value().cases.at(0);
-  ASSERT_NE(Metric(c, "p50"), nullptr);
-  ASSERT_NE(Metric(c, "p99"), nullptr);
-  EXPECT_EQ(Metric(c, "p50")->verdict, MetricVerdict::kFaster);
-  EXPECT_EQ(Metric(c, "p99")->verdict, MetricVerdict::kSlower);
+  ASSERT_NE(MetricNamed(c, "p50"), nullptr);
+  ASSERT_NE(MetricNamed(c, "p99"), nullptr);
+  EXPECT_EQ(MetricNamed(c, "p50")->verdict, MetricVerdict::kFaster);
+  EXPECT_EQ(MetricNamed(c, "p99")->verdict, MetricVerdict::kSlower);
   EXPECT_EQ(c.verdict, CaseVerdict::kSlower);
   bool noted = false;
   for (const std::string& note : c.notes) noted = noted || note == "some metrics faster, others slower: judged slower";
@@ -144,7 +144,7 @@ TEST(Compare, WithoutRawSamplesTheSummariesAreShownUntested) {
   candidate.measured_ns.clear();
   auto result = CompareRecords({base}, {candidate}, {});
   const CaseComparison& c = result.value().cases[0];
-  const MetricComparison* p50 = Metric(c, "p50");
+  const MetricComparison* p50 = MetricNamed(c, "p50");
   ASSERT_TRUE(p50);
   EXPECT_EQ(p50->verdict, MetricVerdict::kNotTested);
   EXPECT_NEAR(p50->change, 0.25, 0.02);
@@ -172,21 +172,21 @@ TEST(Compare, ThroughputFromWindowsAndEnergyUntested) {
   };
   auto result = CompareRecords({load_run(1, 1000, 10)}, {load_run(2, 900, 10)}, {});
   const CaseComparison& c = result.value().cases[0];
-  const MetricComparison* throughput = Metric(c, "throughput");
+  const MetricComparison* throughput = MetricNamed(c, "throughput");
   ASSERT_TRUE(throughput);
   EXPECT_FALSE(throughput->higher_is_slower);
   EXPECT_NEAR(throughput->change, -0.10, 1e-9);
   EXPECT_EQ(throughput->verdict, MetricVerdict::kSlower);
   EXPECT_LT(*throughput->ci_high, -0.05);
   EXPECT_GT(*throughput->MinimumSlowdown(), 0.05);
-  const MetricComparison* energy = Metric(c, "energy/query");
+  const MetricComparison* energy = MetricNamed(c, "energy/query");
   ASSERT_TRUE(energy);
   EXPECT_NEAR(energy->change, 0.2, 1e-9);
   EXPECT_EQ(energy->verdict, MetricVerdict::kNotTested);
   EXPECT_EQ(c.verdict, CaseVerdict::kSlower);
   // Too few windows: the change only.
   result = CompareRecords({load_run(1, 1000, 4)}, {load_run(2, 900, 4)}, {});
-  throughput = Metric(result.value().cases[0], "throughput");
+  throughput = MetricNamed(result.value().cases[0], "throughput");
   ASSERT_TRUE(throughput);
   EXPECT_EQ(throughput->verdict, MetricVerdict::kNotTested);
   EXPECT_NE(throughput->note.find("fewer than 5 full windows (4 and 4)"), std::string::npos);
@@ -213,9 +213,9 @@ TEST(Compare, LlmTtftAndTpotPerRequest) {
   };
   auto result = CompareRecords({llm_run(1, 100, 20)}, {llm_run(2, 100, 24)}, {});
   const CaseComparison& c = result.value().cases[0];
-  EXPECT_FALSE(Metric(c, "p50"));  // no per-query latencies in an llm record
-  const MetricComparison* ttft = Metric(c, "ttft p50");
-  const MetricComparison* tpot = Metric(c, "tpot p50");
+  EXPECT_FALSE(MetricNamed(c, "p50"));  // no per-query latencies in an llm record
+  const MetricComparison* ttft = MetricNamed(c, "ttft p50");
+  const MetricComparison* tpot = MetricNamed(c, "tpot p50");
   ASSERT_TRUE(ttft && tpot);
   EXPECT_EQ(ttft->verdict, MetricVerdict::kNoChange);
   EXPECT_EQ(tpot->verdict, MetricVerdict::kSlower);
@@ -247,7 +247,7 @@ TEST(Compare, ThreeRunsOrMoreAreComparedRunByRun) {
   const CaseComparison& c = result.value().cases[0];
   EXPECT_EQ(result.value().run_level_cases, 1);
   EXPECT_EQ(result.value().single_run_cases, 0);
-  const MetricComparison* p50 = Metric(c, "p50");
+  const MetricComparison* p50 = MetricNamed(c, "p50");
   ASSERT_TRUE(p50);
   EXPECT_EQ(p50->base_samples, 2);
   EXPECT_EQ(p50->candidate_samples, 2);
