@@ -19,6 +19,7 @@
 #include "record/record.h"
 #include "report/store.h"
 #include "runner/agree_mode.h"
+#include "runner/pipeline_file.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {
@@ -36,6 +37,7 @@ struct AgreeOptions {
   std::string format = "table";
   std::string out_dir;
   int64_t timeout_ms = 300000;
+  int steps = 0;  // diffusion pipelines: 0 keeps the file's
   ResumeFlags resume;
   MonitorFlags monitor;
 };
@@ -208,8 +210,18 @@ class AgreeReport {
 // What `agree` runs, planned from its flags: for the command, and for a suite's `agree:` block
 // (the same flags, the same checks). An error is a bad argument.
 Result<AgreePlan> PlanAgreeCommand(const AgreeOptions& o, const ModelSpec& model, const std::vector<Target>& targets,
-                                   const MonitorSettings& monitor, CommandContext& context) {
+                                   const MonitorSettings& monitor, CommandContext& context,
+                                   PipelineSpec* pipeline = nullptr) {
   AgreePlanRequest request;
+  if (pipeline) {
+    for (const Target& t : targets) {
+      if (Status s = SetEveryStageTargets(*pipeline, {t.text}); !s.ok()) return s;
+      auto cases = PipelineTargetCombinations(*pipeline, context.registry);
+      if (!cases.ok()) return cases.status();
+      request.pipelines[t.text] = cases.value().front().json;
+    }
+    request.pipeline_file = pipeline->path;
+  }
   for (const std::string& d : o.dims) {
     if (Status s = ParseDimBinding(d, request.dims); !s.ok()) return s;
   }
@@ -247,16 +259,33 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
     std::cerr << "edgebench agree: " << message << "\n";
     return 2;
   };
-  auto model = ParseModelArgument(o.model);
-  if (!model.ok()) return fail(model.error());
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
+  // A pipeline file: every model stage on each target, one query each, the last stage's
+  // outputs compared (a diffusion's image and final latents).
+  std::optional<PipelineSpec> pipeline;
+  if (IsPipelineFile(o.model)) {
+    if (!o.dims.empty() || !o.image.empty()) {
+      return fail("--dim and --input: a pipeline's models run at its own shapes on its own input");
+    }
+    auto read = ReadPipelineFile(o.model);
+    if (!read.ok()) return fail(read.error());
+    pipeline = read.take();
+    if (o.steps != 0 && pipeline->diffusion) pipeline->diffusion->steps = o.steps;
+    if (o.steps != 0 && !pipeline->diffusion) return fail("--steps is for diffusion pipelines");
+  } else if (o.steps != 0) {
+    return fail("--steps is for diffusion pipelines (docs/diffusion.md)");
+  }
+  auto model = pipeline ? Result<ModelSpec>(ModelSpec{}) : ParseModelArgument(o.model);
+  if (!model.ok()) return fail(model.error());
+  if (pipeline) model.value().name = pipeline->name;
   if (o.format != "table" && o.format != "json") return fail("--format must be table or json");
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
   auto done_keys = ResumedCaseKeys(o.resume, o.out_dir, "agree");
   if (!done_keys.ok()) return fail(done_keys.error());
-  auto plan = PlanAgreeCommand(o, model.value(), targets.value(), monitor.value().settings, context);
+  auto plan = PlanAgreeCommand(o, model.value(), targets.value(), monitor.value().settings, context,
+                               pipeline ? &*pipeline : nullptr);
   if (!plan.ok()) return fail(plan.error());
   const Tolerances& tolerances = plan.value().tolerances;
 
@@ -329,6 +358,8 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
 // The flags that decide what `agree` computes: the command's and a suite's `agree:` block's.
 void AddAgreePlanOptions(CLI::App* cmd, AgreeOptions& o) {
   cmd->add_option("--reference", o.reference, "the target others are compared with (default: the first)");
+  cmd->add_option("--steps", o.steps, "diffusion pipelines: denoising steps (default: the pipeline file's)")
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--dim", o.dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
   cmd->add_option("--seed", o.seed, "seed of the generated inputs")->capture_default_str();
   cmd->add_option("--input", o.image, "an image file to use as the input instead of seeded data");

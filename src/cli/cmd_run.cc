@@ -46,7 +46,33 @@ struct RunOptions {
   bool profile = false;
   std::vector<std::string> stages;  // --stage NAME=TARGET,... (pipelines)
   bool target_given = false;
+  // Diffusion pipelines (docs/diffusion.md): 0 / empty keep the pipeline file's.
+  int steps = 0;
+  std::string image;
+  int64_t images_per_prompt = 0;
+  std::string save_images;
 };
+
+// --steps, --image, --images-per-prompt and --save-images into the pipeline's diffusion
+// settings; an error where the pipeline is not a diffusion or a value cannot run.
+Status ApplyDiffusionFlags(const RunOptions& o, PipelineSpec& pipeline) {
+  const bool given = o.steps != 0 || !o.image.empty() || o.images_per_prompt != 0 || !o.save_images.empty();
+  if (!pipeline.diffusion) {
+    if (given) {
+      return Status::Error("--steps, --image, --images-per-prompt and --save-images are for diffusion pipelines "
+                           "(docs/diffusion.md); '" + pipeline.path + "' has no diffusion: block");
+    }
+    return Status::Ok();
+  }
+  DiffusionSettings& d = *pipeline.diffusion;
+  if (o.steps != 0) d.steps = o.steps;
+  if (!o.image.empty()) {
+    if (Status s = ParseImageSize(o.image, d); !s.ok()) return Status::Error("--image: " + s.message());
+  }
+  if (o.images_per_prompt != 0) d.batch = o.images_per_prompt;
+  if (Status s = CheckDiffusionSettings(d); !s.ok()) return s;
+  return Status::Ok();
+}
 
 // `edgebench run PIPELINE.yaml`: the pipeline's cases (a combination of its model stages'
 // targets, --stage overriding one stage's, per scenario), run and reported as a model's are.
@@ -57,7 +83,8 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
     return 2;
   };
   const std::vector<std::pair<bool, std::string>> model_only = {
-      {o.target_given, "--target: a pipeline's targets are its model stages'; use --stage NAME=TARGET[,TARGET]"},
+      {o.target_given && !o.stages.empty(),
+       "--target runs every model stage on each target in turn; --stage NAME=TARGET sets one stage's: give one or the other"},
       {!o.dims.empty() || o.strict_dims, "--dim and --strict-dims: a pipeline's models run at their own input shapes"},
       {!o.inputs.empty() || o.input_pool != 1, "--input and --input-pool: a pipeline's query is its input: image"},
       {!o.model_name.empty(), "--name: a pipeline is named by its file's name: key"},
@@ -67,6 +94,14 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
   }
   auto pipeline = ReadPipelineFile(o.model_path);
   if (!pipeline.ok()) return fail(pipeline.error());
+  if (Status s = ApplyDiffusionFlags(o, pipeline.value()); !s.ok()) return fail(s.message());
+  if (o.target_given) {
+    auto targets = ParseTargetList(o.targets);
+    if (!targets.ok()) return fail(targets.error());
+    std::vector<std::string> texts;
+    for (const Target& t : targets.value()) texts.push_back(t.text);
+    if (Status s = SetEveryStageTargets(pipeline.value(), texts); !s.ok()) return fail(s.message());
+  }
   std::set<std::string> overridden;
   for (const std::string& text : o.stages) {
     const std::string name = text.substr(0, text.find('='));
@@ -77,6 +112,13 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
   }
   auto combinations = PipelineTargetCombinations(pipeline.value(), context.registry);
   if (!combinations.ok()) return fail(combinations.error());
+  if (!o.save_images.empty()) {
+    std::error_code ec;
+    const std::string dir = std::filesystem::absolute(o.save_images, ec).lexically_normal().string();
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir)) return fail("--save-images: cannot make the directory '" + dir + "'");
+    for (PipelineCase& c : combinations.value()) c.json["save_images"] = dir;
+  }
   auto plan = PlanPipeline(pipeline.value(), combinations.value(), request);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
@@ -90,6 +132,9 @@ int Run(const RunOptions& o, CommandContext& context) {
   };
   const bool is_pipeline = IsPipelineFile(o.model_path);
   if (!is_pipeline && !o.stages.empty()) return fail("--stage NAME=TARGET is for pipeline files (docs/pipelines.md)");
+  if (!is_pipeline && (o.steps != 0 || !o.image.empty() || o.images_per_prompt != 0 || !o.save_images.empty())) {
+    return fail("--steps, --image, --images-per-prompt and --save-images are for diffusion pipelines (docs/diffusion.md)");
+  }
   RunSettings settings = o.settings;
   auto window = ParseDurationMs(o.window);
   if (!window.ok()) return fail("--window: " + window.error());
@@ -168,8 +213,17 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--stage", options->stages,
                   "pipelines: NAME=TARGET[,TARGET...] runs model stage NAME on these targets instead of "
                   "its file's (repeatable, once per stage; one case per combination)");
+  cmd->add_option("--steps", options->steps, "diffusion pipelines: denoising steps per image (default: the file's)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--image", options->image, "diffusion pipelines: the image's size, WIDTHxHEIGHT (default: the file's)");
+  cmd->add_option("--images-per-prompt", options->images_per_prompt,
+                  "diffusion pipelines: images per prompt, the UNet's and VAE's batch (default: the file's, 1)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--save-images", options->save_images,
+                  "diffusion pipelines: write each case's first image as a PNG into this directory");
   cmd->add_option("-t,--target", options->targets,
-                  "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu")
+                  "comma-separated targets, e.g. ort:cpu,ort:xnnpack?threads=2,litert:cpu; for a pipeline, every "
+                  "model stage on each target in turn (a case per target)")
       ->capture_default_str()
       ->each([options](const std::string&) { options->target_given = true; });
   cmd->add_option("--name", options->model_name, "model name in results (default: file stem)");

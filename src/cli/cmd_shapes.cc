@@ -16,6 +16,7 @@
 #include "load/scenario.h"
 #include "report/shape_matrix.h"
 #include "core/cartesian.h"
+#include "runner/pipeline_file.h"
 #include "runner/plan.h"
 
 namespace edgebench {
@@ -96,6 +97,48 @@ bool DimsNameNothing(const std::vector<Record>& records) {
   return true;
 }
 
+// A diffusion pipeline's sweep: --dim batch (images per prompt), image (square sides), height
+// and width, in pixels. Each shape is the pipeline at those settings with every model stage on
+// one target, a case in its own worker: a runtime that refuses or crashes on a shape is a cell.
+Result<std::vector<PlannedCase>> PlanDiffusionSweep(const ShapesOptions& o, const std::vector<SweepDim>& dims,
+                                                    const std::vector<ShapeBindings>& shapes,
+                                                    const std::vector<Target>& targets, const PlanRequest& request,
+                                                    CommandContext& context, std::string& name) {
+  auto pipeline = ReadPipelineFile(o.model_path);
+  if (!pipeline.ok()) return pipeline.status();
+  if (!pipeline.value().diffusion) {
+    return Status::Error("'" + o.model_path + "' is a pipeline without a diffusion: block; shapes sweeps models and "
+                         "diffusion pipelines");
+  }
+  for (const SweepDim& dim : dims) {
+    if (dim.name != "batch" && dim.name != "image" && dim.name != "height" && dim.name != "width") {
+      return Status::Error("--dim " + dim.name + ": a diffusion pipeline sweeps batch (images per prompt), image "
+                           "(square side in pixels), height and width");
+    }
+  }
+  name = pipeline.value().name;
+  std::vector<PlannedCase> plan;
+  for (const Target& target : targets) {
+    for (const ShapeBindings& shape : shapes) {
+      PipelineSpec one = pipeline.value();
+      DiffusionSettings& d = *one.diffusion;
+      for (const auto& [dim, value] : shape) {
+        if (dim == "batch") d.batch = value;
+        if (dim == "image" || dim == "width") d.width = value;
+        if (dim == "image" || dim == "height") d.height = value;
+      }
+      if (Status s = CheckDiffusionSettings(d); !s.ok()) return Status::Error("--dim: " + s.message());
+      if (Status s = SetEveryStageTargets(one, {target.text}); !s.ok()) return s;
+      auto cases = PipelineTargetCombinations(one, context.registry);
+      if (!cases.ok()) return cases.status();
+      auto planned = PlanPipeline(one, cases.value(), request, shape);
+      if (!planned.ok()) return planned.status();
+      for (PlannedCase& c : planned.value()) plan.push_back(std::move(c));
+    }
+  }
+  return plan;
+}
+
 int Shapes(const ShapesOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench shapes: " << message << "\n";
@@ -125,7 +168,8 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
       o.format != "jsonl") {
     return fail("--format '" + o.format + "': use table, markdown, csv, json or jsonl");
   }
-  auto spec = ParseModelArgument(o.model_path);
+  const bool is_pipeline = IsPipelineFile(o.model_path);
+  auto spec = is_pipeline ? Result<ModelSpec>(ModelSpec{}) : ParseModelArgument(o.model_path);
   if (!spec.ok()) return fail(spec.error());
   auto monitor = CheckMonitorFlags(o.monitor);
   if (!monitor.ok()) return fail(monitor.error());
@@ -138,31 +182,42 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
   }
   PlanRequest request;
   const std::vector<ShapeBindings> shapes = Sweep(dims);
-  for (const ShapeBindings& shape : shapes) {
-    PlanModel model;
-    model.model = spec.value();
-    if (!o.model_name.empty()) model.model.name = o.model_name;
-    model.dims = shape;
-    request.models.push_back(model);
-  }
-  request.targets = targets.take();
-  request.settings = o.settings;
-  request.strict_dims = o.strict_dims;
-  request.monitor = monitor.value().settings;
-  auto planned = PlanCases(request, context.registry);
-  if (!planned.ok()) return fail(planned.error());
-  // PlanCases orders by model (here: shape), then target; a sweep runs each target's shapes in
-  // sweep order, so the growth column compares a shape with the previous one of its target.
-  const size_t target_count = request.targets.size();
-  if (planned.value().size() != shapes.size() * target_count) {
-    return fail("internal: planned " + std::to_string(planned.value().size()) + " cases for " +
-                std::to_string(shapes.size()) + " shapes x " + std::to_string(target_count) +
-                " targets");
-  }
   std::vector<PlannedCase> plan;
-  for (size_t t = 0; t < target_count; ++t) {
-    for (size_t s = 0; s < shapes.size(); ++s) {
-      plan.push_back(planned.value()[s * target_count + t]);
+  std::string name = spec.value().name;
+  if (is_pipeline) {
+    if (!o.model_name.empty() || o.strict_dims) return fail("--name and --strict-dims are for models, not pipelines");
+    request.settings = o.settings;
+    request.scenarios = {"single-stream"};
+    request.monitor = monitor.value().settings;
+    auto planned = PlanDiffusionSweep(o, dims, shapes, targets.value(), request, context, name);
+    if (!planned.ok()) return fail(planned.error());
+    plan = planned.take();
+  } else {
+    for (const ShapeBindings& shape : shapes) {
+      PlanModel model;
+      model.model = spec.value();
+      if (!o.model_name.empty()) model.model.name = o.model_name;
+      model.dims = shape;
+      request.models.push_back(model);
+    }
+    request.targets = targets.take();
+    request.settings = o.settings;
+    request.strict_dims = o.strict_dims;
+    request.monitor = monitor.value().settings;
+    auto planned = PlanCases(request, context.registry);
+    if (!planned.ok()) return fail(planned.error());
+    // PlanCases orders by model (here: shape), then target; a sweep runs each target's shapes in
+    // sweep order, so the growth column compares a shape with the previous one of its target.
+    const size_t target_count = request.targets.size();
+    if (planned.value().size() != shapes.size() * target_count) {
+      return fail("internal: planned " + std::to_string(planned.value().size()) + " cases for " +
+                  std::to_string(shapes.size()) + " shapes x " + std::to_string(target_count) +
+                  " targets");
+    }
+    for (size_t t = 0; t < target_count; ++t) {
+      for (size_t s = 0; s < shapes.size(); ++s) {
+        plan.push_back(planned.value()[s * target_count + t]);
+      }
     }
   }
 
@@ -177,7 +232,7 @@ int Shapes(const ShapesOptions& o, CommandContext& context) {
   const std::vector<Record>& records = outcome.value().records;
   if (o.format == "table" || o.format == "markdown") {
     std::cout << "\n" << (o.format == "markdown" ? "### " : "") << "shape sweep: "
-              << spec.value().name << "\n\n"
+              << name << "\n\n"
               << FormatShapeMatrix(records, {dim_order, o.format == "markdown"});
   }
   if (outcome.value().totals.interrupted_by == 0 && DimsNameNothing(records)) {
@@ -201,8 +256,9 @@ void AddShapesCommand(CLI::App& app, CommandContext& context) {
       "out, ran out of memory or was unavailable, 2 for bad arguments (a --dim no target's "
       "model has).");
   cmd->add_option("model", options->model_path,
-                  "model: FILE, NAME=FILE1,FILE2 (one network in several formats), or a "
-                  "manifest .json")
+                  "model: FILE, NAME=FILE1,FILE2 (one network in several formats), a manifest .json, or a "
+                  "diffusion pipeline .yaml (--dim batch=1,2 --dim image=256,512: images per prompt and "
+                  "square image sides; height, width; docs/diffusion.md)")
       ->required();
   cmd->add_option("-t,--target", options->targets,
                   "comma-separated targets, e.g. ort:cpu,ort:xnnpack")

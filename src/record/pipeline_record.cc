@@ -29,6 +29,7 @@ nlohmann::json PipelineRecordToJson(const PipelineRecord& p) {
                   {"share", s.share},
                   {"cpu_mean_ns", s.cpu_mean_ns ? json(*s.cpu_mean_ns) : json(nullptr)},
                   {"first_run_ns", s.first_run_ns}};
+    if (s.load_rss_bytes) stage["load_rss_bytes"] = *s.load_rss_bytes;
     if (!s.target.empty()) {
       stage["target"] = s.target;
       stage["artifact"] = s.artifact;
@@ -41,9 +42,11 @@ nlohmann::json PipelineRecordToJson(const PipelineRecord& p) {
   for (const PipelineQueryTimeline& q : p.timeline) {
     timeline.push_back({{"stream", q.stream}, {"start_ns", q.start_ns}, {"stage_ns", q.stage_ns}});
   }
-  return {{"name", p.name},           {"file", p.file}, {"timeline", std::move(timeline)},
-          {"input", p.input},         {"stages", std::move(stages)},
-          {"harness_share", p.harness_share}, {"untimed_queries", p.untimed_queries}};
+  json j = {{"name", p.name},           {"file", p.file}, {"timeline", std::move(timeline)},
+            {"input", p.input},         {"stages", std::move(stages)},
+            {"harness_share", p.harness_share}, {"untimed_queries", p.untimed_queries}};
+  if (p.diffusion) j["diffusion"] = DiffusionRecordToJson(*p.diffusion);
+  return j;
 }
 
 Result<PipelineRecord> PipelineRecordFromJson(const nlohmann::json& j) {
@@ -77,11 +80,17 @@ Result<PipelineRecord> PipelineRecordFromJson(const nlohmann::json& j) {
         s.cpu_mean_ns = stage.at("cpu_mean_ns").get<double>();
       }
       s.first_run_ns = stage.value("first_run_ns", int64_t{0});
+      s.load_rss_bytes = ReadOptional(stage, "load_rss_bytes");
       p.stages.push_back(std::move(s));
     }
     for (const json& q : j.value("timeline", json::array())) {
       p.timeline.push_back({q.at("stream").get<int32_t>(), q.at("start_ns").get<int64_t>(),
                             q.at("stage_ns").get<std::vector<int64_t>>()});
+    }
+    if (j.contains("diffusion")) {
+      auto diffusion = DiffusionRecordFromJson(j.at("diffusion"));
+      if (!diffusion.ok()) return diffusion.status();
+      p.diffusion = diffusion.take();
     }
     return p;
   } catch (const json::exception& e) {

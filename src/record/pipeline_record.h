@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
+#include "record/diffusion_record.h"
 
 namespace edgebench {
 
@@ -39,6 +40,9 @@ struct PipelineStageRecord {
   double share = 0;  // of the mean end-to-end latency
   std::optional<double> cpu_mean_ns;  // host stages: the lane thread's CPU time per query
   int64_t first_run_ns = 0;           // its time in the case's first query
+  // A model stage: how much its sessions (one per lane) added to the worker's resident memory
+  // while they loaded and were prepared.
+  std::optional<int64_t> load_rss_bytes;
 };
 
 // One query's stages as they ran, for the trace: its start on the measured phase's axis (ns
@@ -60,6 +64,7 @@ struct PipelineRecord {
   double harness_share = 0;      // 1 - the stages' shares
   int64_t untimed_queries = 0;   // queries run past the per-lane cap, not timed per stage
   std::vector<PipelineQueryTimeline> timeline;  // the first measured queries of each stream
+  std::optional<DiffusionRecord> diffusion;     // a diffusion pipeline's steps and outputs
 };
 
 nlohmann::json PipelineRecordToJson(const PipelineRecord& pipeline);

@@ -12,6 +12,15 @@ std::string StageMsCell(const std::optional<int64_t>& ns) {
 
 std::string StageMsOfCell(double ns) { return FormatSignificant(ns / 1e6); }
 
+// A loop stage's per-step record (a diffusion's UNet, guidance, scheduler); null for the others.
+const DiffusionStepRecord* StepsOf(const Record& r, const PipelineStageRecord& s) {
+  if (!r.pipeline || !r.pipeline->diffusion) return nullptr;
+  for (const DiffusionStepRecord& step : r.pipeline->diffusion->steps) {
+    if (step.stage == s.name) return &step;
+  }
+  return nullptr;
+}
+
 std::vector<StageColumn> MakeColumns() {
   using S = PipelineStageRecord;
   return {
@@ -38,6 +47,31 @@ std::vector<StageColumn> MakeColumns() {
        [](const Record&, const S& s) { return s.cpu_mean_ns ? StageMsOfCell(*s.cpu_mean_ns) : std::string(kNoValue); },
        true},
       {"first run (ms)", [](const Record&, const S& s) { return StageMsOfCell(static_cast<double>(s.first_run_ns)); }, true},
+      // A diffusion's loop stages: a step's median, the first step's apart from the later ones.
+      {"step p50 (ms)",
+       [](const Record& r, const S& s) {
+         const DiffusionStepRecord* steps = StepsOf(r, s);
+         return steps ? StageMsCell(steps->p50_ns) : std::string(kNoValue);
+       },
+       true},
+      {"first step p50 (ms)",
+       [](const Record& r, const S& s) {
+         const DiffusionStepRecord* steps = StepsOf(r, s);
+         return steps ? StageMsCell(steps->first_p50_ns) : std::string(kNoValue);
+       },
+       true},
+      {"later steps p50 (ms)",
+       [](const Record& r, const S& s) {
+         const DiffusionStepRecord* steps = StepsOf(r, s);
+         return steps ? StageMsCell(steps->later_p50_ns) : std::string(kNoValue);
+       },
+       true},
+      {"load RSS (MiB)",
+       [](const Record&, const S& s) {
+         return s.load_rss_bytes ? FormatNumber("%.1f", static_cast<double>(*s.load_rss_bytes) / 1048576.0)
+                                 : std::string(kNoValue);
+       },
+       true},
       {"ran on (nodes)", [](const Record&, const S& s) { return s.ran_on.empty() ? std::string(kNoValue) : s.ran_on; }},
   };
 }

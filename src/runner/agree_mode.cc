@@ -88,7 +88,8 @@ class AgreeSession {
   OutputsResult RunOutputs(const PlannedTarget& target, std::vector<Tensor> inputs, WorkerOutcome* worker_out,
                            const WorkerMessageCallback& on_message) {
     OutputsRequest request{request_.model.name, *target.artifact, reference_.artifact->layout, target.target.text,
-                           request_.dims, request_.seed, std::move(inputs), request_.image, request_.preprocess};
+                           request_.dims, request_.seed, std::move(inputs), request_.image, request_.preprocess, {}};
+    if (auto it = request_.pipelines.find(target.target.text); it != request_.pipelines.end()) request.pipeline = it->second;
     OutputsResult failed;
     failed.artifact = target.artifact->path;
     failed.effective_target = target.target.text;
@@ -146,7 +147,17 @@ class AgreeTargetMode : public CaseMode {
 }  // namespace
 
 Result<AgreePlan> PlanAgreeCases(const AgreePlanRequest& request, const Registry& registry) {
-  std::vector<PlannedTarget> targets = PlanTargets(request.model, request.targets, registry);
+  std::vector<PlannedTarget> targets;
+  if (request.pipelines.empty()) {
+    targets = PlanTargets(request.model, request.targets, registry);
+  } else {
+    // A pipeline: the file stands for every target's artifacts (each stage chose its own).
+    for (const Target& t : request.targets) {
+      ArtifactSpec file;
+      file.path = request.pipeline_file;
+      targets.push_back({t, file, ""});
+    }
+  }
   if (const std::string missing = MissingArtifacts(targets); !missing.empty()) return Status::Error(missing);
   size_t ref_index = 0;
   if (!request.reference.empty()) {
@@ -166,6 +177,13 @@ Result<AgreePlan> PlanAgreeCases(const AgreePlanRequest& request, const Registry
   plan.tolerances = request.tolerances;
   plan.input_description =
       request.image.empty() ? "seeded random (seed " + std::to_string(request.seed) + ")" : request.image;
+  if (!request.pipelines.empty()) {
+    const nlohmann::json& first = request.pipelines.begin()->second;
+    plan.input_description = first.contains("diffusion")
+                                 ? "the pipeline's seeded prompt and latents (seed " +
+                                       std::to_string(first.at("diffusion").at("seed").get<uint64_t>()) + ")"
+                                 : first.value("input", "");
+  }
   plan.outcomes = std::make_shared<std::map<std::string, AgreeOutcome>>();
   auto session = std::make_shared<AgreeSession>(request, targets[0], plan.input_description, registry, plan.outcomes);
   ArtifactDigests digests;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "backends/registry.h"
 #include "diagnose/target_agreement.h"
 #include "runner/case_mode.h"
@@ -32,6 +34,10 @@ struct AgreePlanRequest {
   MonitorSettings monitor;
   std::string executable;
   std::vector<std::string> worker_args;
+  // A pipeline file's cases by target text (every model stage on that target): each target's
+  // worker runs one query through the pipeline and its outputs are compared. Empty: a model.
+  std::map<std::string, nlohmann::json> pipelines;
+  std::string pipeline_file;
 };
 
 // What a target's case found, for the command's table and JSON report, by case key.

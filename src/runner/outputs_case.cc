@@ -1,5 +1,7 @@
 #include "runner/outputs_case.h"
 
+#include "runner/pipeline_case.h"
+
 #include "core/layout.h"
 #include "core/tensor_json.h"
 #include "inputs/image_input.h"
@@ -61,7 +63,8 @@ nlohmann::json OutputsRequestToJson(const OutputsRequest& r) {
           {"seed", r.seed},
           {"inputs", TensorsToJson(r.inputs)},
           {"image", r.image},
-          {"image_preprocess", r.image_preprocess}};
+          {"image_preprocess", r.image_preprocess},
+          {"pipeline", r.pipeline}};
 }
 
 Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
@@ -83,6 +86,7 @@ Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
     r.inputs = inputs.take();
     r.image = j.at("image").get<std::string>();
     r.image_preprocess = j.at("image_preprocess").get<std::string>();
+    r.pipeline = j.value("pipeline", nlohmann::json());
     return r;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed outputs request: ") + e.what());
@@ -130,6 +134,14 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
   OutputsResult r;
   r.artifact = request.artifact.path;
   r.effective_target = request.target;
+  if (!request.pipeline.is_null()) {
+    stage("run");
+    PipelineOnce once = RunPipelineOnce(request.pipeline, registry);
+    if (!once.effective_target.empty()) r.effective_target = once.effective_target;
+    if (!once.error.empty()) return Fail(r, CaseStatusName(once.status), once.stage, once.error);
+    r.outputs = std::move(once.outputs);
+    return r;
+  }
   const TargetResolution resolution = ResolveTarget(request.target, registry, SessionKind::kTensor);
   if (!resolution.resolved) return Fail(r, CaseStatusName(resolution.status), "target", resolution.error);
   const ResolvedTarget& target = *resolution.resolved;

@@ -30,6 +30,9 @@ struct OutputsRequest {
   // back in OutputsResult::inputs.
   std::string image;
   std::string image_preprocess;
+  // A pipeline case's JSON (runner/pipeline_file.h): one query through the whole pipeline, its
+  // own input (a diffusion's seeded prompt and latents), its last stage's outputs returned.
+  nlohmann::json pipeline;
 };
 
 struct OutputsResult {

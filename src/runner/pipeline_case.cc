@@ -1,14 +1,19 @@
 #include "runner/pipeline_case.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <numeric>
 
 #include "core/clock.h"
 #include "core/placement.h"
+#include "core/process_memory.h"
 #include "core/strings.h"
+#include "pipeline/diffusion_inputs.h"
 #include "pipeline/host_stages.h"
+#include "runner/diffusion_case.h"
+#include "runner/pipeline_file.h"
 #include "runner/resolve_target.h"
 #include "stats/summary.h"
 
@@ -149,7 +154,7 @@ Status LoadPipelineModels(const json& pipeline, Registry& registry, int lanes, B
   const json& stages = pipeline.at("stages");
   for (size_t s = 0; s < stages.size(); ++s) {
     const json& st = stages[s];
-    if (StageKindOf(st) != "model") continue;
+    if (!IsModelStageKind(StageKindOf(st))) continue;
     const std::string name = st.at("name").get<std::string>();
     const std::string text = st.at("target").get<std::string>();
     const TargetResolution resolution = ResolveTarget(text, registry, SessionKind::kTensor);
@@ -167,17 +172,24 @@ Status LoadPipelineModels(const json& pipeline, Registry& registry, int lanes, B
       model.outputs.push_back({mapping.at("name").get<std::string>(),
                                mapping.at("sources").get<std::vector<std::string>>(), mapping.at("axis").get<int>()});
     }
+    const int64_t rss_before = ReadProcessMemory().rss_bytes;
     for (int lane = 0; lane < lanes; ++lane) {
       auto session = model.resolved.backend->Load(Artifact{model.artifact}, model.resolved.target);
       if (!session.ok()) return Status::Error("stage '" + name + "': " + session.error());
       model.sessions.push_back(session.take());
     }
+    model.load_rss_bytes = ReadProcessMemory().rss_bytes - rss_before;
     built.models.push_back(std::move(model));
   }
   return Status::Ok();
 }
 
 Status PreparePipeline(const json& pipeline, BuiltPipeline& built, std::vector<std::string>& notes) {
+  if (pipeline.contains("diffusion")) {
+    auto settings = DiffusionSettingsFromJson(pipeline.at("diffusion"));
+    if (!settings.ok()) return settings.status();
+    return PrepareDiffusion(pipeline, settings.value(), built);
+  }
   const json& stages = pipeline.at("stages");
   const size_t lanes = built.lanes;
   for (PipelineModel& model : built.models) {
@@ -213,6 +225,47 @@ Status PreparePipeline(const json& pipeline, BuiltPipeline& built, std::vector<s
   return Status::Ok();
 }
 
+PipelineOnce RunPipelineOnce(const json& pipeline, Registry& registry) {
+  PipelineOnce once;
+  const auto fail = [&](CaseStatus status, const std::string& stage, const std::string& error) {
+    once.status = status;
+    once.stage = stage;
+    once.error = error;
+    return once;
+  };
+  BuiltPipeline built;
+  if (Status loaded = LoadPipelineModels(pipeline, registry, 1, built); !loaded.ok()) {
+    return fail(built.failure, built.failed_stage, loaded.message());
+  }
+  std::vector<std::string> effective;
+  for (PipelineModel& model : built.models) {
+    model.effective_target = EffectiveTarget(model.resolved.target, model.sessions.front()->effective_options());
+    effective.push_back(model.name + "=" + model.effective_target);
+  }
+  once.effective_target = Join(effective, ",");
+  std::vector<Tensor> input;
+  std::optional<DiffusionSettings> diffusion;
+  if (pipeline.contains("diffusion")) {
+    auto settings = DiffusionSettingsFromJson(pipeline.at("diffusion"));
+    if (!settings.ok()) return fail(CaseStatus::kFailed, "inputs", settings.error());
+    diffusion = settings.take();
+    input = DiffusionQueryInput(*diffusion);
+  } else {
+    auto encoded = ReadPipelineInput(pipeline.at("input").get<std::string>());
+    if (!encoded.ok()) return fail(CaseStatus::kFailed, "inputs", encoded.error());
+    input.push_back(encoded.take());
+  }
+  std::vector<std::string> notes;
+  if (Status prepared = PreparePipeline(pipeline, built, notes); !prepared.ok()) {
+    return fail(CaseStatus::kFailed, "prepare", prepared.message());
+  }
+  PipelineSystem system(std::move(built.stages), {}, {}, diffusion ? DiffusionLoop(*diffusion) : PipelineLoop{});
+  if (Status ran = system.IssueQuery(0, input, once.outputs); !ran.ok()) {
+    return fail(CaseStatus::kFailed, "run", ran.message());
+  }
+  return once;
+}
+
 Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Registry& registry,
                        const StageCallback& stage, RunObserver* observer) {
   const json& pipeline = spec.pipeline;
@@ -244,19 +297,36 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
 
   stage("inputs");
   const int64_t inputs_start = NowNs();
-  const std::string input = pipeline.at("input").get<std::string>();
-  auto encoded = ReadPipelineInput(input);
-  if (!encoded.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", encoded.error());
-  r.inputs.push_back({"image_file", "uint8", encoded.value().shape, input});
-  const std::vector<std::vector<Tensor>> pool = {{encoded.take()}};
+  std::optional<DiffusionSettings> diffusion;
+  std::string input = pipeline.value("input", "");
+  std::vector<std::vector<Tensor>> pool;
+  if (pipeline.contains("diffusion")) {
+    auto settings = DiffusionSettingsFromJson(pipeline.at("diffusion"));
+    if (!settings.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", settings.error());
+    diffusion = settings.take();
+    pool.push_back(DiffusionQueryInput(*diffusion));
+    input = "seeded prompt tokens and latents (seed " + std::to_string(diffusion->seed) + ")";
+    for (const Tensor& t : pool.front()) r.inputs.push_back({t.name, DTypeName(t.dtype), t.shape, input});
+  } else {
+    auto encoded = ReadPipelineInput(input);
+    if (!encoded.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", encoded.error());
+    r.inputs.push_back({"image_file", "uint8", encoded.value().shape, input});
+    pool.push_back({encoded.take()});
+  }
   r.inputs_ns = NowNs() - inputs_start;
 
   stage("prepare");
   const int64_t prepare_start = NowNs();
+  const int64_t rss_before_prepare = ReadProcessMemory().rss_bytes;
   const Status prepared = PreparePipeline(pipeline, built, r.notes);
   r.prepare_ns = NowNs() - prepare_start;
   if (!prepared.ok()) return FailedRecord(r, CaseStatus::kFailed, "prepare", prepared.message());
-  PipelineSystem system(std::move(built.stages));
+  if (diffusion) {
+    r.notes.push_back("stage 'prepare' added " +
+                      std::to_string((ReadProcessMemory().rss_bytes - rss_before_prepare) >> 20) +
+                      " MiB resident for all models' sessions");
+  }
+  PipelineSystem system(std::move(built.stages), {}, {}, diffusion ? DiffusionLoop(*diffusion) : PipelineLoop{});
 
   stage("run");
   ScenarioContext context;
@@ -287,6 +357,25 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
     const Placement placement = model.sessions.front()->GetPlacement();
     st.ran_on = PlacementText(placement, model.resolved.target.device);
     st.nodes_by_device = placement.nodes_by_device;
+    st.load_rss_bytes = model.load_rss_bytes;
+  }
+  if (diffusion) {
+    DiffusionRecord d;
+    d.settings = DiffusionSettingsToJson(*diffusion);
+    d.prompt = "seeded tokens (no tokenizer files offline): row 0 the empty prompt, row 1 BOS, " +
+               std::to_string(kDiffusionPromptTokens) + " seeded token ids, EOS, padded to 77 with EOS";
+    d.steps = SummarizeDiffusionSteps(system, r.measured_start_ns, r.measured_start_ns + r.measured_wall_ns);
+    d.outputs = SummarizeDiffusionOutputs(system.first_outputs());
+    const std::string dir = pipeline.value("save_images", "");
+    if (!dir.empty() && !system.first_outputs().empty()) {
+      const std::string path = (std::filesystem::path(dir) / DiffusionImageName(section.name, spec.target, spec.scenario)).string();
+      if (Status written = WriteDiffusionImage(system.first_outputs().front(), path); written.ok()) {
+        d.image_file = path;
+      } else {
+        d.image_errors.push_back(written.message());
+      }
+    }
+    section.diffusion = std::move(d);
   }
   r.pipeline = std::move(section);
   FinishRecord(r);

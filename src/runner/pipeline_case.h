@@ -32,6 +32,7 @@ struct PipelineModel {
   std::vector<std::unique_ptr<Session>> sessions;
   // What its sessions were prepared at (free dimensions bound to 1); set by PreparePipeline.
   std::vector<std::vector<int64_t>> input_shapes;
+  int64_t load_rss_bytes = 0;  // resident memory its sessions added while loading
 };
 
 // A pipeline's models loaded and then its stages built, a list per lane.
@@ -51,6 +52,16 @@ Status LoadPipelineModels(const nlohmann::json& pipeline, Registry& registry, in
 Status PreparePipeline(const nlohmann::json& pipeline, BuiltPipeline& built, std::vector<std::string>& notes);
 // The input file's bytes as one uint8 tensor: a query's input.
 Result<Tensor> ReadPipelineInput(const std::string& path);
+
+// One query through a pipeline case on lane 0, for `agree`: its last stage's outputs (a
+// diffusion's image and final latents), or where it failed and why.
+struct PipelineOnce {
+  std::vector<Tensor> outputs;
+  std::string effective_target;
+  CaseStatus status = CaseStatus::kOk;
+  std::string stage, error;  // empty error: it ran
+};
+PipelineOnce RunPipelineOnce(const nlohmann::json& pipeline, Registry& registry);
 
 Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Registry& registry,
                        const StageCallback& stage, RunObserver* observer);

@@ -10,6 +10,7 @@
 #include "core/cartesian.h"
 #include "core/strings.h"
 #include "inputs/image_input.h"
+#include "pipeline/diffusion_inputs.h"
 #include "postprocess/ssd_detections.h"
 #include "runner/path_expansion.h"
 #include "runner/suite_yaml.h"
@@ -17,8 +18,12 @@
 namespace edgebench {
 namespace {
 
-constexpr std::string_view kPipelineTopKeys[] = {"name", "input", "stages"};
-constexpr const char* kPipelineStageKinds = "decode_image, preprocess, model, ssd_detections, crop, top_k";
+constexpr std::string_view kPipelineTopKeys[] = {"name", "input", "diffusion", "stages"};
+constexpr const char* kPipelineStageKinds =
+    "decode_image, preprocess, model, ssd_detections, crop, top_k; for a diffusion: text_encoder, unet, guidance, "
+    "ddim, vae_decoder";
+// A diffusion pipeline's stages, in this order (docs/diffusion.md).
+constexpr const char* kDiffusionStageKinds[] = {"text_encoder", "unet", "guidance", "ddim", "vae_decoder"};
 
 // A YAML scalar as JSON: an integer, a number, true/false, or text.
 nlohmann::json ScalarJson(const std::string& text) {
@@ -101,11 +106,18 @@ class PipelineParser : public SuiteYaml {
       if (Status s = CheckName(name.value(), "pipeline name"); !s.ok()) return At(f["name"], s.message());
       p.name = name.value();
     }
-    if (!f.count("input")) return At(root, "the pipeline has no input: give the image file each query reads");
-    auto input = Path(f["input"], "input");
-    if (!input.ok()) return input.status();
-    if (Status s = CheckImageInput(input.value(), ImagePreprocess{}); !s.ok()) return At(f["input"], s.message());
-    p.input = input.value();
+    if (f.count("diffusion")) {
+      if (f.count("input")) return At(f["input"], "a diffusion pipeline's input is its seeded prompt and latents: leave input: out");
+      auto settings = Diffusion(f["diffusion"]);
+      if (!settings.ok()) return settings.status();
+      p.diffusion = settings.take();
+    } else {
+      if (!f.count("input")) return At(root, "the pipeline has no input: give the image file each query reads");
+      auto input = Path(f["input"], "input");
+      if (!input.ok()) return input.status();
+      if (Status s = CheckImageInput(input.value(), ImagePreprocess{}); !s.ok()) return At(f["input"], s.message());
+      p.input = input.value();
+    }
     if (!f.count("stages")) return At(root, "the pipeline has no stages: list");
     const YAML::Node& stages = f["stages"];
     if (Status s = List(stages, "stages", "[{name: decode, kind: decode_image}, ...]"); !s.ok()) return s;
@@ -119,10 +131,72 @@ class PipelineParser : public SuiteYaml {
       seen[stage.value().name] = stage.value().where;
       p.stages.push_back(stage.take());
     }
+    if (p.diffusion) {
+      std::string kinds;
+      for (const PipelineStageSpec& st : p.stages) kinds += (kinds.empty() ? "" : ", ") + st.kind;
+      bool ordered = p.stages.size() == std::size(kDiffusionStageKinds);
+      for (size_t i = 0; ordered && i < p.stages.size(); ++i) ordered = p.stages[i].kind == kDiffusionStageKinds[i];
+      if (!ordered) {
+        return At(stages, "a diffusion pipeline's stages are of the kinds text_encoder, unet, guidance, ddim, "
+                          "vae_decoder, in this order; these are " + kinds);
+      }
+      return p;
+    }
     if (p.stages.front().kind != "decode_image") {
       return At(stages[0], "the first stage must be a decode_image stage: the query's input is the image file's bytes");
     }
     return p;
+  }
+
+  // diffusion: {image: 512x512, steps: 20, guidance_scale: 7.5, scheduler: ddim, seed: 0,
+  //             vae_scale_factor: 8, latent_channels: 4, prompt_tokens: 12}
+  Result<DiffusionSettings> Diffusion(const YAML::Node& node) const {
+    static constexpr std::string_view keys[] = {"image", "steps", "guidance_scale", "scheduler", "seed",
+                                                "vae_scale_factor", "latent_channels", "prompt_tokens", "batch"};
+    auto fields = Fields(node, "diffusion", keys);
+    if (!fields.ok()) return fields.status();
+    auto& f = fields.value();
+    DiffusionSettings d;
+    if (f.count("image")) {
+      auto text = String(f["image"], "image");
+      if (!text.ok()) return text.status();
+      if (Status s = ParseImageSize(text.value(), d); !s.ok()) return At(f["image"], s.message());
+    }
+    const auto integer = [&](const char* key, int64_t min, int64_t& value) -> Status {
+      if (!f.count(key)) return Status::Ok();
+      auto v = Integer(f[key], key, min);
+      if (!v.ok()) return v.status();
+      value = v.value();
+      return Status::Ok();
+    };
+    int64_t steps = d.steps, prompt_tokens = kDiffusionPromptTokens;
+    for (Status s : {integer("steps", 1, steps), integer("vae_scale_factor", 1, d.vae_scale_factor),
+                     integer("latent_channels", 1, d.latent_channels), integer("batch", 1, d.batch),
+                     integer("prompt_tokens", 1, prompt_tokens)}) {
+      if (!s.ok()) return s;
+    }
+    if (prompt_tokens != kDiffusionPromptTokens) {
+      return At(f["prompt_tokens"], "prompt_tokens: edgebench's seeded prompt has " +
+                                        std::to_string(kDiffusionPromptTokens) + " tokens");
+    }
+    d.steps = static_cast<int>(std::min<int64_t>(steps, 1'000'000));
+    if (f.count("seed")) {
+      auto seed = Unsigned(f["seed"], "seed");
+      if (!seed.ok()) return seed.status();
+      d.seed = seed.value();
+    }
+    if (f.count("guidance_scale")) {
+      auto scale = PositiveNumber(f["guidance_scale"], "guidance_scale");
+      if (!scale.ok()) return scale.status();
+      d.guidance_scale = scale.value();
+    }
+    if (f.count("scheduler")) {
+      auto scheduler = String(f["scheduler"], "scheduler");
+      if (!scheduler.ok()) return scheduler.status();
+      d.scheduler = scheduler.value();
+    }
+    if (Status s = CheckDiffusionSettings(d); !s.ok()) return At(node, "diffusion: " + s.message());
+    return d;
   }
 
   static Status CheckName(const std::string& name, const std::string& what) {
@@ -188,7 +262,11 @@ class PipelineParser : public SuiteYaml {
           s.max_detections = static_cast<int>(std::min<int64_t>(max.value(), 1'000'000));
         }
       }
-    } else if (s.kind == "model") {
+    } else if (IsModelStageKind(s.kind)) {
+      if ((s.kind == "model") == p.diffusion.has_value()) {
+        return At(entry, what + ": a " + s.kind + " stage is for " +
+                             (p.diffusion ? "pipelines without a diffusion: block" : "a diffusion pipeline (diffusion:)"));
+      }
       static constexpr std::string_view keys[] = {"name", "kind", "model", "targets"};
       auto f = Fields(entry, what, keys);
       if (!f.ok()) return f.status();
@@ -215,6 +293,12 @@ class PipelineParser : public SuiteYaml {
       }
       if (written.empty()) return At(targets, what + ": give at least one target");
       s.targets = written;
+    } else if (s.kind == "guidance" || s.kind == "ddim") {
+      if (!p.diffusion) return At(entry, what + ": a " + s.kind + " stage is for a diffusion pipeline (diffusion:)");
+      static constexpr std::string_view keys[] = {"name", "kind"};
+      if (auto f = Fields(entry, what, keys); !f.ok()) return f.status();
+    } else if (p.diffusion) {
+      return At(entry, what + ": a diffusion pipeline's stages are text_encoder, unet, guidance, ddim, vae_decoder");
     } else if (s.kind == "ssd_detections") {
       // Any key but name and kind is an SSD option by its MediaPipe name (postprocess/ssd_detections.h).
       nlohmann::json options = {{"kind", "ssd_detections"}};
@@ -298,6 +382,10 @@ bool IsPipelineFile(const std::string& path) {
   }
 }
 
+bool IsModelStageKind(const std::string& kind) {
+  return kind == "model" || kind == "text_encoder" || kind == "unet" || kind == "vae_decoder";
+}
+
 Result<PipelineSpec> ParsePipelineText(const std::string& text, const std::string& path) {
   std::error_code ec;
   const std::string absolute = std::filesystem::absolute(path, ec).lexically_normal().string();
@@ -320,7 +408,7 @@ Status OverrideStageTargets(PipelineSpec& pipeline, const std::string& text) {
   const std::string name = text.substr(0, eq);
   std::vector<std::string> models;
   for (PipelineStageSpec& stage : pipeline.stages) {
-    if (stage.kind != "model") continue;
+    if (!IsModelStageKind(stage.kind)) continue;
     models.push_back(stage.name);
     if (stage.name != name) continue;
     std::vector<std::string> targets = SplitList(text.substr(eq + 1));
@@ -335,11 +423,23 @@ Status OverrideStageTargets(PipelineSpec& pipeline, const std::string& text) {
                        "'; its model stages: " + JoinComma(models));
 }
 
+Status SetEveryStageTargets(PipelineSpec& pipeline, const std::vector<std::string>& targets) {
+  if (targets.empty()) return Status::Error("--target: give at least one target");
+  for (const std::string& t : targets) {
+    if (auto parsed = ParseTarget(t); !parsed.ok()) return Status::Error("--target: " + parsed.error());
+  }
+  for (PipelineStageSpec& stage : pipeline.stages) {
+    if (IsModelStageKind(stage.kind)) stage.targets = targets;
+  }
+  pipeline.same_target_every_stage = true;
+  return Status::Ok();
+}
+
 Result<std::vector<PipelineCase>> PipelineTargetCombinations(const PipelineSpec& pipeline, Registry& registry) {
   std::vector<const PipelineStageSpec*> models;
   std::vector<size_t> counts;
   for (const PipelineStageSpec& stage : pipeline.stages) {
-    if (stage.kind != "model") continue;
+    if (!IsModelStageKind(stage.kind)) continue;
     models.push_back(&stage);
     counts.push_back(stage.targets.size());
   }
@@ -366,13 +466,13 @@ Result<std::vector<PipelineCase>> PipelineTargetCombinations(const PipelineSpec&
     }
   }
   std::vector<PipelineCase> cases;
-  ForEachCombination(counts, [&](const std::vector<size_t>& pick) {
+  const auto add_case = [&](const std::vector<size_t>& pick) {
     PipelineCase c;
     nlohmann::json stages = nlohmann::json::array();
     size_t m = 0;
     for (const PipelineStageSpec& stage : pipeline.stages) {
       nlohmann::json s = {{"name", stage.name}, {"kind", stage.kind}};
-      if (stage.kind == "model") {
+      if (IsModelStageKind(stage.kind)) {
         const nlohmann::json& picked = chosen[m][pick[m]];
         s.update(picked);
         s["model"] = stage.model.name;
@@ -389,9 +489,17 @@ Result<std::vector<PipelineCase>> PipelineTargetCombinations(const PipelineSpec&
       stages.push_back(std::move(s));
     }
     if (c.label.empty()) c.label = "host";
+    // --target T: every model stage on T; the case is named by it.
+    if (pipeline.same_target_every_stage && !models.empty()) c.label = models.front()->targets[pick.front()];
     c.json = {{"name", pipeline.name}, {"file", pipeline.path}, {"input", pipeline.input}, {"stages", stages}};
+    if (pipeline.diffusion) c.json["diffusion"] = DiffusionSettingsToJson(*pipeline.diffusion);
     cases.push_back(std::move(c));
-  });
+  };
+  if (pipeline.same_target_every_stage && !counts.empty()) {
+    for (size_t t = 0; t < counts.front(); ++t) add_case(std::vector<size_t>(counts.size(), t));
+  } else {
+    ForEachCombination(counts, add_case);
+  }
   return cases;
 }
 

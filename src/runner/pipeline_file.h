@@ -23,20 +23,27 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "backends/registry.h"
+#include "runner/diffusion_settings.h"
 #include "core/status.h"
 #include "runner/model_spec.h"
 
 namespace edgebench {
 
+// A stage that runs a model: `model`, and a diffusion's text_encoder, unet and vae_decoder.
+bool IsModelStageKind(const std::string& kind);
+
 struct PipelineStageSpec {
   std::string name;
-  std::string kind;  // decode_image, preprocess, model, ssd_detections, crop, top_k
+  // decode_image, preprocess, model, ssd_detections, crop, top_k; a diffusion's text_encoder,
+  // unet, guidance, ddim, vae_decoder (docs/diffusion.md)
+  std::string kind;
   std::string where;  // "FILE:LINE:COLUMN" of the stage, for errors found later
   ModelSpec model;                   // model
   std::vector<std::string> targets;  // model: as written
@@ -49,8 +56,14 @@ struct PipelineStageSpec {
 struct PipelineSpec {
   std::string name;
   std::string path;   // the file, absolute
-  std::string input;  // the image file each query reads, absolute
+  std::string input;  // the image file each query reads, absolute; empty for a diffusion
   std::vector<PipelineStageSpec> stages;
+  // A diffusion pipeline (a `diffusion:` block): its query is a seeded prompt and latents, and
+  // its unet, guidance and ddim stages run once per denoising step.
+  std::optional<DiffusionSettings> diffusion;
+  // `run --target T1,T2`: every model stage on T1, then every one on T2 (a case per target),
+  // instead of every combination of the stages' own targets.
+  bool same_target_every_stage = false;
 };
 
 // Whether `path` names a pipeline file: a .yaml or .yml file whose top level has `stages:`.
@@ -63,6 +76,8 @@ Result<PipelineSpec> ParsePipelineText(const std::string& text, const std::strin
 // `--stage NAME=T1,T2`: replaces the targets of the model stage NAME; an error names a stage
 // that is not a model stage of the pipeline.
 Status OverrideStageTargets(PipelineSpec& pipeline, const std::string& text);
+// `--target T1,T2` for a pipeline: every model stage on each target in turn.
+Status SetEveryStageTargets(PipelineSpec& pipeline, const std::vector<std::string>& targets);
 
 // One case of a pipeline: a target chosen for each model stage (in stage order).
 struct PipelineCase {

@@ -191,7 +191,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
 }
 
 Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelineCase>& combinations,
-                                              const PlanRequest& request) {
+                                              const PlanRequest& request, const ShapeBindings& shape) {
   std::vector<std::string> scenarios;
   for (const std::string& text : request.scenarios) {
     auto parsed = ParseScenario(text);
@@ -223,6 +223,7 @@ Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, cons
       spec.monitor = request.monitor;
       spec.profile = request.profile;
       spec.pipeline = combination.json;
+      spec.dims = shape;
       if (Status settled = SettleCase(spec); !settled.ok()) {
         return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
       }

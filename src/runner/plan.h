@@ -91,9 +91,10 @@ Status CheckCaseCount(double count, const std::string& what);
 // which model file does not exist or cannot be read, or that the plan is past kMaxPlannedCases.
 // A pipeline's cases (runner/pipeline_file.h): each combination of its model stages' targets
 // under each of the request's scenarios, with the request's settings, monitor and profile (its
-// models, targets, dims and inputs do not apply). The artifact is the pipeline file.
+// models, targets, dims and inputs do not apply). The artifact is the pipeline file. `shape`:
+// what the cases record as their dims (a diffusion's shape sweep: batch, height, width).
 Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelineCase>& combinations,
-                                              const PlanRequest& request);
+                                              const PlanRequest& request, const ShapeBindings& shape = {});
 
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry);
 

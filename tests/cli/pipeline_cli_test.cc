@@ -147,6 +147,19 @@ TEST(PipelineCli, RuntimesThatClashInOneProcessRunAsStagesOfOnePipeline) {
   EXPECT_TRUE(said) << record["notes"];
 }
 
+// --target T1,T2 on a pipeline: every model stage on each target in turn, a case named by it.
+TEST(PipelineCli, TargetRunsEveryModelStageOnEachTargetInTurn) {
+  const std::string file = HostPipeline("every", "4x4", "null:sleep?input=1x4x4x3");
+  auto r = RunCommand(Executable() + " run " + file + " --target 'null:sleep?input=1x4x4x3&us=10','null:spin?input=1x4x4x3'" +
+                      kPipelineQuick + " --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = testing::JsonRecords(r.output);
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0]["config"]["requested_target"], "null:sleep?input=1x4x4x3&us=10");
+  EXPECT_EQ(records[1]["config"]["requested_target"], "null:spin?input=1x4x4x3");
+  EXPECT_EQ(records[1]["pipeline"]["stages"][2]["target"].get<std::string>().rfind("null:spin", 0), 0u);
+}
+
 TEST(PipelineCli, MistakesAreReportedBeforeAnythingRuns) {
   const std::string bad = testing::WriteTempFile(
       "pipeline_cli_", "bad.yaml",
@@ -157,9 +170,9 @@ TEST(PipelineCli, MistakesAreReportedBeforeAnythingRuns) {
   EXPECT_EQ(r.output.find("case 1"), std::string::npos) << r.output;
 
   const std::string good = HostPipeline("flags", "4x4", "null:sleep?input=1x4x4x3");
-  auto target = RunCommand(Executable() + " run " + good + " --target ort:cpu 2>&1");
+  auto target = RunCommand(Executable() + " run " + good + " --target ort:cpu --stage model=null:cpu 2>&1");
   EXPECT_EQ(target.exit_code, 2);
-  EXPECT_NE(target.output.find("use --stage NAME=TARGET"), std::string::npos) << target.output;
+  EXPECT_NE(target.output.find("give one or the other"), std::string::npos) << target.output;
   auto stage = RunCommand(Executable() + " run " + good + " --stage nope=null:cpu 2>&1");
   EXPECT_EQ(stage.exit_code, 2);
   EXPECT_NE(stage.output.find("has no model stage 'nope'"), std::string::npos) << stage.output;
