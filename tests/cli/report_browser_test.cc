@@ -187,6 +187,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   std::map<std::string, int> warmup;
   int memory = 0, soak = 0;
   std::set<std::string> devices, llm_groups, load_groups, shape_models, pipeline_stages;
+  int diffusion_cases = 0;
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
@@ -225,6 +226,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     if (!r.dims.empty()) shape_models.insert(r.model);
     if (ok && r.pipeline) {
       for (const PipelineStageRecord& s : r.pipeline->stages) pipeline_stages.insert(s.name);
+      if (r.pipeline->diffusion) ++diffusion_cases;
     }
     if (ok && r.scenario.rfind("soak", 0) == 0) {
       std::set<ChannelKind> kinds;
@@ -247,6 +249,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   expected["memory/rss"] = std::min<int>(memory, kMaxCurvesPerChart);
   expected["placement/share"] = static_cast<int>(devices.size());
   expected["pipelines/share"] = static_cast<int>(pipeline_stages.size());
+  if (diffusion_cases > 0) expected["pipelines/steps"] = diffusion_cases;
   for (size_t i = 0; i < load_groups.size(); ++i) expected["load/" + std::to_string(i)] = 2;
   for (size_t i = 0; i < shape_models.size(); ++i) expected["shapes/" + std::to_string(i)] = 1;
   expected["llm/prompt"] = 2 * static_cast<int>(llm_groups.size());
@@ -333,6 +336,11 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                              "  - {name: model, model: pipeline.yaml, targets: [\"null:sleep?input=1x4x4x3&us=200\"]}\n";
   ASSERT_NO_FATAL_FAILURE(Make("pipeline", eb + " run " + pipeline + " --warmup 2 --min-queries 30"
                                                " --min-duration 100 --out " + loads));
+  // A diffusion (docs/diffusion.md) with its image: the per-step chart and the picture.
+  ASSERT_NO_FATAL_FAILURE(Make("diffusion", eb + " run " + std::string(EDGEBENCH_SOURCE_DIR) +
+                                                "/tests/models/diffusion/diffusion.yaml --target ort:cpu --steps 2"
+                                                " --warmup 1 --min-queries 4 --min-duration 20 --save-images " +
+                                                scratch + "/images --out " + loads));
   ASSERT_NO_FATAL_FAILURE(Make("shape sweep",
                                eb + " shapes none --target 'null:sleep?us=50&dynamic=true'"
                                     " --dim batch=1,2,4 --warmup 2 --min-queries 20"

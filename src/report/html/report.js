@@ -586,6 +586,49 @@
                             {label: 'p50 ms', num: true}, {label: 'p90 ms', num: true}, {label: 'p99 ms', num: true},
                             {label: 'Mean ms', num: true}, {label: 'Share', num: true}, {label: 'Host CPU ms', num: true}],
                            rows, {sortable: true}));
+    var diffusion = cases.filter(function (c) { return c.diffusion; });
+    if (diffusion.length) drawDiffusion(body, diffusion);
+  }
+
+  // A diffusion's loop: each case's UNet step time per step index (the first apart), the
+  // steps' table, and the image each target drew from the same seeded latents.
+  function drawDiffusion(body, cases) {
+    body.appendChild(el('h3', {text: 'Diffusion steps'}));
+    var unetOf = function (c) { return c.diffusion.steps[0] || {by_step_p50_ms: []}; };
+    var most = Math.max.apply(null, cases.map(function (c) { return unetOf(c).by_step_p50_ms.length; }));
+    var steps = [];
+    for (var i = 0; i < most; ++i) steps.push(String(i));
+    draw(chartBox(body, 'pipelines/steps', 320), {
+      tooltip: {trigger: 'axis', confine: true},
+      legend: legend(cases.map(function (c) { return c.label; })),
+      grid: {left: 20, right: 30, top: 40, bottom: 40, containLabel: true},
+      xAxis: {type: 'category', data: steps, name: 'step', nameLocation: 'middle', nameGap: 26},
+      yAxis: {type: 'value', name: unetOf(cases[0]).stage + ' p50 (ms)'},
+      series: cases.map(function (c) {
+        return {name: c.label, type: 'line', data: unetOf(c).by_step_p50_ms};
+      })
+    });
+    var rows = [];
+    cases.forEach(function (c) {
+      c.diffusion.steps.forEach(function (s) {
+        rows.push([c.label, s.stage, fmt(s.steps, 3), fmt(s.p50_ms, 3), fmt(s.first_p50_ms, 3), fmt(s.later_p50_ms, 3)]);
+      });
+    });
+    body.appendChild(table([{label: 'Case'}, {label: 'Stage'}, {label: 'Steps', num: true}, {label: 'Step p50 ms', num: true},
+                            {label: 'First step p50 ms', num: true}, {label: 'Later steps p50 ms', num: true}],
+                           rows, {sortable: true}));
+    var pictures = cases.filter(function (c) { return c.diffusion.image; });
+    if (pictures.length) {
+      body.appendChild(el('div', {className: 'diffusion-images'}, pictures.map(function (c) {
+        var latents = c.diffusion.outputs.filter(function (o) { return o.name === 'final_latents'; })[0];
+        var caption = c.label + (latents ? ': final latents mean ' + fmt(latents.mean, 3) + ', sd ' + fmt(latents.stddev, 3) +
+                                 (latents.non_finite ? ', ' + latents.non_finite + ' non-finite' : '') : '');
+        return el('figure', null, [el('img', {src: c.diffusion.image, alt: c.label}), el('figcaption', {text: caption})]);
+      })));
+    }
+    body.appendChild(note('Every target starts from the same seeded prompt and latents (random weights: the images are ' +
+                          'noise, alike only where the runtimes agree). How far two targets\' final latents and images ' +
+                          'differ: edgebench agree PIPELINE.yaml --target A,B (docs/diffusion.md).'));
   }
 
   var STATUS_ORDER = ['ok', 'failed', 'crashed', 'timeout', 'oom', 'unavailable', 'skipped'];
