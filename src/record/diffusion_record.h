@@ -27,7 +27,9 @@ struct DiffusionStepRecord {
   // The first step of each image apart from the later ones: re-planning, allocation.
   std::optional<int64_t> first_p50_ns, later_p50_ns;
   double first_mean_ns = 0, later_mean_ns = 0;
-  std::vector<int64_t> by_step_p50_ns;          // [step]: the median over the measured images
+  // [step]: the median over the measured images, the lower middle of an even count (with one
+  // image, its time: unlike the percentiles above, never absent).
+  std::vector<int64_t> by_step_p50_ns;
   std::vector<std::vector<int64_t>> samples_ns;  // [image][step]: the first measured images, raw
 };
 

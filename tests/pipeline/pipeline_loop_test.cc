@@ -104,6 +104,12 @@ TEST(PipelineLoop, TheStepSummaryParts1stStepFromTheLaterOnes) {
   ASSERT_EQ(unet.samples_ns.size(), 2u);
   EXPECT_EQ(unet.samples_ns[0].size(), 5u);
   EXPECT_EQ(steps[1].stage, "scheduler");
+  // One image: no percentile, but each step index still has its time.
+  const auto one = SummarizeDiffusionSteps(system, system.times(0).query_start_ns[2], f.clock.load() + 1);
+  EXPECT_EQ(one[0].images, 1);
+  EXPECT_FALSE(one[0].first_p50_ns.has_value());
+  EXPECT_DOUBLE_EQ(one[0].first_mean_ns, 9e6);
+  EXPECT_EQ(one[0].by_step_p50_ns, (std::vector<int64_t>{9'000'000, 4'000'000, 4'000'000, 4'000'000, 4'000'000}));
   EXPECT_EQ(steps[1].first_p50_ns, 1'000'000);
 }
 
