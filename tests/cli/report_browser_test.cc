@@ -339,7 +339,7 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   // A diffusion (docs/diffusion.md) with its image: the per-step chart and the picture.
   ASSERT_NO_FATAL_FAILURE(Make("diffusion", eb + " run " + std::string(EDGEBENCH_SOURCE_DIR) +
                                                 "/tests/models/diffusion/diffusion.yaml --target ort:cpu --steps 2"
-                                                " --warmup 1 --min-queries 4 --min-duration 20 --save-images " +
+                                                " --warmup 0 --min-queries 2 --min-duration 0 --save-images " +
                                                 scratch + "/images --out " + loads));
   ASSERT_NO_FATAL_FAILURE(Make("shape sweep",
                                eb + " shapes none --target 'null:sleep?us=50&dynamic=true'"
