@@ -42,6 +42,13 @@ enum class SessionKind { kTensor, kLanguageModel };
 struct LlmLoadHints {
   int32_t tokens_per_sequence = 0;  // prompt + generated tokens
   int32_t sequences = 1;
+  // Vision-language requests: a projector loaded with the model, the images the requests take
+  // (each is pre-processed at load: a bad one fails the load) and their text. The context then
+  // holds tokens_per_sequence (set it to the generation) plus the text's and images' tokens.
+  std::string mmproj{};
+  std::vector<std::string> images{};
+  int32_t images_per_request = 1;
+  std::string text{};
 };
 
 // Something a backend can run on: an ORT execution provider, a TFLite delegate, a ggml device.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,20 @@ struct LlmSequencePrompt {
 struct LlmSequenceToken {
   int32_t sequence = 0;
   int32_t token = 0;
+};
+
+// A vision-language prompt the session prepared (images pre-processed, text tokenized): its
+// chunks in the order they enter the context, text and images interleaved as the prompt puts
+// them. Owned by the harness, fed back to the session chunk by chunk.
+struct LlmMediaChunk {
+  bool image = false;
+  int64_t tokens = 0;  // tokens (for an image: embeddings) it puts in the context
+};
+
+class LlmMediaPrompt {
+ public:
+  virtual ~LlmMediaPrompt() = default;
+  virtual const std::vector<LlmMediaChunk>& Chunks() const = 0;
 };
 
 class LlmSession {
@@ -52,6 +67,26 @@ class LlmSession {
   // session needs room for tokens.size() tokens (LlmLoadHints). Leaves the state empty.
   virtual Result<std::vector<float>> EvaluateAllLogits(std::span<const int32_t> /*tokens*/) {
     return Status::Error("this backend gives no logits for every position of a prompt");
+  }
+
+  // Vision-language, when the session was loaded with a projector (LlmLoadHints::mmproj). The
+  // harness times each call: pre-processing, then for every chunk in order, an image's encode
+  // followed by its prefill, or a text chunk's prefill.
+  //
+  // Reads and decodes the images, resizes and slices them, tokenizes `text` around them (each
+  // media marker in `text` takes the next image; without markers the images come first).
+  virtual Result<std::unique_ptr<LlmMediaPrompt>> PrepareMedia(const std::vector<std::string>& /*image_files*/,
+                                                               const std::string& /*text*/) {
+    return Status::Error("this session has no vision projector");
+  }
+  // Runs the vision tower over image chunk `chunk`; the embeddings wait for PrefillMediaChunk.
+  virtual Status EncodeImage(LlmMediaPrompt& /*prompt*/, size_t /*chunk*/) {
+    return Status::Error("this session has no vision projector");
+  }
+  // Decodes chunk `chunk` (text tokens, or an encoded image's embeddings) into `sequence`, after
+  // what it holds. For the prompt's last chunk, returns the first generated token; else -1.
+  virtual Result<int32_t> PrefillMediaChunk(LlmMediaPrompt& /*prompt*/, size_t /*chunk*/, int32_t /*sequence*/) {
+    return Status::Error("this session has no vision projector");
   }
 };
 

@@ -2,6 +2,7 @@
 // for every prompt length x generation length, each case in a worker process.
 #include <cmath>
 #include <iostream>
+#include <vector>
 #include <sstream>
 
 #include "cli/command_support.h"
@@ -29,6 +30,9 @@ struct LlmOptions {
   std::string slo;
   uint64_t seed = 0;
   std::string prompt_text;
+  std::string mmproj;
+  std::vector<std::string> images;
+  int64_t images_per_request = 1;
   std::string format = "table";
   std::string out_dir;
   int64_t timeout_ms = 1800000;
@@ -94,6 +98,25 @@ int Llm(const LlmOptions& o, CommandContext& context) {
                 " decodes sequences in lockstep as one request; under --concurrency, --rate or length ranges "
                 "every request is its own sequence: drop --sequences");
   }
+  if (!o.images.empty() || !o.mmproj.empty()) {
+    // A missing or undecodable image or projector is the case's error record (load stage),
+    // like a bad model; only what makes the request itself ill-formed is refused here.
+    if (o.mmproj.empty()) return fail("--image needs the vision projector of the model: give --mmproj MMPROJ.gguf");
+    if (o.images.empty()) return fail("--mmproj is for vision-language requests: give --image IMG[,IMG2...]");
+    if (o.prompt_text.empty()) {
+      return fail("--image needs --prompt-text TEXT: the text that goes with the images (e.g. \"Describe the image.\")");
+    }
+    if (o.images_per_request < 1 || o.images_per_request > 64) return fail("--images-per-request must be 1 to 64");
+    if (o.sequences > 1) {
+      return fail("--sequences " + std::to_string(o.sequences) +
+                  " is for text prompts; vision-language requests are one sequence each (use --concurrency)");
+    }
+    base.images = o.images;
+    base.images_per_request = o.images_per_request;
+    base.mmproj = o.mmproj;
+  } else if (o.images_per_request != 1) {
+    return fail("--images-per-request is for vision-language requests: give --image and --mmproj");
+  }
   if (o.timeout_ms < 1) return fail("--timeout must be at least 1 ms");
   if (o.case_memory_mb < 0) return fail("--case-memory must be 0 (automatic) or more MiB");
   auto targets = ParseTargetList(o.targets);
@@ -140,7 +163,9 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
       "(its scheduled arrival under --rate) to the first token; TPOT = (E2E - TTFT) / (tokens - 1); "
       "E2E, start to last token; percentiles across requests. ITL: every gap between tokens, pooled. "
       "tokens/s: tokens after each request's first / wall time of the measured phase. Goodput: "
-      "requests/s meeting --slo. Prefill t/s (one request at a time only): prompt tokens x sequences / TTFT."
+      "requests/s meeting --slo. Prefill t/s (one request at a time only): prompt tokens x sequences / TTFT. "
+      "With --image: pre-processing, encode, image prefill and text prefill per request, TTFT's image and "
+      "text parts (docs/vlm)."
       "\nExit status: 0 when every case measured, 1 when any failed, 2 for bad arguments.");
   cmd->add_option("model", o->model, "GGUF model file")->required();
   cmd->add_option("-t,--target", o->targets,
@@ -172,6 +197,19 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
       ->check(NonEmpty())
       ->excludes(prompt)
       ->excludes(prompt_range);
+  cmd->add_option("--mmproj", o->mmproj,
+                  "vision projector GGUF of the model (llama.cpp's multimodal library): requests become images "
+                  "plus --prompt-text, timed stage by stage (docs/vlm.md)")
+      ->check(NonEmpty());
+  cmd->add_option("--image", o->images,
+                  "images for vision-language requests (PNG, JPEG, BMP...), comma-separated or repeated; "
+                  "requests take them in turn")
+      ->delimiter(',')
+      ->check(NonEmpty());
+  cmd->add_option("--images-per-request", o->images_per_request,
+                  "images in each request; each marker <__media__> in --prompt-text takes the next one, "
+                  "without markers they come before the text")
+      ->capture_default_str();
   cmd->add_option("--case-memory", o->case_memory_mb,
                   "a case's worker may use this many MiB of resident memory (0: 80% of physical memory)")
       ->capture_default_str();

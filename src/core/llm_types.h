@@ -47,7 +47,14 @@ struct LlmSettings {
   LlmTokenRange prompt_range{};  // per-request prompt length, replaces prompt_tokens when set
   LlmTokenRange gen_range{};     // per-request generation length, replaces gen_tokens when set
   LlmSlo slo{};
+  // Vision-language requests (docs/vlm.md): every request is images plus prompt_text, run
+  // through the projector the session was loaded with. Request r takes images_per_request
+  // images from `images` in turn, starting at (r x images_per_request) mod images.size().
+  std::vector<std::string> images{};
+  int64_t images_per_request = 1;
+  std::string mmproj{};  // the projector (vision tower) file
 
+  bool vision() const { return !images.empty(); }
   // Whether the case runs the serving load (continuous batching) rather than lockstep requests.
   bool serving() const { return concurrency > 1 || rate > 0 || prompt_range.set() || gen_range.set(); }
   // The longest prompt and generation a request can have (for sizing the KV cache).
@@ -75,6 +82,26 @@ struct LlmSessionInfo {
   std::map<std::string, std::string> effective_options;
   std::map<std::string, std::string> environment;  // e.g. the CPU backend variant llama.cpp loaded
   std::vector<std::string> notes;
+  // A vision-language session: the projector as loaded and where its vision tower runs.
+  std::string projector{};       // e.g. "mmproj vlm-tiny-mmproj-f16.gguf: vision, 16 image tokens at 56x56"
+  std::string vision_device{};   // the backend the vision tower ran on, from libmtmd's log
+};
+
+// A vision-language request's stages (ns, timed by the harness), in the order they run. The
+// first token comes at the end of the last prefill, so TTFT >= the sum of the four (more under
+// load: queueing and other requests' decode steps).
+struct LlmVisionStages {
+  int64_t preprocess_ns = 0;     // images decoded from their files, resized, sliced; text tokenized
+  int64_t encode_ns = 0;         // the vision tower over every image (and slice)
+  int64_t image_prefill_ns = 0;  // the image embeddings decoded into the context
+  int64_t text_prefill_ns = 0;   // the text tokens decoded, the last one's logits give the first token
+  int64_t images = 0;
+  int64_t image_tokens = 0;      // every image's, together
+  int64_t text_tokens = 0;
+
+  int64_t total_ns() const { return preprocess_ns + encode_ns + image_prefill_ns + text_prefill_ns; }
+  // TTFT's image part: everything before the text prefill (pre-processing, encode, image prefill).
+  int64_t image_part_ns() const { return preprocess_ns + encode_ns + image_prefill_ns; }
 };
 
 // One request's timestamps (ns, steady clock): start, first token, every later token. The start
@@ -83,7 +110,8 @@ struct LlmRequestTiming {
   int64_t start_ns = 0;
   int64_t first_token_ns = 0;
   std::vector<int64_t> token_ns;  // after each decode step
-  int64_t prompt_tokens = 0;      // this request's prompt length
+  int64_t prompt_tokens = 0;      // this request's prompt length (image and text tokens)
+  std::optional<LlmVisionStages> vision{};  // vision-language requests only
 
   int64_t ttft_ns() const { return first_token_ns - start_ns; }
   int64_t end_ns() const { return token_ns.empty() ? first_token_ns : token_ns.back(); }

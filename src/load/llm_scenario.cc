@@ -6,6 +6,8 @@
 #include <random>
 #include <thread>
 
+#include "load/vlm_request.h"
+
 namespace edgebench {
 namespace {
 
@@ -46,11 +48,22 @@ bool RunLockstep(LlmSession& session, const LlmSettings& s, const std::vector<st
     LlmRequestTiming timing;
     timing.prompt_tokens = samples.prompt_tokens;
     timing.start_ns = now();
-    auto tokens = session.Prefill(prefill);
+    Result<std::vector<int32_t>> tokens = std::vector<int32_t>{};
+    if (s.vision()) {  // one sequence (the CLI refuses --sequences with images)
+      LlmVisionStages stages;
+      auto first = PrefillVisionRequest(session, RequestImages(s, request), s.prompt_text, 0, now, stages,
+                                        samples.failed_stage);
+      tokens = first.ok() ? Result<std::vector<int32_t>>(std::vector<int32_t>{first.value()})
+                          : Result<std::vector<int32_t>>(first.status());
+      timing.prompt_tokens = stages.image_tokens + stages.text_tokens;
+      timing.vision = stages;
+    } else {
+      tokens = session.Prefill(prefill);
+    }
     timing.first_token_ns = now();
     if (!tokens.ok()) {
       samples.error = tokens.status();
-      samples.failed_stage = "prefill";
+      if (!s.vision()) samples.failed_stage = "prefill";
       return false;
     }
     std::vector<LlmSequenceToken> last;
@@ -97,7 +110,10 @@ std::vector<LlmPlannedRequest> PlanLlmRequests(const LlmSettings& s, int64_t cou
   for (LlmPlannedRequest& r : requests) {
     const int64_t prompt_tokens = DrawLength(content, s.prompt_range, s.prompt_tokens);
     r.gen_tokens = DrawLength(content, s.gen_range, s.gen_tokens);
-    if (!text_prompt.empty()) {
+    if (s.vision()) {
+      r.images = RequestImages(s, &r - requests.data());
+      r.text = s.prompt_text;
+    } else if (!text_prompt.empty()) {
       r.prompt = text_prompt;
     } else {
       r.prompt.resize(static_cast<size_t>(prompt_tokens));
@@ -152,6 +168,20 @@ Status ServeLlmRequests(LlmSession& session, const std::vector<LlmPlannedRequest
       slots[i].request = next++;
       slots[i].timing.start_ns = start;
       slots[i].timing.prompt_tokens = static_cast<int64_t>(r.prompt.size());
+      if (!r.images.empty()) {
+        // A vision-language request's prefill runs alone, stage by stage, as it joins: the
+        // sequences in flight wait for it before their next decode step.
+        LlmVisionStages stages;
+        auto first = PrefillVisionRequest(session, r.images, r.text, static_cast<int32_t>(i), clock.now, stages,
+                                          failed_stage);
+        if (!first.ok()) return first.status();
+        slots[i].timing.first_token_ns = clock.now();
+        slots[i].timing.prompt_tokens = stages.image_tokens + stages.text_tokens;
+        slots[i].timing.vision = stages;
+        slots[i].last_token = first.value();
+        if (Status s = retire(slots[i], static_cast<int32_t>(i)); !s.ok()) return fail(s, "clear");
+        continue;
+      }
       prompts.push_back({static_cast<int32_t>(i), r.prompt});
       joined.push_back(static_cast<int32_t>(i));
     }
@@ -201,7 +231,9 @@ LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s, const std::
   LlmSamples samples;
   const LlmSessionInfo info = session.Info();
   std::vector<int32_t> text_prompt;
-  if (!s.prompt_text.empty()) {
+  if (s.vision()) {
+    samples.prompt_source = std::to_string(s.images_per_request) + " image(s) per request and the text, through libmtmd";
+  } else if (!s.prompt_text.empty()) {
     auto tokens = session.Tokenize(s.prompt_text);
     if (!tokens.ok()) {
       samples.error = tokens.status();
@@ -228,6 +260,7 @@ LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s, const std::
     }
     if (!RunLockstep(session, s, prompts, now, s.repetitions, samples.measured, samples)) return samples;
     if (observer) observer->OnPhaseEnd("measure");
+    if (s.vision() && !samples.measured.empty()) samples.prompt_tokens = samples.measured.front().prompt_tokens;
     return samples;
   }
 
@@ -254,6 +287,7 @@ LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s, const std::
   }
   if (!serve(measured, /*open_loop=*/s.rate > 0, samples.measured)) return samples;
   if (observer) observer->OnPhaseEnd("measure");
+  if (s.vision() && !samples.measured.empty()) samples.prompt_tokens = samples.measured.front().prompt_tokens;
   return samples;
 }
 

@@ -8,6 +8,9 @@
 //    request's prompt is prefilled into that slot before the next step. Requests arrive
 //    closed-loop (one as soon as a slot frees) or, with a rate, as a seeded Poisson process,
 //    and a request's start is its scheduled arrival (queueing counted).
+// Vision-language requests (settings.images) prefill stage by stage (load/vlm_request.h); under
+// serving load a joining request's whole prefill (pre-processing, encode, image and text
+// prefill) runs before the next decode step, so the requests in flight wait for it.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +55,8 @@ struct LlmPlannedRequest {
   int64_t arrival_ns = 0;  // after the phase's start; used with open-loop arrivals only
   std::vector<int32_t> prompt;
   int64_t gen_tokens = 1;  // the first token included
+  std::vector<std::string> images{};  // a vision-language request: these images and `text`
+  std::string text{};
 };
 
 // `count` requests from the settings: lengths fixed or drawn from the ranges, token ids seeded

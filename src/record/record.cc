@@ -19,6 +19,7 @@
 #include "record/record_load.h"
 #include "record/record_monitor.h"
 #include "record/record_sections.h"
+#include "record/record_vision.h"
 
 namespace edgebench {
 
@@ -101,6 +102,7 @@ json LlmSettingsToJson(const LlmSettings& s) {
   if (s.prompt_range.set()) j["prompt_range"] = {s.prompt_range.min, s.prompt_range.max};
   if (s.gen_range.set()) j["gen_range"] = {s.gen_range.min, s.gen_range.max};
   if (s.slo.set()) j["slo"] = {{"ttft_ns", s.slo.ttft_ns}, {"tpot_ns", s.slo.tpot_ns}};
+  AddVisionSettings(s, j);
   return j;
 }
 
@@ -126,6 +128,7 @@ LlmSettings LlmSettingsFromJson(const json& j) {
     s.slo.ttft_ns = j.at("slo").at("ttft_ns").get<int64_t>();
     s.slo.tpot_ns = j.at("slo").at("tpot_ns").get<int64_t>();
   }
+  ReadVisionSettings(j, s);
   return s;
 }
 
@@ -185,6 +188,7 @@ json TimingsToJson(const std::vector<LlmRequestTiming>& timings) {
     for (int64_t x : t.token_ns) offsets.push_back(x - t.start_ns);
     list.push_back({{"start_ns", t.start_ns - origin}, {"ttft_ns", t.ttft_ns()},
                     {"prompt_tokens", t.prompt_tokens}, {"token_offsets_ns", offsets}});
+    if (t.vision) list.back()["vision"] = VisionStagesToJson(*t.vision);
   }
   return list;
 }
@@ -203,6 +207,7 @@ std::vector<LlmRequestTiming> TimingsFromJson(const json& list) {
       t.token_ns.push_back(t.start_ns + offset);
     }
     t.prompt_tokens = j.value("prompt_tokens", int64_t{0});
+    if (j.contains("vision")) t.vision = VisionStagesFromJson(j.at("vision"));
     previous_end = t.end_ns();
     timings.push_back(std::move(t));
   }
@@ -216,7 +221,7 @@ json LlmToJson(const LlmRecord& l) {
     for (const auto& [q, v] : x.percentiles) p[PercentileName(q)] = v ? json(*v) : json(nullptr);
     return p;
   };
-  return {{"settings", LlmSettingsToJson(l.settings)},
+  json out = {{"settings", LlmSettingsToJson(l.settings)},
           {"prompt_tokens_run", l.prompt_tokens_run},
           {"prompt_source", l.prompt_source},
           {"warmup", TimingsToJson(l.warmup)},
@@ -248,6 +253,12 @@ json LlmToJson(const LlmRecord& l) {
             {"aggregate_tokens_per_s", s.aggregate_tokens_per_s},
             {"slo_met", s.slo_met},
             {"goodput_rps", s.goodput_rps}}}};
+  if (!l.session.projector.empty()) {
+    out["model"]["projector"] = l.session.projector;
+    out["model"]["vision_device"] = l.session.vision_device;
+  }
+  if (s.vision) out["summary"]["vision"] = VlmSummaryToJson(*s.vision);
+  return out;
 }
 
 LlmRecord LlmFromJson(const json& j) {
@@ -265,6 +276,8 @@ LlmRecord LlmFromJson(const json& j) {
   l.session.context_size = m.at("context_size").get<int32_t>();
   l.session.max_sequences = m.at("max_sequences").get<int32_t>();
   l.session.random_weights = m.at("random_weights").get<bool>();
+  l.session.projector = m.value("projector", std::string());
+  l.session.vision_device = m.value("vision_device", std::string());
   l.session.kv_cache_bytes = j.at("kv_cache_bytes").get<int64_t>();
   l.session.environment = j.at("runtime_environment").get<std::map<std::string, std::string>>();
   l.rss_bytes = j.at("rss_bytes").get<int64_t>();

@@ -84,6 +84,20 @@ Value Goodput(const Record& r) {
                                                                             : std::nullopt;
 }
 
+// Vision-language requests' stages (docs/vlm.md): medians across requests.
+const VlmSummary* Vision(const Record& r) {
+  return r.llm && r.llm->summary.vision && r.llm->summary.vision->requests > 0 ? &*r.llm->summary.vision : nullptr;
+}
+Value VisionPreprocessP50(const Record& r) { return Vision(r) ? Ms(Vision(r)->preprocess.Percentile(0.50)) : std::nullopt; }
+Value VisionEncodeP50(const Record& r) { return Vision(r) ? Ms(Vision(r)->encode.Percentile(0.50)) : std::nullopt; }
+Value VisionImagePrefillP50(const Record& r) {
+  return Vision(r) ? Ms(Vision(r)->image_prefill.Percentile(0.50)) : std::nullopt;
+}
+Value VisionTextPrefillP50(const Record& r) {
+  return Vision(r) ? Ms(Vision(r)->text_prefill.Percentile(0.50)) : std::nullopt;
+}
+Value ImageTokensPerImage(const Record& r) { return Vision(r) ? Value(Vision(r)->image_tokens_per_image) : std::nullopt; }
+
 using U = FlatUnit;
 using D = Direction;
 using S = MetricSource;
@@ -159,6 +173,17 @@ const std::vector<Metric>& Metrics() {
        "llm: generated tokens / wall time (all sequences)", TokensPerSecond},
       {"goodput_rps", "goodput (req/s)", U::kPerSecond, D::kHigher, S::kLanguageModel, 0,
        "llm: requests per second that met the --slo (null without one)", Goodput},
+      {"image_tokens", "image tokens", U::kCount, D::kLower, S::kLanguageModel, 0,
+       "llm with --image: tokens each image puts in the context (mean over requests)", ImageTokensPerImage},
+      {"preprocess_p50_ms", "preprocess p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
+       "llm with --image: median pre-processing (images decoded, resized, sliced; text tokenized)",
+       VisionPreprocessP50},
+      {"encode_p50_ms", "encode p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
+       "llm with --image: median vision-tower time per request (every image)", VisionEncodeP50},
+      {"image_prefill_p50_ms", "image prefill p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
+       "llm with --image: median time decoding the image embeddings into the context", VisionImagePrefillP50},
+      {"text_prefill_p50_ms", "text prefill p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
+       "llm with --image: median time decoding the text tokens up to the first token", VisionTextPrefillP50},
   };
   return metrics;
 }

@@ -62,8 +62,16 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   r.llm = LlmRecord{};
   r.llm->settings = spec.llm;
   stage("load");
-  const LlmLoadHints hints{static_cast<int32_t>(spec.llm.max_prompt_tokens() + spec.llm.max_gen_tokens()),
-                           static_cast<int32_t>(spec.llm.kv_sequences())};
+  LlmLoadHints hints;
+  hints.tokens_per_sequence = static_cast<int32_t>(spec.llm.max_prompt_tokens() + spec.llm.max_gen_tokens());
+  hints.sequences = static_cast<int32_t>(spec.llm.kv_sequences());
+  if (spec.llm.vision()) {  // the backend adds the text's and the images' tokens
+    hints.tokens_per_sequence = static_cast<int32_t>(spec.llm.max_gen_tokens());
+    hints.mmproj = spec.llm.mmproj;
+    hints.images = spec.llm.images;
+    hints.images_per_request = static_cast<int32_t>(spec.llm.images_per_request);
+    hints.text = spec.llm.prompt_text;
+  }
   const int64_t load_start = NowNs();
   auto session = resolved.backend->LoadLlm(Artifact{spec.artifact}, resolved.target, hints);
   r.load_ns = NowNs() - load_start;

@@ -79,7 +79,9 @@ class Progress {
     std::string label = spec.model + (spec.variant.empty() ? "" : " " + spec.variant) + " on " + spec.target +
                         (spec.scenario == "single-stream" ? "" : " (" + spec.scenario + ")");
     if (spec.scenario == "llm") {
-      label += " prompt " + std::to_string(spec.llm.prompt_tokens) + " gen " + std::to_string(spec.llm.gen_tokens);
+      label += spec.llm.vision() ? " " + std::to_string(spec.llm.images_per_request) + " image(s) + text"
+                                 : " prompt " + std::to_string(spec.llm.prompt_tokens);
+      label += " gen " + std::to_string(spec.llm.gen_tokens);
     }
     return label;
   }

@@ -36,7 +36,8 @@ Result<LoadedModel> LoadModel(const TokenLogitsRequest& request, Registry& regis
     return Status::Error(resolution.error);
   }
   const ResolvedTarget& target = *resolution.resolved;
-  const LlmLoadHints hints{static_cast<int32_t>(std::max<int64_t>(tokens, 1)), 1};
+  LlmLoadHints hints;
+  hints.tokens_per_sequence = static_cast<int32_t>(std::max<int64_t>(tokens, 1));
   auto session = target.backend->LoadLlm(Artifact{request.model}, target.target, hints);
   if (!session.ok()) return session.status();
   LoadedModel loaded{session.take(), {}};

@@ -54,6 +54,7 @@ LlmSummary SummarizeLlm(const std::vector<LlmRequestTiming>& measured, int64_t p
     s.aggregate_tokens_per_s = static_cast<double>(s.output_tokens) * 1e9 / static_cast<double>(s.wall_ns);
     s.goodput_rps = static_cast<double>(s.slo_met) * 1e9 / static_cast<double>(s.wall_ns);
   }
+  s.vision = SummarizeVlm(measured, s.wall_ns);
   return s;
 }
 

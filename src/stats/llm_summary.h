@@ -10,6 +10,7 @@
 
 #include "core/llm_types.h"
 #include "stats/summary.h"
+#include "stats/vlm_summary.h"
 
 namespace edgebench {
 
@@ -27,6 +28,7 @@ struct LlmSummary {
   double aggregate_tokens_per_s = 0;     // output_tokens / wall_ns
   int64_t slo_met = 0;       // requests meeting the SLO (when one is set)
   double goodput_rps = 0;    // slo_met / wall_ns, requests/s
+  std::optional<VlmSummary> vision;  // vision-language requests: their stages
 };
 
 // Whether one request meets `slo`: TTFT and TPOT at most their bounds (a single-token request

@@ -12,6 +12,7 @@
 
 #include "backends/build_config.h"
 #include "backends/llamacpp/llamacpp_log.h"
+#include "backends/llamacpp/llamacpp_vision.h"
 #include "core/environment.h"
 
 namespace edgebench {
@@ -95,10 +96,12 @@ class LlamaCppSession : public LlmSession {
  public:
   LlamaCppSession(std::unique_ptr<llama_model, ModelDeleter> model,
                   std::unique_ptr<llama_context, ContextDeleter> context,
-                  std::unique_ptr<ThreadPool> threads, LlmSessionInfo info, int32_t batch)
+                  std::unique_ptr<ThreadPool> threads, LlmSessionInfo info, int32_t batch,
+                  std::unique_ptr<LlamaCppVision> vision)
       : model_(std::move(model)),
         threads_(std::move(threads)),
         context_(std::move(context)),
+        vision_(std::move(vision)),
         vocab_(llama_model_get_vocab(model_.get())),
         info_(std::move(info)),
         batch_size_(batch),
@@ -203,6 +206,51 @@ class LlamaCppSession : public LlmSession {
     return next;
   }
 
+  Result<std::unique_ptr<LlmMediaPrompt>> PrepareMedia(const std::vector<std::string>& image_files,
+                                                       const std::string& text) override {
+    if (!vision_) return Status::Error("no projector was loaded with this model (--mmproj)");
+    return vision_->Prepare(image_files, text);
+  }
+
+  Status EncodeImage(LlmMediaPrompt& prompt, size_t chunk) override {
+    if (!vision_) return Status::Error("no projector was loaded with this model (--mmproj)");
+    return vision_->Encode(prompt, chunk);
+  }
+
+  Result<int32_t> PrefillMediaChunk(LlmMediaPrompt& prompt, size_t chunk, int32_t sequence) override {
+    if (!vision_) return Status::Error("no projector was loaded with this model (--mmproj)");
+    if (Status s = CheckSequence(sequence); !s.ok()) return s;
+    const auto& chunks = prompt.Chunks();
+    if (chunk >= chunks.size()) return Status::Error("no chunk " + std::to_string(chunk));
+    int32_t& position = positions_[static_cast<size_t>(sequence)];
+    if (chunks[chunk].image) {
+      auto next = vision_->DecodeImage(prompt, chunk, context_.get(), position, sequence, batch_size_);
+      if (!next.ok()) return next.status();
+      position = next.value();
+      return -1;
+    }
+    auto tokens = vision_->TextTokens(prompt, chunk);
+    if (!tokens.ok()) return tokens.status();
+    const bool last_chunk = chunk + 1 == chunks.size();
+    int32_t first = -1;
+    prefill_batch_.Clear();
+    for (size_t k = 0; k < tokens.value().size(); ++k) {
+      const bool logits = last_chunk && k + 1 == tokens.value().size();
+      prefill_batch_.Add(tokens.value()[k], position++, sequence, logits);
+      if (prefill_batch_.size() == batch_size_ || k + 1 == tokens.value().size()) {
+        const int32_t rc = llama_decode(context_.get(), prefill_batch_.get());
+        if (rc != 0) return Status::Error("llama.cpp text prefill failed: " + DecodeError(rc));
+        if (logits) {
+          const float* row = llama_get_logits_ith(context_.get(), prefill_batch_.size() - 1);
+          if (!row) return Status::Error("llama.cpp returned no logits for sequence " + std::to_string(sequence));
+          first = Argmax(row, info_.vocab_size);
+        }
+        prefill_batch_.Clear();
+      }
+    }
+    return first;
+  }
+
   Result<std::vector<float>> EvaluateAllLogits(std::span<const int32_t> tokens) override {
     if (tokens.empty()) return Status::Error("no tokens to evaluate");
     if (static_cast<int64_t>(tokens.size()) > info_.context_size) {
@@ -251,6 +299,7 @@ class LlamaCppSession : public LlmSession {
   std::unique_ptr<llama_model, ModelDeleter> model_;
   std::unique_ptr<ThreadPool> threads_;  // outlives the context that uses it
   std::unique_ptr<llama_context, ContextDeleter> context_;
+  std::unique_ptr<LlamaCppVision> vision_;  // freed before the model it was loaded for
   const llama_vocab* vocab_;
   LlmSessionInfo info_;
   int32_t batch_size_;
@@ -303,9 +352,10 @@ class LlamaCppBackend : public Backend {
     auto ubatch = options.Int("ubatch", 512, 1, 1 << 20);
     auto fa = options.Choice("fa", "auto", {"on", "off", "auto"});
     auto kv = options.Choice("kv", "f16", {"f16", "q8_0", "q4_0"});
-    const int32_t needed = std::max<int32_t>(hints.tokens_per_sequence, 1) * std::max<int32_t>(hints.sequences, 1);
-    const int32_t default_ctx = (needed + 255) / 256 * 256;
-    auto ctx = options.Int("ctx", default_ctx, 1, 1 << 24);
+    // Without ctx=, the context holds every sequence's prompt and generation (and, with a
+    // projector, its images' tokens, known once the projector is loaded), rounded up to 256.
+    auto ctx = options.Int("ctx", 256, 1, 1 << 24);
+    int64_t vision_image_tokens = 0;
     for (const Status& s : {threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
                             ctx.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
@@ -325,8 +375,30 @@ class LlamaCppBackend : public Backend {
       return Status::Error("llama.cpp cannot load '" + artifact.path + "'" +
                            (why.empty() ? ": not a usable GGUF model" : ": " + why));
     }
+    // A projector: loaded beside the model, every image pre-processed once here so a bad one is
+    // a load error naming it, and so the context can hold a request's image tokens.
+    std::unique_ptr<LlamaCppVision> vision;
+    int32_t needed_per_sequence = std::max<int32_t>(hints.tokens_per_sequence, 1);
+    if (!hints.mmproj.empty()) {
+      auto loaded = LlamaCppVision::Load(hints.mmproj, model.get(), threads.value(), log_);
+      if (!loaded.ok()) return loaded.status();
+      vision = loaded.take();
+      int64_t most_image_tokens = 0, text_tokens = 0;
+      for (const std::string& image : hints.images) {
+        auto probe = vision->Prepare({image}, hints.text);
+        if (!probe.ok()) return probe.status();
+        int64_t image_tokens = 0, text = 0;
+        for (const LlmMediaChunk& c : probe.value()->Chunks()) (c.image ? image_tokens : text) += c.tokens;
+        most_image_tokens = std::max(most_image_tokens, image_tokens);
+        text_tokens = std::max(text_tokens, text);
+      }
+      needed_per_sequence += static_cast<int32_t>(std::min<int64_t>(
+          text_tokens + most_image_tokens * std::max<int32_t>(hints.images_per_request, 1), 1 << 24));
+      vision_image_tokens = most_image_tokens;
+    }
+    const int32_t needed = needed_per_sequence * std::max<int32_t>(hints.sequences, 1);
     llama_context_params cp = llama_context_default_params();
-    cp.n_ctx = static_cast<uint32_t>(ctx.value());
+    cp.n_ctx = static_cast<uint32_t>(target.options.count("ctx") ? ctx.value() : (needed + 255) / 256 * 256);
     cp.n_batch = static_cast<uint32_t>(batch.value());
     cp.n_ubatch = static_cast<uint32_t>(ubatch.value());
     cp.n_seq_max = static_cast<uint32_t>(std::max<int32_t>(hints.sequences, 1));
@@ -355,7 +427,7 @@ class LlamaCppBackend : public Backend {
     if (static_cast<int64_t>(llama_n_ctx(context.get())) < needed) {
       return Status::Error("context of " + std::to_string(llama_n_ctx(context.get())) +
                            " tokens is too small for " + std::to_string(hints.sequences) + " x " +
-                           std::to_string(hints.tokens_per_sequence) +
+                           std::to_string(needed_per_sequence) +
                            " tokens (prompt + generation per sequence); raise ctx= or leave it unset");
     }
     LlmSessionInfo info;
@@ -401,10 +473,20 @@ class LlamaCppBackend : public Backend {
     info.environment["llama_system_info"] = llama_print_system_info();
     info.environment["thread_pool"] = pool ? "attached (" + std::to_string(threads.value()) + " threads)"
                                            : "ggml's automatic pool";
+    if (vision) {
+      info.projector = vision->description() + ": up to " + std::to_string(vision_image_tokens) + " image tokens per image";
+      info.vision_device = vision->device().empty() ? "unknown (libmtmd did not say)" : vision->device();
+      // llamacpp:cpu asked for the CPU: a tower that went anywhere else measured something else.
+      if (info.vision_device != "CPU") {
+        return Status::Error("libmtmd put the vision tower on '" + info.vision_device + "', not on the CPU that " +
+                             target.text + " asks for: refusing to time a tower that ran elsewhere");
+      }
+      for (const std::string& warning : log_.TakeVisionWarnings()) info.notes.push_back("libmtmd: " + warning);
+    }
     if (info.random_weights) info.notes.push_back("random weights: latency only");
     return std::unique_ptr<LlmSession>(
         new LlamaCppSession(std::move(model), std::move(context), std::move(pool), std::move(info),
-                            effective_batch));
+                            effective_batch, std::move(vision)));
   }
 
  private:

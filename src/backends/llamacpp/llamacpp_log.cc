@@ -1,6 +1,9 @@
 #include "backends/llamacpp/llamacpp_log.h"
 
 #include <llama.h>
+#if EDGEBENCH_HAVE_MTMD
+#include <mtmd-helper.h>
+#endif
 
 #include <regex>
 
@@ -16,7 +19,19 @@ std::optional<std::string> ParseCpuBackendVariant(const std::string& line) {
   return std::nullopt;
 }
 
-void LlamaLog::Install() { llama_log_set(&LlamaLog::OnMessage, this); }
+std::optional<std::string> ParseVisionBackend(const std::string& line) {
+  static const std::regex kUsing(R"(CLIP using (\S+) backend)");
+  std::smatch match;
+  if (std::regex_search(line, match, kUsing)) return match[1].str();
+  return std::nullopt;
+}
+
+void LlamaLog::Install() {
+  llama_log_set(&LlamaLog::OnMessage, this);
+#if EDGEBENCH_HAVE_MTMD
+  mtmd_helper_log_set(&LlamaLog::OnMessage, this);  // libmtmd and its helpers
+#endif
+}
 
 void LlamaLog::OnMessage(ggml_log_level level, const char* text, void* user_data) {
   auto* self = static_cast<LlamaLog*>(user_data);
@@ -31,7 +46,12 @@ void LlamaLog::OnMessage(ggml_log_level level, const char* text, void* user_data
 
 void LlamaLog::Line(ggml_log_level level, const std::string& line) {
   if (auto variant = ParseCpuBackendVariant(line)) cpu_variant_ = *variant;
-  if (level == GGML_LOG_LEVEL_ERROR) errors_.push_back(line);
+  if (auto backend = ParseVisionBackend(line)) vision_backend_ = *backend;
+  if (line.find("unsupported operators") != std::string::npos || line.find("list of unsupported ops") != std::string::npos ||
+      line.find("falling back to CPU") != std::string::npos) {
+    vision_warnings_.push_back(TrimBlanks(line));
+  }
+  if (level == GGML_LOG_LEVEL_ERROR && !TrimBlanks(line).empty()) errors_.push_back(line);
   // Everything is shown with --verbose only: loading chatter, warnings about a random-weight
   // model's vocabulary, and errors, which reach the user in the record's error instead.
   if (LogEnabled(LogLevel::kDebug)) Log(LogLevel::kDebug, "llama.cpp: " + line);
@@ -42,6 +62,18 @@ std::string LlamaLog::TakeErrors() {
   const std::string joined = Join(errors_, "; ");
   errors_.clear();
   return joined;
+}
+
+std::string LlamaLog::vision_backend() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return vision_backend_;
+}
+
+std::vector<std::string> LlamaLog::TakeVisionWarnings() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> taken;
+  taken.swap(vision_warnings_);
+  return taken;
 }
 
 std::string LlamaLog::cpu_variant() const {
