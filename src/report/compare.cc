@@ -207,6 +207,23 @@ void AddLlmMetrics(const Record& b, const Record& c, const CompareOptions& optio
     m.primary = true;
     out.metrics.push_back(std::move(m));
   }
+  // Vision-language requests: each stage per request, when both runs have them.
+  using Stage = int64_t LlmVisionStages::*;
+  for (const auto& [name, stage] : {std::pair<const char*, Stage>{"preprocess p50", &LlmVisionStages::preprocess_ns},
+                                    {"encode p50", &LlmVisionStages::encode_ns},
+                                    {"image prefill p50", &LlmVisionStages::image_prefill_ns},
+                                    {"text prefill p50", &LlmVisionStages::text_prefill_ns}}) {
+    std::vector<double> base_stage, candidate_stage;
+    for (const LlmRequestTiming& t : b.llm->measured) {
+      if (t.vision) base_stage.push_back(static_cast<double>((*t.vision).*stage));
+    }
+    for (const LlmRequestTiming& t : c.llm->measured) {
+      if (t.vision) candidate_stage.push_back(static_cast<double>((*t.vision).*stage));
+    }
+    if (base_stage.empty() || candidate_stage.empty()) continue;
+    out.metrics.push_back(Tested(name, "ms", 1e-6, base_stage, candidate_stage, Statistic::Percentile(0.5), true,
+                                 MannWhitneyU(base_stage, candidate_stage), options));
+  }
 }
 
 void AddEnergyMetric(const Record& b, const Record& c, CaseComparison& out) {

@@ -187,7 +187,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   std::map<std::string, int> warmup;
   int memory = 0, soak = 0;
   std::set<std::string> devices, llm_groups, load_groups, shape_models, pipeline_stages;
-  int diffusion_cases = 0;
+  int diffusion_cases = 0, vision_cases = 0;
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
@@ -222,7 +222,8 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     const std::string curve = r.model + " " + r.requested_target;
     if (ok && r.scenario.rfind("multi-stream", 0) == 0) load_groups.insert(curve + " streams");
     if (ok && r.scenario.rfind("server:", 0) == 0) load_groups.insert(curve + " rate");
-    if (ok && r.llm) llm_groups.insert(r.model + " " + r.requested_target);
+    if (ok && r.llm && !r.llm->summary.vision) llm_groups.insert(r.model + " " + r.requested_target);
+    if (ok && r.llm && r.llm->summary.vision) ++vision_cases;
     if (!r.dims.empty()) shape_models.insert(r.model);
     if (ok && r.pipeline) {
       for (const PipelineStageRecord& s : r.pipeline->stages) pipeline_stages.insert(s.name);
@@ -254,6 +255,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   for (size_t i = 0; i < shape_models.size(); ++i) expected["shapes/" + std::to_string(i)] = 1;
   expected["llm/prompt"] = 2 * static_cast<int>(llm_groups.size());
   expected["llm/concurrency"] = 2 * static_cast<int>(llm_groups.size());
+  if (vision_cases > 0) expected["vlm/ttft"] = 5;  // a series per stage of TTFT
   for (const auto& [race, rounds] : race_rounds) expected["tune/" + race] = rounds;
   return expected;
 }
@@ -359,6 +361,10 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                eb + " llm " + gguf + llm_target +
                                    " --concurrency 2 --prompt 8 --gen 4 --repeat 4 --warmup 1"
                                    " --out " + others));
+  ASSERT_NO_FATAL_FAILURE(Make("vision-language requests",
+                               eb + " llm " + gguf + llm_target + " --mmproj " + TestModel("vlm-tiny-mmproj.gguf") +
+                                   " --image " + TestModel("vlm-photo.png") +
+                                   " --prompt-text 'Describe it.' --gen 3 --repeat 2 --warmup 0 --out " + others));
   ASSERT_NO_FATAL_FAILURE(Make("token drift", eb + " drift --reference " + gguf + " --candidate " +
                                                   gguf + " --random-prompts 2 --max-tokens 8"
                                                   " --out " + others));

@@ -8,7 +8,7 @@
   'use strict';
 
   var ORDER = ['environment', 'hosts', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
-               'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'tradeoffs', 'tune'];
+               'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'vlm', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     hosts: 'The same cases on every host',
@@ -23,6 +23,7 @@
     shapes: 'Shape sweep',
     accuracy: 'Accuracy and drift',
     llm: 'Language models: TTFT and TPOT',
+    vlm: 'Vision-language requests: where TTFT goes',
     tradeoffs: 'Trade-offs',
     tune: 'Tuning races'
   };
@@ -559,22 +560,10 @@
   // own part last; then every stage's distribution.
   function drawPipelines(body, part) {
     var cases = part.cases;
-    var shareOf = function (c, name) {
+    drawShares(body, 'pipelines/share', cases, part.stages, function (c, name) {
       var stage = c.stages.filter(function (s) { return s.name === name; })[0];
       return stage ? +(100 * stage.share).toFixed(2) : 0;
-    };
-    var series = part.stages.map(function (name) {
-      return {name: name, type: 'bar', stack: 'share', barMaxWidth: 26,
-              data: cases.map(function (c) { return shareOf(c, name); })};
-    });
-    draw(chartBox(body, 'pipelines/share', 90 + 32 * cases.length), {
-      tooltip: {trigger: 'axis', confine: true, axisPointer: {type: 'shadow'}},
-      legend: legend(part.stages),
-      grid: {left: 20, right: 30, top: 40, bottom: 40, containLabel: true},
-      yAxis: {type: 'category', inverse: true, data: cases.map(function (c) { return c.label; })},
-      xAxis: {type: 'value', max: 100, name: 'share of the end-to-end time (%)', nameLocation: 'middle', nameGap: 26},
-      series: series
-    });
+    }, 'share of the end-to-end time (%)');
     var rows = [];
     cases.forEach(function (c) {
       c.stages.forEach(function (s) {
@@ -588,6 +577,33 @@
                            rows, {sortable: true}));
     var diffusion = cases.filter(function (c) { return c.diffusion; });
     if (diffusion.length) drawDiffusion(body, diffusion);
+  }
+
+  // One stacked bar per case: each stage's share (%, shareOf(case, stage)) of the case's time.
+  function drawShares(body, id, cases, stages, shareOf, axisName) {
+    draw(chartBox(body, id, 90 + 32 * cases.length), {
+      tooltip: {trigger: 'axis', confine: true, axisPointer: {type: 'shadow'}}, legend: legend(stages),
+      grid: {left: 20, right: 30, top: 40, bottom: 40, containLabel: true},
+      yAxis: {type: 'category', inverse: true, data: cases.map(function (c) { return c.label; })},
+      xAxis: {type: 'value', max: 100, name: axisName, nameLocation: 'middle', nameGap: 26},
+      series: stages.map(function (name) {
+        return {name: name, type: 'bar', stack: 'share', barMaxWidth: 26, data: cases.map(function (c) { return shareOf(c, name); })};
+      })
+    });
+  }
+
+  // Vision-language requests: TTFT's stages as shares, then their medians and the image part.
+  function drawVlm(body, part) {
+    var num = function (label) { return {label: label, num: true}; }, ms = function (v) { return fmt(v, 3); };
+    drawShares(body, 'vlm/ttft', part.cases, part.stages, function (c, name) {
+      return +(100 * c.shares[part.stages.indexOf(name)]).toFixed(2);
+    }, 'share of TTFT over the measured requests (%)');
+    body.appendChild(table([{label: 'Case'}, num('Image tokens'), num('Images/request')].concat(
+      part.stages.map(function (s) { return num(s + ' p50 ms'); }), [num('TTFT image part p50 ms'),
+      num('TTFT text part p50 ms'), num('TTFT p50 ms'), {label: 'Vision tower on'}]), part.cases.map(function (c) {
+      return [c.label, fmt(c.image_tokens, 4), c.images_per_request].concat(c.p50_ms.map(ms),
+        [ms(c.image_part_p50_ms), ms(c.text_part_p50_ms), ms(c.ttft_p50_ms), c.vision_device]);
+    }), {sortable: true}));
   }
 
   // A diffusion's loop: each case's UNet step time per step index (the first apart), the
@@ -710,8 +726,7 @@
     if (!series.length) return;
     body.appendChild(el('h3', {text: 'Against ' + axisName}));
     draw(chartBox(body, id, 340), {
-      tooltip: tooltipAxis(),
-      legend: legend(series.map(function (s) { return s.name; })),
+      tooltip: tooltipAxis(), legend: legend(series.map(function (s) { return s.name; })),
       grid: {left: 70, right: 70, top: 40 + 18 * Math.min(4, series.length / 2), bottom: 45},
       xAxis: {type: 'value', name: axisName, nameLocation: 'middle', nameGap: 26, scale: true},
       yAxis: [{type: 'value', name: 'TTFT ms', scale: true}, {type: 'value', name: 'TPOT ms', scale: true}],
@@ -719,7 +734,7 @@
     });
   }
 
-  function drawLlm(body, part) {
+  function drawLlm(body, part) {  // TTFT and TPOT against the prompt length and the concurrency
     drawLlmChart(body, part.groups, 'by_prompt', 'llm/prompt', 'prompt length (tokens)');
     drawLlmChart(body, part.groups, 'by_concurrency', 'llm/concurrency', 'concurrent requests');
   }
@@ -735,7 +750,7 @@
   var RENDERERS = {
     environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    pipelines: drawPipelines, accuracy: drawAccuracy, llm: drawLlm, tradeoffs: decisions.tradeoffs, tune: decisions.tune
+    pipelines: drawPipelines, accuracy: drawAccuracy, llm: drawLlm, vlm: drawVlm, tradeoffs: decisions.tradeoffs, tune: decisions.tune
   };
 
   // ---- the page --------------------------------------------------------------------------
@@ -767,12 +782,10 @@
         body.appendChild(el('p', {className: 'error-box', text: 'This section could not be drawn: ' + e}));
       }
     });
-    window.addEventListener('resize', function () { charts.forEach(function (c) { c.resize(); }); });
-    if (window.matchMedia) {
-      var print = window.matchMedia('print');
-      var resize = function () { charts.forEach(function (c) { c.resize(); }); };
-      if (print.addEventListener) print.addEventListener('change', resize);
-    }
+    var resize = function () { charts.forEach(function (c) { c.resize(); }); };
+    window.addEventListener('resize', resize);
+    var print = window.matchMedia ? window.matchMedia('print') : null;
+    if (print && print.addEventListener) print.addEventListener('change', resize);
     window.addEventListener('beforeprint', function () {
       // A printout shows what a reader would have to click open.
       Array.prototype.forEach.call(main.querySelectorAll('details'), function (d) { d.open = true; });

@@ -1,6 +1,7 @@
 #include "report/html/report_data.h"
 
 #include "report/html/report_pipelines.h"
+#include "report/html/report_vlm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -615,6 +616,7 @@ json LlmSection(const ReportInputs& in) {
   std::vector<Group> groups;
   for (const Record& r : in.records) {
     if (!r.llm || r.status != CaseStatus::kOk || r.llm->summary.requests == 0) continue;
+    if (r.llm->summary.vision) continue;  // image requests: the vlm section (their prompt is not a length)
     const std::string label = ModelOnTarget(r);
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const Group& g) { return g.label == label; });
@@ -721,6 +723,7 @@ json BuildReportData(const ReportInputs& in) {
   add("shapes", ShapesSection(in));
   add("accuracy", AccuracySection(in));
   add("llm", LlmSection(in));
+  add("vlm", VlmSection(in.records));
   if (!in.tradeoffs.is_null()) add("tradeoffs", in.tradeoffs);
   add("tune", TuneSection(in));
   return {{"title", in.title},
