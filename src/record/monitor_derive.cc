@@ -381,7 +381,7 @@ MemoryResult DeriveMemory(const MonitorSeries& s, const MonitorContext& ctx) {
              *m.projected_mb_per_10k_queries) +
       Format("%.1f MB seen", observed_mb);
   if (*m.projected_mb_per_10k_queries > ctx.max_growth_mb && observed_mb >= kLeakMinObservedMb &&
-      m.fit_r2 >= kLeakMinFitR2) {
+      m.fit_r2 >= kLeakMinFitR2 && m.fit_queries >= kLeakMinQueries) {
     m.leak = true;
     m.explanation = "memory growth: " + numbers + Format(", over --max-growth-mb %g", ctx.max_growth_mb);
   } else {
@@ -390,7 +390,10 @@ MemoryResult DeriveMemory(const MonitorSeries& s, const MonitorContext& ctx) {
       m.explanation += observed_mb < kLeakMinObservedMb
                            ? Format(" (under the %.0f MB of growth that must be seen before a leak is called)",
                                     kLeakMinObservedMb)
-                           : Format(" (the fit is too loose to call a leak: r2 under %.1f)", kLeakMinFitR2);
+                       : m.fit_r2 < kLeakMinFitR2
+                           ? Format(" (the fit is too loose to call a leak: r2 under %.1f)", kLeakMinFitR2)
+                           : Format(" (over %.0f queries: at least %.0f are needed before a leak is called)",
+                                    m.fit_queries, kLeakMinQueries);
     }
   }
   return m;

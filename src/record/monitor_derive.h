@@ -45,6 +45,10 @@ inline constexpr double kBusyCoreUtilPercent = 50;
 inline constexpr double kLeakMinObservedMb = 1.0;  // growth actually seen before a leak is called
 inline constexpr double kLeakMinFitR2 = 0.5;
 inline constexpr int kLeakMinPoints = 5;
+// Queries the fit must span before a leak is called: an allocator's first requests (a vision
+// request's image buffers, a KV cache's first pages) grow RSS by megabytes that a fit over
+// three requests projects into gigabytes.
+inline constexpr double kLeakMinQueries = 10;
 // NVML clocks-throttle reasons that mean the device slowed itself: SW power cap (0x4), HW
 // slowdown (0x8), SW thermal (0x20), HW thermal (0x40), HW power brake (0x80). Idle (0x1) and
 // application clocks (0x2) do not.

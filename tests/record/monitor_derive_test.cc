@@ -378,6 +378,19 @@ TEST(MonitorMemory, ASteepSlopeOverTooLittleGrowthIsNotCalledALeak) {
       << d.memory.explanation;
 }
 
+TEST(MonitorMemory, GrowthOverAFewQueriesIsNotCalledALeak) {
+  // Three slow requests (a vision-language model's) with 2.2 MB of allocator warm-up between
+  // them: a clean, steep fit, but over too few queries to project from.
+  const MonitorSeries series = Rss([](int64_t t) { return 100e6 + 750.0 * static_cast<double>(t); }, 3000);
+  const MonitorDerived d = DeriveMonitor(series, Context(3000, 3));
+  ASSERT_TRUE(d.memory.projected_mb_per_10k_queries);
+  EXPECT_GT(*d.memory.projected_mb_per_10k_queries, 1000.0);
+  EXPECT_NEAR(d.memory.fit_r2, 1.0, 1e-9);
+  EXPECT_FALSE(d.memory.leak);
+  EXPECT_NE(d.memory.explanation.find("at least 10 are needed before a leak is called"), std::string::npos)
+      << d.memory.explanation;
+}
+
 TEST(MonitorMemory, ALooseFitIsNotCalledALeak) {
   // A 2 KiB-per-query trend (4 MB over 2,000 queries) under 100 MB swings between samples.
   const MonitorSeries series = Rss(
