@@ -75,6 +75,21 @@ TEST(VlmCli, ServingLoadRunsImageRequestsTogether) {
   EXPECT_EQ(record["llm"]["summary"]["slo_met"], 3);
 }
 
+// One marker per image puts the images inside the text: two images, text before, between and after.
+TEST(VlmCli, MarkersPlaceTheImagesInTheText) {
+  auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") + " --mmproj " +
+                      TestModel("vlm-tiny-mmproj.gguf") + " --image " + TestModel("vlm-photo.png") +
+                      " --images-per-request 2 --prompt-text 'first <__media__> then <__media__> which?' --gen 2"
+                      " --repeat 2 --warmup 0 --format jsonl --target 'llamacpp:cpu?threads=1'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = OneRecord(r);
+  ASSERT_EQ(record["status"], "ok") << record.dump(1);
+  for (const auto& request : record["llm"]["measured"]) {
+    EXPECT_EQ(request["vision"]["images"], 2);
+    EXPECT_EQ(request["vision"]["image_tokens"], 32);
+  }
+}
+
 // A bad projector or image is the case's error record, naming the file; a malformed request is
 // a usage error.
 TEST(VlmCli, BadFilesAreClearErrorRecords) {

@@ -383,18 +383,22 @@ class LlamaCppBackend : public Backend {
       auto loaded = LlamaCppVision::Load(hints.mmproj, model.get(), threads.value(), log_);
       if (!loaded.ok()) return loaded.status();
       vision = loaded.take();
-      int64_t most_image_tokens = 0, text_tokens = 0;
+      // A request of images_per_request copies of each image in turn: the largest such request
+      // bounds any mix of them (an image's tokens depend on it alone).
+      const size_t per_request = static_cast<size_t>(std::max<int32_t>(hints.images_per_request, 1));
+      int64_t most_request_tokens = 0;
       for (const std::string& image : hints.images) {
-        auto probe = vision->Prepare({image}, hints.text);
+        auto probe = vision->Prepare(std::vector<std::string>(per_request, image), hints.text);
         if (!probe.ok()) return probe.status();
-        int64_t image_tokens = 0, text = 0;
-        for (const LlmMediaChunk& c : probe.value()->Chunks()) (c.image ? image_tokens : text) += c.tokens;
-        most_image_tokens = std::max(most_image_tokens, image_tokens);
-        text_tokens = std::max(text_tokens, text);
+        int64_t image_tokens = 0, tokens = 0;
+        for (const LlmMediaChunk& c : probe.value()->Chunks()) {
+          tokens += c.tokens;
+          if (c.image) image_tokens += c.tokens;
+        }
+        most_request_tokens = std::max(most_request_tokens, tokens);
+        vision_image_tokens = std::max(vision_image_tokens, image_tokens / static_cast<int64_t>(per_request));
       }
-      needed_per_sequence += static_cast<int32_t>(std::min<int64_t>(
-          text_tokens + most_image_tokens * std::max<int32_t>(hints.images_per_request, 1), 1 << 24));
-      vision_image_tokens = most_image_tokens;
+      needed_per_sequence += static_cast<int32_t>(std::min<int64_t>(most_request_tokens, 1 << 24));
     }
     const int32_t needed = needed_per_sequence * std::max<int32_t>(hints.sequences, 1);
     llama_context_params cp = llama_context_default_params();
