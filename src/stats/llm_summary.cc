@@ -25,7 +25,9 @@ LlmSummary SummarizeLlm(const std::vector<LlmRequestTiming>& measured, int64_t p
   int64_t last_end = std::numeric_limits<int64_t>::min();
   for (const LlmRequestTiming& r : measured) {
     ttft.push_back(r.ttft_ns());
-    ttft_total += r.ttft_ns();
+    // A vision-language request's prefill is its image and text prefill: its TTFT also holds
+    // the images' pre-processing and encode, which are no prompt tokens' decode.
+    ttft_total += r.vision ? r.vision->image_prefill_ns + r.vision->text_prefill_ns : r.ttft_ns();
     e2e.push_back(r.e2e_ns());
     if (const auto t = r.tpot_ns()) tpot.push_back(std::llround(*t));
     for (int64_t g : r.itl_gaps_ns()) gaps.push_back(g);

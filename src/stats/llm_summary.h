@@ -23,6 +23,7 @@ struct LlmSummary {
   int64_t wall_ns = 0;        // measured phase: first request's start to the last token
   int64_t output_tokens = 0;  // tokens generated after the first, all requests and sequences
   double prefill_tokens_per_s = 0;  // lockstep runs only: sequences x prompt tokens / TTFT
+                                    // (vision-language: / image and text prefill time)
   double decode_tokens_per_s = 0;   // sequences x per-sequence rate (decode time only)
   double per_sequence_tokens_per_s = 0;  // tokens after the first / (E2E - TTFT), one sequence
   double aggregate_tokens_per_s = 0;     // output_tokens / wall_ns

@@ -130,6 +130,8 @@ TEST(VlmScenario, EachStageIsTimedApartAndTtftHoldsThemAll) {
   EXPECT_EQ(summary.vision->ttft_other.Percentile(0.5), 0);
   const double ttft = 10000 + 140000 + 2 * 300 * kImageTokens + 8000;
   EXPECT_DOUBLE_EQ(summary.vision->share_encode, 140000 / ttft);
+  // Prefill speed counts the prefill stages only, not pre-processing and encode.
+  EXPECT_DOUBLE_EQ(summary.prefill_tokens_per_s, (2 * kImageTokens + 8) * 1e9 / (2 * 300 * kImageTokens + 8000));
   EXPECT_NEAR(summary.vision->share_preprocess + summary.vision->share_encode + summary.vision->share_image_prefill +
                   summary.vision->share_text_prefill + summary.vision->share_other,
               1.0, 1e-12);
