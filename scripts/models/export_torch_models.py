@@ -34,6 +34,12 @@ NETWORKS = {
     "mobilenetv2": dict(kind="mobilenetv2", image=224, classes=1000, stem=32, last=1280,
                         blocks=[(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
                                 (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)], max_batch=8),
+    # CLIP's image encoder at ViT-L/14's real shape and 336 px (the tower of LLaVA-1.5 and of the
+    # white paper's CLIP ViT-L): 577 tokens, 24 blocks, quick-GELU, pooled and projected to 768.
+    "clip-vit-l14-336": dict(kind="clip", image=336, patch=14, hidden=1024, layers=24, heads=16, mlp=4096,
+                             projection=768, max_batch=4),
+    "clip-tiny-test": dict(kind="clip", image=28, patch=14, hidden=16, layers=2, heads=2, mlp=32,
+                           projection=8, max_batch=4),
     "vit-tiny-test": dict(kind="vit", image=32, patch=8, hidden=16, layers=2, heads=2, mlp=32,
                           classes=10, max_batch=4),
     "mobilenet-tiny-test": dict(kind="mobilenetv2", image=32, classes=10, stem=8, last=32,
@@ -58,13 +64,20 @@ class Attention(nn.Module):
         return self.proj(out)
 
 
+class QuickGELU(nn.Module):
+    """CLIP's activation: x * sigmoid(1.702 x)."""
+
+    def forward(self, x):
+        return x * torch.sigmoid(1.702 * x)
+
+
 class EncoderBlock(nn.Module):
-    def __init__(self, hidden, heads, mlp):
+    def __init__(self, hidden, heads, mlp, eps=1e-6, activation=nn.GELU):
         super().__init__()
-        self.norm1 = nn.LayerNorm(hidden, eps=1e-6)
+        self.norm1 = nn.LayerNorm(hidden, eps=eps)
         self.attention = Attention(hidden, heads)
-        self.norm2 = nn.LayerNorm(hidden, eps=1e-6)
-        self.mlp = nn.Sequential(nn.Linear(hidden, mlp), nn.GELU(), nn.Linear(mlp, hidden))
+        self.norm2 = nn.LayerNorm(hidden, eps=eps)
+        self.mlp = nn.Sequential(nn.Linear(hidden, mlp), activation(), nn.Linear(mlp, hidden))
 
     def forward(self, x):
         x = x + self.attention(self.norm1(x))
@@ -87,6 +100,27 @@ class VisionTransformer(nn.Module):
         x = self.patch_embed(images).flatten(2).transpose(1, 2)
         x = torch.cat([self.class_token.expand(x.shape[0], -1, -1), x], dim=1) + self.position
         return self.head(self.norm(self.blocks(x))[:, 0])
+
+
+class ClipVision(nn.Module):
+    """CLIP's image encoder (Radford et al.): patch embedding without bias, class token, a layer norm
+    before the encoder (pre_layrnorm), pre-norm blocks with quick-GELU and eps 1e-5, the class
+    token's final layer norm and the visual projection without bias: the image embedding."""
+
+    def __init__(self, image, patch, hidden, layers, heads, mlp, projection):
+        super().__init__()
+        self.patch_embed = nn.Conv2d(3, hidden, kernel_size=patch, stride=patch, bias=False)
+        self.class_token = nn.Parameter(torch.randn(1, 1, hidden) * 0.02)
+        self.position = nn.Parameter(torch.randn(1, (image // patch) ** 2 + 1, hidden) * 0.02)
+        self.pre_norm = nn.LayerNorm(hidden, eps=1e-5)
+        self.blocks = nn.Sequential(*[EncoderBlock(hidden, heads, mlp, 1e-5, QuickGELU) for _ in range(layers)])
+        self.post_norm = nn.LayerNorm(hidden, eps=1e-5)
+        self.projection = nn.Linear(hidden, projection, bias=False)
+
+    def forward(self, images):
+        x = self.patch_embed(images).flatten(2).transpose(1, 2)
+        x = torch.cat([self.class_token.expand(x.shape[0], -1, -1), x], dim=1) + self.position
+        return self.projection(self.post_norm(self.blocks(self.pre_norm(x))[:, 0]))
 
 
 def conv_bn(c_in, c_out, kernel, stride, groups=1, relu=True):
@@ -145,8 +179,8 @@ def build(network, seed):
     kind = config.pop("kind")
     max_batch = config.pop("max_batch")
     torch.manual_seed(seed)
-    if kind == "vit":
-        model = VisionTransformer(**config)
+    if kind in ("vit", "clip"):
+        model = (VisionTransformer if kind == "vit" else ClipVision)(**config)
         input_shape = (1, 3, config["image"], config["image"])
     elif kind == "mobilenetv2":
         model = MobileNetV2(**config)
@@ -255,7 +289,8 @@ def main():
     parser.add_argument("--out", help="output directory (default: "
                         "$EDGEBENCH_CACHE/models/torch/NETWORK-sSEED)")
     parser.add_argument("--formats", default="onnx,pte,tflite",
-                        help="comma-separated subset of onnx,pte,tflite")
+                        help="comma-separated subset of onnx,pte,tflite; pte-fp32 for the fp32 .pte "
+                        "only (8-bit quantization of clip-vit-l14-336 ran for over 30 minutes on 2 cores)")
     parser.add_argument("--check", metavar="DIR",
                         help="export into a temporary directory and check that DIR's kept "
                         "artifacts of NETWORK have the same weights and reference outputs")
@@ -311,10 +346,12 @@ def main():
         path = os.path.join(out, f"{name}.onnx")
         step("onnx", path, lambda: export_onnx(model, reference, max_batch, path),
              format="onnx", layout=layout, dtype="float32")
-    if "pte" in formats:
+    if "pte" in formats or "pte-fp32" in formats:
         for suffix, delegate, quantize, dtype in [("cpu", None, False, "float32"),
                                                   ("xnnpack", "XnnpackBackend", False, "float32"),
                                                   ("xnnpack-q8", "XnnpackBackend", True, "int8")]:
+            if quantize and "pte" not in formats:
+                continue
             path = os.path.join(out, f"{name}.{suffix}.pte")
             step(f"pte {suffix}", path,
                  lambda p=path, d=delegate, q=quantize: export_pte(model, reference, max_batch, p,
