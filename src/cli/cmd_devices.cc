@@ -1,6 +1,7 @@
 // `edgebench devices`: every backend with its version and devices, available or not and why;
 // with --sensors, every sensor reader and channel of this machine (or of a tree copied from a
-// board, --sysfs-root) with one current value.
+// board, --sysfs-root) with one current value; with --limits, this machine's memory bandwidth
+// measured and cached for the roofline of every later run (docs/roofline.md).
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -11,7 +12,11 @@
 
 #include "cli/commands.h"
 #include "core/clock.h"
+#include "core/environment.h"
+#include "core/machine_limits.h"
+#include "diagnose/bandwidth_probe.h"
 #include "monitor/device_sensors.h"
+#include "record/record.h"
 
 namespace edgebench {
 namespace {
@@ -64,6 +69,67 @@ void PrintSensors(const SensorRoots& roots) {
   }
 }
 
+struct LimitsOptions {
+  bool measure = false;
+  double peak_gb_per_s = 0;
+  double peak_gflops = 0;
+  int passes = 10;
+  int64_t array_mib = 0;  // 0: STREAM's rule
+};
+
+std::string Fixed(double value, int decimals) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(decimals) << value;
+  return out.str();
+}
+
+void PrintBandwidth(const BandwidthMeasurement& b) {
+  std::cout << "memory bandwidth, " << b.threads << " thread" << (b.threads == 1 ? ": " : "s: ") << Fixed(b.gb_per_s, 2)
+            << " GB/s (best of " << b.passes << " passes; median " << Fixed(b.median_gb_per_s, 2) << ", worst "
+            << Fixed(b.worst_gb_per_s, 2) << ": spread " << Fixed(100 * b.spread(), 1) << "%; 3 arrays of "
+            << (b.array_bytes >> 20) << " MiB)\n";
+}
+
+// Measures on one thread and on every usable core, keeps what the user published, caches it.
+int MeasureLimits(const LimitsOptions& o) {
+  const Environment env = ReadEnvironment();
+  MachineLimits limits;
+  limits.machine = MachineKey();
+  limits.measured_at = UtcNowIso8601();
+  limits.published_peak_gb_per_s = o.peak_gb_per_s;
+  limits.published_peak_gflops = o.peak_gflops;
+  TriadOptions triad;
+  triad.passes = o.passes;
+  triad.array_bytes = o.array_mib > 0 ? o.array_mib << 20
+                                      : DefaultTriadArrayBytes(LastLevelCacheBytes(), env.memory_total_bytes, &limits.notes);
+  std::cerr << "measuring memory bandwidth: triad over 3 arrays of " << (triad.array_bytes >> 20) << " MiB, "
+            << triad.passes << " passes, on 1 and " << UsableCores() << " threads\n";
+  for (int threads : {1, UsableCores()}) {
+    triad.threads = threads;
+    auto measured = MeasureTriadBandwidth(triad);
+    if (!measured.ok()) {
+      std::cerr << "edgebench devices --limits: " << measured.error() << "\n";
+      return 1;
+    }
+    (threads == 1 ? limits.bandwidth_one_thread : limits.bandwidth_all_threads) = measured.take();
+    if (UsableCores() == 1) break;
+  }
+  if (Status saved = SaveMachineLimits(limits); !saved.ok()) {
+    std::cerr << "edgebench devices --limits: the limits were measured but not cached: " << saved.message() << "\n";
+    return 1;
+  }
+  std::cout << "\nmachine limits of " << limits.machine << " (cached in " << MachineLimitsPath() << ")\n";
+  if (limits.bandwidth_one_thread) PrintBandwidth(*limits.bandwidth_one_thread);
+  if (limits.bandwidth_all_threads) PrintBandwidth(*limits.bandwidth_all_threads);
+  std::cout << "published peak bandwidth: "
+            << (limits.published_peak_gb_per_s > 0 ? Fixed(limits.published_peak_gb_per_s, 2) + " GB/s" : "not given (--peak-gbs)")
+            << "\npublished peak compute: "
+            << (limits.published_peak_gflops > 0 ? Fixed(limits.published_peak_gflops, 1) + " GFLOP/s" : "not given (--peak-gflops)")
+            << "\n";
+  if (!limits.notes.empty()) std::cout << "note: " << limits.notes << "\n";
+  return 0;
+}
+
 }  // namespace
 
 void AddDevicesCommand(CLI::App& app, CommandContext& context) {
@@ -76,7 +142,30 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--sysfs-root", *sysfs_root,
                   "where /proc and /sys are read from (a tree copied from a board)")
       ->capture_default_str();
-  cmd->callback([&context, show_sensors, sysfs_root] {
+  auto limits = std::make_shared<LimitsOptions>();
+  cmd->add_flag("--limits", limits->measure,
+                "measure this machine's memory bandwidth (a STREAM triad on 1 thread and on every usable "
+                "core) and cache it for the roofline of every later run");
+  cmd->add_option("--peak-gbs", limits->peak_gb_per_s, "with --limits: the machine's published peak memory bandwidth, GB/s")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--peak-gflops", limits->peak_gflops, "with --limits: the machine's published peak compute, GFLOP/s")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--passes", limits->passes, "with --limits: triad passes per thread count (the best is kept)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--array-mib", limits->array_mib,
+                  "with --limits: each triad array's size in MiB (default: 4x the last-level cache, at least 64)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  cmd->callback([&context, show_sensors, sysfs_root, limits] {
+    if (limits->measure) {
+      context.exit_code = MeasureLimits(*limits);
+      return;
+    }
+    if (limits->peak_gb_per_s > 0 || limits->peak_gflops > 0 || limits->array_mib > 0) {
+      std::cerr << "edgebench devices: --peak-gbs, --peak-gflops and --array-mib go with --limits\n";
+      context.exit_code = 2;
+      return;
+    }
     std::cout << std::left << std::setw(22) << "target" << std::setw(13) << "available"
               << std::setw(34) << "runtime" << "details\n";
     for (const BackendInfo& info : context.registry.List()) {
@@ -93,6 +182,14 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
                   << (d.runtime.empty() ? runtime : d.runtime)
                   << (d.available ? d.description : d.reason) << "\n";
       }
+    }
+    std::string why;
+    if (const auto cached = LoadMachineLimits(&why)) {
+      std::cout << "\nmachine limits (measured " << cached->measured_at << "; `edgebench devices --limits` measures again)\n";
+      if (cached->bandwidth_one_thread) PrintBandwidth(*cached->bandwidth_one_thread);
+      if (cached->bandwidth_all_threads) PrintBandwidth(*cached->bandwidth_all_threads);
+    } else {
+      std::cout << "\nmachine limits: " << why << "\n";
     }
     if (*show_sensors) {
       SensorRoots roots;

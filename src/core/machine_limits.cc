@@ -1,0 +1,139 @@
+#include "core/machine_limits.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/environment.h"
+
+namespace edgebench {
+namespace {
+
+using json = nlohmann::json;
+
+json BandwidthToJson(const BandwidthMeasurement& b) {
+  return {{"gb_per_s", b.gb_per_s},       {"median_gb_per_s", b.median_gb_per_s},
+          {"worst_gb_per_s", b.worst_gb_per_s}, {"spread", b.spread()},
+          {"threads", b.threads},         {"array_bytes", b.array_bytes},
+          {"passes", b.passes},           {"method", b.method}};
+}
+
+BandwidthMeasurement BandwidthFromJson(const json& j) {
+  BandwidthMeasurement b;
+  b.gb_per_s = j.at("gb_per_s").get<double>();
+  b.median_gb_per_s = j.value("median_gb_per_s", b.gb_per_s);
+  b.worst_gb_per_s = j.value("worst_gb_per_s", b.gb_per_s);
+  b.threads = j.at("threads").get<int>();
+  b.array_bytes = j.at("array_bytes").get<int64_t>();
+  b.passes = j.at("passes").get<int>();
+  b.method = j.at("method").get<std::string>();
+  return b;
+}
+
+std::string CacheRoot() {
+  if (const char* cache = std::getenv("EDGEBENCH_CACHE"); cache && *cache) return cache;
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/edgebench";
+  return "";
+}
+
+}  // namespace
+
+const BandwidthMeasurement* MachineLimits::BandwidthFor(int threads) const {
+  if (threads <= 1 && bandwidth_one_thread) return &*bandwidth_one_thread;
+  if (bandwidth_all_threads) return &*bandwidth_all_threads;
+  return bandwidth_one_thread ? &*bandwidth_one_thread : nullptr;
+}
+
+json MachineLimitsToJson(const MachineLimits& limits) {
+  json j = {{"machine", limits.machine}, {"measured_at", limits.measured_at}};
+  if (limits.bandwidth_one_thread) j["bandwidth_one_thread"] = BandwidthToJson(*limits.bandwidth_one_thread);
+  if (limits.bandwidth_all_threads) j["bandwidth_all_threads"] = BandwidthToJson(*limits.bandwidth_all_threads);
+  if (limits.published_peak_gb_per_s > 0) j["published_peak_gb_per_s"] = limits.published_peak_gb_per_s;
+  if (limits.published_peak_gflops > 0) j["published_peak_gflops"] = limits.published_peak_gflops;
+  if (!limits.notes.empty()) j["notes"] = limits.notes;
+  return j;
+}
+
+Result<MachineLimits> MachineLimitsFromJson(const json& j) {
+  try {
+    MachineLimits limits;
+    limits.machine = j.at("machine").get<std::string>();
+    limits.measured_at = j.value("measured_at", std::string());
+    if (j.contains("bandwidth_one_thread")) limits.bandwidth_one_thread = BandwidthFromJson(j.at("bandwidth_one_thread"));
+    if (j.contains("bandwidth_all_threads")) limits.bandwidth_all_threads = BandwidthFromJson(j.at("bandwidth_all_threads"));
+    limits.published_peak_gb_per_s = j.value("published_peak_gb_per_s", 0.0);
+    limits.published_peak_gflops = j.value("published_peak_gflops", 0.0);
+    limits.notes = j.value("notes", std::string());
+    return limits;
+  } catch (const json::exception& e) {
+    return Status::Error(std::string("machine limits: ") + e.what());
+  }
+}
+
+std::string MachineKey() {
+  const Environment env = ReadEnvironment();
+  std::ostringstream key;
+  key << env.hostname << "-" << env.cpu_model << "-" << env.logical_cores << "c-"
+      << env.memory_total_bytes / (1024 * 1024) << "MiB";
+  std::string safe;
+  for (char c : key.str()) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '-' || c == '_' || c == '.';
+    if (plain) {
+      safe += c;
+    } else if (safe.empty() || safe.back() != '_') {
+      safe += '_';
+    }
+  }
+  return safe.substr(0, 200);
+}
+
+std::string MachineLimitsPath() {
+  const std::string root = CacheRoot();
+  return root.empty() ? "" : root + "/limits/" + MachineKey() + ".json";
+}
+
+std::optional<MachineLimits> LoadMachineLimits(std::string* why) {
+  const std::string path = MachineLimitsPath();
+  auto fail = [&](const std::string& reason) -> std::optional<MachineLimits> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  if (path.empty()) return fail("no cache directory (neither EDGEBENCH_CACHE nor HOME is set)");
+  std::ifstream in(path);
+  if (!in) return fail("this machine's limits were never measured (no " + path + "); run `edgebench devices --limits`");
+  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return fail(path + " is not JSON; run `edgebench devices --limits` to measure again");
+  auto limits = MachineLimitsFromJson(j);
+  if (!limits.ok()) return fail(path + ": " + limits.error() + "; run `edgebench devices --limits` to measure again");
+  return limits.take();
+}
+
+Status SaveMachineLimits(const MachineLimits& limits) {
+  const std::string path = MachineLimitsPath();
+  if (path.empty()) return Status::Error("no cache directory for the machine's limits: set EDGEBENCH_CACHE or HOME");
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (ec) return Status::Error("cannot create " + std::filesystem::path(path).parent_path().string() + ": " + ec.message());
+  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary);
+    out << MachineLimitsToJson(limits).dump(2) << "\n";
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temporary, ec);
+      return Status::Error("cannot write " + temporary + " (disk full or read-only?)");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::filesystem::remove(temporary, ec);
+    return Status::Error("cannot rename " + temporary + " to " + path);
+  }
+  return Status::Ok();
+}
+
+}  // namespace edgebench
