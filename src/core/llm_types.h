@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/llm_work.h"
 #include "core/status.h"
 
 namespace edgebench {
@@ -85,6 +86,9 @@ struct LlmSessionInfo {
   // A vision-language session: the projector as loaded and where its vision tower runs.
   std::string projector{};       // e.g. "mmproj vlm-tiny-mmproj-f16.gguf: vision, 16 image tokens at 56x56"
   std::string vision_device{};   // the backend the vision tower ran on, from libmtmd's log
+  // What a token reads and computes (the roofline's counts); when absent, work_unknown says why.
+  std::optional<LlmWork> work{};
+  std::string work_unknown{};
 };
 
 // A vision-language request's stages (ns, timed by the harness), in the order they run. The

@@ -18,6 +18,7 @@
 #include "record/record_checks.h"
 #include "record/record_load.h"
 #include "record/record_monitor.h"
+#include "record/record_roofline.h"
 #include "record/record_sections.h"
 #include "record/record_vision.h"
 
@@ -253,6 +254,8 @@ json LlmToJson(const LlmRecord& l) {
             {"aggregate_tokens_per_s", s.aggregate_tokens_per_s},
             {"slo_met", s.slo_met},
             {"goodput_rps", s.goodput_rps}}}};
+  out["model"]["work"] = LlmWorkToJson(l.session);
+  out["summary"]["roofline"] = LlmRooflineToJson(l.roofline);
   if (!l.session.projector.empty()) {
     out["model"]["projector"] = l.session.projector;
     out["model"]["vision_device"] = l.session.vision_device;
@@ -278,6 +281,7 @@ LlmRecord LlmFromJson(const json& j) {
   l.session.random_weights = m.at("random_weights").get<bool>();
   l.session.projector = m.value("projector", std::string());
   l.session.vision_device = m.value("vision_device", std::string());
+  LlmWorkFromJson(m, l.session);
   l.session.kv_cache_bytes = j.at("kv_cache_bytes").get<int64_t>();
   l.session.environment = j.at("runtime_environment").get<std::map<std::string, std::string>>();
   l.rss_bytes = j.at("rss_bytes").get<int64_t>();
@@ -639,6 +643,8 @@ void FinishRecord(Record& r) {
   if (r.llm) {
     LlmRecord& l = *r.llm;
     l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings);
+    l.roofline = ComputeLlmRoofline(l.session, l.summary, l.settings, l.measured, l.prompt_tokens_run,
+                                    r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
   }
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/environment.h"
+#include "core/machine_limits.h"
 #include "record/output_agreement.h"
 #include "record/tensor_drift_record.h"
 #include "record/pipeline_record.h"
@@ -42,6 +43,7 @@
 #include "stats/early_stopping.h"
 #include "stats/histogram_series.h"
 #include "stats/server_histograms.h"
+#include "stats/llm_roofline.h"
 #include "stats/llm_summary.h"
 #include "stats/load_summary.h"
 #include "stats/summary.h"
@@ -82,6 +84,7 @@ struct LlmRecord {
   int64_t rss_bytes = 0;       // resident memory after the last request
   int64_t rss_peak_bytes = 0;  // peak resident memory of the worker
   LlmSummary summary;          // derived from `measured`
+  LlmRoofline roofline;        // derived from the summary, the session's work and the machine's limits
 };
 
 // The agreement scenario's part of a record (scenario "agree", from `edgebench agree`): this
@@ -190,6 +193,10 @@ struct Record {
   std::vector<InputDescription> inputs;
 
   Environment environment;
+  // This machine's limits as cached when the case ran (`edgebench devices --limits`); when absent,
+  // machine_limits_missing says why. The roofline is derived from them.
+  std::optional<MachineLimits> machine_limits;
+  std::string machine_limits_missing;
 
   // Outcome.
   CaseStatus status = CaseStatus::kOk;

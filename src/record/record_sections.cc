@@ -141,6 +141,29 @@ std::vector<RecordSection> MakeSections() {
          return Status::Ok();
        },
        nullptr, nullptr, /*mode=*/false},
+      // Beside any record: this machine's limits as cached when it ran, or why there were none.
+      // One that does not read is left out with a warning; the roofline then says it is missing.
+      {"machine_limits",
+       [](const Record& r) { return r.machine_limits.has_value() || !r.machine_limits_missing.empty(); },
+       [](const Record& r) {
+         return r.machine_limits ? MachineLimitsToJson(*r.machine_limits)
+                                 : json{{"missing", r.machine_limits_missing}};
+       },
+       [](const json& j, Record& r) {
+         if (j.contains("missing")) {
+           r.machine_limits_missing = j.at("missing").is_string() ? j.at("missing").get<std::string>() : "unknown";
+           return Status::Ok();
+         }
+         auto limits = MachineLimitsFromJson(j);
+         if (limits.ok()) {
+           r.machine_limits = limits.take();
+         } else {
+           r.machine_limits_missing = "the record's machine limits do not read: " + limits.error();
+           r.read_warnings.push_back("record " + r.id + ": machine_limits section left out: " + limits.error());
+         }
+         return Status::Ok();
+       },
+       nullptr, nullptr, /*mode=*/false},
   };
 }
 

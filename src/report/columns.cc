@@ -192,6 +192,7 @@ std::vector<Column> LlmColumns() {
       MetricTableColumn("prefill_tokens_per_s"),
       MetricTableColumn("tokens_per_s"),
       MetricTableColumn("goodput_rps"),
+      MetricTableColumn("decode_roofline"),
       LlmResultColumn("KV cache (MiB)",
                       [](const LlmRecord& l) {
                         return MebibytesOrNoValue(l.session.kv_cache_bytes);

@@ -98,6 +98,19 @@ Value VisionTextPrefillP50(const Record& r) {
 }
 Value ImageTokensPerImage(const Record& r) { return Vision(r) ? Value(Vision(r)->image_tokens_per_image) : std::nullopt; }
 
+// The roofline (docs/roofline.md): decode against the memory roof, prefill's compute rate.
+const LlmRoofline* DecodeRoofline(const Record& r) {
+  return r.llm && r.llm->roofline.computed() && r.llm->roofline.decode_omitted.empty() ? &r.llm->roofline : nullptr;
+}
+Value DecodeRooflineShare(const Record& r) { return DecodeRoofline(r) ? Value(DecodeRoofline(r)->decode_share) : std::nullopt; }
+Value DecodeGigabytesPerSecond(const Record& r) {
+  return DecodeRoofline(r) ? Value(DecodeRoofline(r)->decode_gb_per_s) : std::nullopt;
+}
+Value PrefillGigaflops(const Record& r) {
+  return r.llm && r.llm->roofline.computed() && r.llm->roofline.prefill_gflops > 0 ? Value(r.llm->roofline.prefill_gflops)
+                                                                                  : std::nullopt;
+}
+
 using U = FlatUnit;
 using D = Direction;
 using S = MetricSource;
@@ -116,6 +129,8 @@ std::string FlatUnitName(FlatUnit unit) {
     case FlatUnit::kFraction: return "fraction";
     case FlatUnit::kPerSecond: return "1/s";
     case FlatUnit::kNats: return "nats";
+    case FlatUnit::kGigabytesPerSecond: return "GB/s";
+    case FlatUnit::kGigaflopsPerSecond: return "GFLOP/s";
   }
   return "text";
 }
@@ -184,6 +199,15 @@ const std::vector<Metric>& Metrics() {
        "llm with --image: median time decoding the image embeddings into the context", VisionImagePrefillP50},
       {"text_prefill_p50_ms", "text prefill p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
        "llm with --image: median time decoding the text tokens up to the first token", VisionTextPrefillP50},
+      {"decode_roofline", "decode roofline (%)", U::kFraction, D::kHigher, S::kLanguageModel, 0,
+       "llm: the decode step's floor (the bytes it reads over the machine's memory bandwidth) / the median TPOT",
+       DecodeRooflineShare},
+      {"decode_gb_per_s", "decode (GB/s)", U::kGigabytesPerSecond, D::kHigher, S::kLanguageModel, 0,
+       "llm: bytes a decode step reads (weights once, KV at the mean depth per sequence) / the median TPOT",
+       DecodeGigabytesPerSecond},
+      {"prefill_gflops", "prefill (GFLOP/s)", U::kGigaflopsPerSecond, D::kHigher, S::kLanguageModel, 0,
+       "llm: a prompt token's operations (2 per weight multiplied, attention at the mean depth) x prefill tokens/s",
+       PrefillGigaflops},
   };
   return metrics;
 }

@@ -27,6 +27,8 @@ enum class FlatUnit {
   kFraction,     // 0..1 (accuracy)
   kPerSecond,    // queries, samples or tokens per second
   kNats,         // an information quantity (KL divergence)
+  kGigabytesPerSecond,  // 1e9 bytes/s (memory traffic)
+  kGigaflopsPerSecond,  // 1e9 floating-point operations/s
 };
 std::string FlatUnitName(FlatUnit unit);
 

@@ -13,6 +13,7 @@
 #include "backends/build_config.h"
 #include "backends/llamacpp/llamacpp_log.h"
 #include "backends/llamacpp/llamacpp_vision.h"
+#include "backends/llamacpp/llamacpp_work.h"
 #include "core/environment.h"
 
 namespace edgebench {
@@ -452,8 +453,16 @@ class LlamaCppBackend : public Backend {
     const int64_t n_embd = llama_model_n_embd(model.get());
     const int64_t n_head = std::max(1, llama_model_n_head(model.get()));
     const int64_t kv_width = n_embd / n_head * llama_model_n_head_kv(model.get());
-    info.kv_cache_bytes = n_layer * info.context_size *
-                          static_cast<int64_t>(ggml_row_size(cp.type_k, kv_width) + ggml_row_size(cp.type_v, kv_width));
+    const int64_t kv_bytes_per_position =
+        n_layer * static_cast<int64_t>(ggml_row_size(cp.type_k, kv_width) + ggml_row_size(cp.type_v, kv_width));
+    info.kv_cache_bytes = kv_bytes_per_position * info.context_size;
+    // The roofline's counts: what a token reads and computes, from the file's tensor table.
+    auto work = ReadLlmWork(artifact.path, model.get(), kv_bytes_per_position);
+    if (work.ok()) {
+      info.work = work.take();
+    } else {
+      info.work_unknown = work.error();
+    }
     const int32_t effective_ubatch = static_cast<int32_t>(llama_n_ubatch(context.get()));
     // llama.cpp changes some asked values (ubatch to at most batch, batch to at most ctx, ctx
     // rounded and grown for every sequence): the record holds what ran, and says so.

@@ -1,0 +1,104 @@
+// The roofline as a user gets it: `devices --limits` caches the machine's bandwidth, `llm` on the
+// tiny model puts the decode step's share of it in the record and the table; the token's work is
+// the GGUF's tensor table counted by hand (llama-tiny: hidden 128, 2 layers, 4 heads of 32, 2 KV
+// heads, ffn 384, vocab 2048; f16 matrices, f32 norms; KV cache f16).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "../test_util.h"
+#include "core/machine_limits.h"
+
+namespace edgebench {
+namespace {
+
+using namespace edgebench::testing;
+
+class RooflineCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cache_ = TempFilePath("roofline_", "cache");
+    ::setenv("EDGEBENCH_CACHE", cache_.c_str(), 1);
+  }
+  void TearDown() override {
+    ::unsetenv("EDGEBENCH_CACHE");
+    std::filesystem::remove_all(cache_);
+  }
+  std::string cache_;
+};
+
+nlohmann::json LlmRecord(const std::string& extra) {
+  auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
+                      " --prompt 16 --gen 8 --repeat 3 --warmup 1 --format jsonl --target 'llamacpp:cpu?threads=2'" +
+                      extra);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return nlohmann::json::parse(r.output);
+}
+
+TEST_F(RooflineCli, TheTokensWorkIsTheTensorTableCountedByHand) {
+  const auto record = LlmRecord("");
+  const auto& model = record["llm"]["model"];
+  const auto& work = model["work"];
+  // Per layer: two norms of 128 floats, q 128x128, k and v 128x64, o 128x128, three ffn 128x384
+  // in halves; then the token table and the output layer 2048x128 halves, the output norm.
+  const int64_t per_layer = 512 + 32768 + 16384 + 16384 + 32768 + 512 + 3 * 98304;
+  const int64_t table = 2048 * 128 * 2;
+  EXPECT_EQ(work["tensor_bytes"], 2 * per_layer + 2 * table + 512);
+  EXPECT_EQ(work["tensor_bytes"], model["bytes"]) << "llama.cpp's own model size";
+  EXPECT_EQ(work["weight_bytes_per_token"], 2 * per_layer + table + 128 * 2 + 512);  // one row of the token table
+  // K and V of one position: 2 layers x (64 halves + 64 halves).
+  EXPECT_EQ(work["kv_bytes_per_position"], 2 * (64 * 2 + 64 * 2));
+  EXPECT_EQ(work["kv_bytes_per_position"].get<int64_t>() * model["context_size"].get<int64_t>(),
+            record["llm"]["kv_cache_bytes"]);
+  EXPECT_EQ(work["matmul_weights"], 2048 * 128 + 2 * (128 * 128 + 2 * 128 * 64 + 128 * 128 + 3 * 128 * 384));
+  EXPECT_EQ(work["attention_flops_per_position"], 4 * 2 * 4 * 32);
+  EXPECT_FALSE(work["approximate"].get<bool>());
+}
+
+TEST_F(RooflineCli, WithoutLimitsTheRooflineIsOmittedAndSaysHowToMeasure) {
+  const auto record = LlmRecord("");
+  EXPECT_NE(record["machine_limits"]["missing"].get<std::string>().find("edgebench devices --limits"), std::string::npos);
+  const auto& roofline = record["llm"]["summary"]["roofline"];
+  EXPECT_NE(roofline["omitted"].get<std::string>().find("edgebench devices --limits"), std::string::npos);
+}
+
+TEST_F(RooflineCli, DevicesLimitsMeasuresAndEveryLaterRunCarriesIt) {
+  auto measured = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 3 --peak-gflops 1000 2>&1");
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  EXPECT_NE(measured.output.find("memory bandwidth, 1 thread:"), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("cached in " + cache_ + "/limits/"), std::string::npos) << measured.output;
+  auto listed = RunCommand(Executable() + " devices 2>&1");
+  EXPECT_NE(listed.output.find("machine limits (measured"), std::string::npos) << listed.output;
+
+  const auto record = LlmRecord("");
+  ASSERT_TRUE(record.contains("machine_limits"));
+  EXPECT_GT(record["machine_limits"]["bandwidth_one_thread"]["gb_per_s"].get<double>(), 0);
+  const auto& roofline = record["llm"]["summary"]["roofline"];
+  ASSERT_FALSE(roofline.contains("omitted")) << roofline.dump();
+  EXPECT_DOUBLE_EQ(roofline["decode_mean_depth"].get<double>(), 16 + 8 / 2.0);
+  EXPECT_GT(roofline["decode_share"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(roofline["decode_floor_ns"].get<double>(),
+                   roofline["decode_step_bytes"].get<double>() / roofline["bandwidth_gb_per_s"].get<double>());
+  EXPECT_EQ(roofline["compute_peak_gflops"], 1000);
+  EXPECT_GT(roofline["prefill_share"].get<double>(), 0);
+
+  auto table = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") + " --prompt 8 --gen 4 --repeat 2 2>&1");
+  EXPECT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_NE(table.output.find("decode roofline (%)"), std::string::npos) << table.output;
+}
+
+TEST_F(RooflineCli, BadLimitsFlagsAreUsageErrors) {
+  auto alone = RunCommand(Executable() + " devices --peak-gbs 50 2>&1");
+  EXPECT_EQ(alone.exit_code, 2) << alone.output;
+  EXPECT_NE(alone.output.find("go with --limits"), std::string::npos) << alone.output;
+  auto negative = RunCommand(Executable() + " devices --limits --peak-gbs -3 2>&1");
+  EXPECT_NE(negative.exit_code, 0);
+  auto damaged = RunCommand("mkdir -p " + cache_ + "/limits && echo '{bad' > '" + MachineLimitsPath() + "' && " +
+                            Executable() + " devices 2>&1");
+  EXPECT_NE(damaged.output.find("is not JSON"), std::string::npos) << damaged.output;
+}
+
+}  // namespace
+}  // namespace edgebench
