@@ -6,6 +6,7 @@
 // log), and draw every section and every chart with the series the records call for. The
 // report and a screenshot stay in build/test-artifacts/.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -189,8 +190,17 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   std::set<std::string> devices, llm_groups, load_groups, shape_models, pipeline_stages;
   int diffusion_cases = 0, vision_cases = 0;
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
+  std::set<std::string> roofs, peaks, phases;  // the roofline chart: a series each
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
+    if (ok && r.llm && r.llm->summary.requests > 0 && r.llm->roofline.computed()) {
+      const LlmRoofline& roof = r.llm->roofline;
+      roofs.insert(std::to_string(roof.bandwidth_gb_per_s) + "/" + std::to_string(roof.bandwidth_threads) + "/" +
+                   HostName(r.environment));
+      if (roof.compute_peak_gflops > 0) peaks.insert(roof.compute_peak_source);
+      if (roof.decode_omitted.empty()) phases.insert("decode");
+      if (roof.prefill_gflops > 0) phases.insert("prefill");
+    }
     if (r.tune) {
       int& rounds = race_rounds[r.tune->race];
       rounds = std::max(rounds, r.tune->round + 1);
@@ -257,6 +267,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   expected["llm/concurrency"] = 2 * static_cast<int>(llm_groups.size());
   if (vision_cases > 0) expected["vlm/ttft"] = 5;  // a series per stage of TTFT
   for (const auto& [race, rounds] : race_rounds) expected["tune/" + race] = rounds;
+  if (!phases.empty()) expected["roofline/chart"] = static_cast<int>(roofs.size() + peaks.size() + phases.size());
   return expected;
 }
 
@@ -320,6 +331,10 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   const std::string quick = " --warmup 30 --min-queries 200 --min-duration 300 --max-duration 3000";
   const std::string gguf = TestModel("llama-tiny.gguf");
   const std::string llm_target = " --target 'llamacpp:cpu?threads=1'";
+  // This machine's limits, measured small into a cache of the test's own: the llm records carry
+  // a roofline (lockstep) or say why not (serving load).
+  ::setenv("EDGEBENCH_CACHE", (scratch + "/cache").c_str(), 1);
+  ASSERT_NO_FATAL_FAILURE(Make("machine limits", eb + " devices --limits --array-mib 4 --passes 2 --peak-gflops 20"));
 
   // Store 1: single-stream and multi-stream curves, a server peak search, a shape sweep.
   ASSERT_NO_FATAL_FAILURE(Make("single- and multi-stream",

@@ -8,7 +8,7 @@
   'use strict';
 
   var ORDER = ['environment', 'hosts', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
-               'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'vlm', 'tradeoffs', 'tune'];
+               'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'vlm', 'roofline', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     hosts: 'The same cases on every host',
@@ -24,6 +24,7 @@
     accuracy: 'Accuracy and drift',
     llm: 'Language models: TTFT and TPOT',
     vlm: 'Vision-language requests: where TTFT goes',
+    roofline: 'How close to the machine\'s limit (roofline)',
     tradeoffs: 'Trade-offs',
     tune: 'Tuning races'
   };
@@ -739,10 +740,8 @@
     drawLlmChart(body, part.groups, 'by_concurrency', 'llm/concurrency', 'concurrent requests');
   }
 
-  // A scatter of configurations with the Pareto front as a line through its points, the
-  // winner marked: data = {x_label, y_label, points: [{label, x, y, on_front, winner}]}.
-  // The trade-off and tuning sections are drawn by report_decisions.js (inlined before this file),
-  // with the helpers above.
+  // The trade-off, tuning and roofline sections are drawn by report_decisions.js (inlined before
+  // this file), with the helpers above.
   var decisions = window.edgebenchDecisionSections({
     el: el, esc: esc, fmt: fmt, note: note, isNumber: isNumber, legend: legend, draw: draw, chartBox: chartBox, table: table
   });
@@ -750,7 +749,8 @@
   var RENDERERS = {
     environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    pipelines: drawPipelines, accuracy: drawAccuracy, llm: drawLlm, vlm: drawVlm, tradeoffs: decisions.tradeoffs, tune: decisions.tune
+    pipelines: drawPipelines, accuracy: drawAccuracy, llm: drawLlm, vlm: drawVlm,
+    roofline: decisions.roofline, tradeoffs: decisions.tradeoffs, tune: decisions.tune
   };
 
   // ---- the page --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "report/html/report_data.h"
 
 #include "report/html/report_pipelines.h"
+#include "report/html/report_roofline.h"
 #include "report/html/report_vlm.h"
 
 #include <algorithm>
@@ -724,6 +725,7 @@ json BuildReportData(const ReportInputs& in) {
   add("accuracy", AccuracySection(in));
   add("llm", LlmSection(in));
   add("vlm", VlmSection(in.records));
+  add("roofline", RooflineSection(in.records));
   if (!in.tradeoffs.is_null()) add("tradeoffs", in.tradeoffs);
   add("tune", TuneSection(in));
   return {{"title", in.title},

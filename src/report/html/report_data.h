@@ -18,7 +18,8 @@ namespace edgebench {
 // Section ids, in page order; stable: the page's anchors and the browser test use them.
 inline const std::vector<std::string> kReportSectionIds = {
     "environment", "hosts",    "summary", "latency", "warmup", "load",      "soak",
-    "memory",      "placement", "pipelines", "shapes",  "accuracy", "llm",   "vlm",   "tradeoffs", "tune"};
+    "memory",      "placement", "pipelines", "shapes",  "accuracy", "llm",   "vlm",   "roofline", "tradeoffs",
+    "tune"};
 
 // A series drawn over time holds at most this many points (every n-th sample, the last kept).
 inline constexpr size_t kMaxSeriesPoints = 2000;

@@ -1,6 +1,6 @@
-// The edgebench HTML report's trade-off and tuning sections (report_page.cc inlines this file
-// before report.js, which calls edgebenchDecisionSections with its DOM and chart helpers and
-// draws the two sections with what it returns). The same rules as report.js: every chart
+// The edgebench HTML report's trade-off, tuning and roofline sections (report_page.cc inlines
+// this file before report.js, which calls edgebenchDecisionSections with its DOM and chart
+// helpers and draws the three sections with what it returns). The same rules as report.js: every chart
 // container carries data-chart, data-drawn and data-series; nothing logs.
 window.edgebenchDecisionSections = function (h) {
   'use strict';
@@ -152,5 +152,56 @@ window.edgebenchDecisionSections = function (h) {
     part.races.forEach(function (race) { drawRace(body, race); });
   }
 
-  return {tradeoffs: drawTradeoffsSection, tune: drawTune, drawTradeoffs: drawTradeoffs};
+  // Every case with a roofline as a point (operations per byte, GFLOP/s) on log-log axes, under
+  // the memory roofs (GB/s x intensity) and the compute peaks known; the table gives each point's
+  // share of its roof (docs/roofline.md).
+  function drawRoofline(body, part) {
+    var points = part.points || [];
+    if (points.length) {
+      var xs = points.map(function (p) { return p.intensity; }).filter(isNumber);
+      var peak = (part.peaks || []).reduce(function (m, p) { return Math.max(m, p.gflops); }, 0);
+      (part.roofs || []).forEach(function (r) { if (peak > 0) xs.push(peak / r.gb_per_s); });
+      var lo = Math.min.apply(null, xs) / 4, hi = Math.max.apply(null, xs) * 4;
+      var grid = [];
+      for (var i = 0; i <= 48; i++) grid.push(lo * Math.pow(hi / lo, i / 48));
+      var series = (part.roofs || []).map(function (r) {
+        return {name: r.label, type: 'line', symbol: 'none', lineStyle: {width: 2},
+                data: grid.map(function (x) { return [x, peak > 0 ? Math.min(r.gb_per_s * x, peak) : r.gb_per_s * x]; })};
+      });
+      (part.peaks || []).forEach(function (p) {
+        series.push({name: p.label, type: 'line', symbol: 'none', lineStyle: {type: 'dashed'},
+                     data: [[lo, p.gflops], [hi, p.gflops]]});
+      });
+      ['decode', 'prefill'].forEach(function (phase) {
+        var mine = points.filter(function (p) { return p.phase === phase; });
+        if (!mine.length) return;
+        series.push({name: phase, type: 'scatter', symbolSize: 11, symbol: phase === 'decode' ? 'circle' : 'diamond',
+                     data: mine.map(function (p) { return {name: p.label, value: [p.intensity, p.gflops]}; })});
+      });
+      draw(chartBox(body, 'roofline/chart', 420), {
+        tooltip: {trigger: 'item', confine: true, formatter: function (p) {
+          return esc((p.name || p.seriesName) + ': ' + fmt(p.value[0], 3) + ' FLOP/byte, ' + fmt(p.value[1], 3) + ' GFLOP/s');
+        }},
+        legend: legend(series.map(function (s) { return s.name; })),
+        grid: {left: 70, right: 40, top: 50, bottom: 50},
+        xAxis: {type: 'log', name: 'operations per byte', nameLocation: 'middle', nameGap: 28, min: lo, max: hi},
+        yAxis: {type: 'log', name: 'GFLOP/s'},
+        series: series
+      });
+      body.appendChild(table([{label: 'Case'}, {label: 'Phase'}, {label: 'FLOP/byte', num: true},
+                              {label: 'GFLOP/s', num: true}, {label: 'GB/s', num: true},
+                              {label: 'Share of roof (%)', num: true}, {label: 'Roof'}],
+        points.map(function (p) {
+          return [p.label + (p.approximate ? ' (approximate count)' : ''), p.phase, fmt(p.intensity, 3),
+                  fmt(p.gflops, 3), fmt(p.gb_per_s, 3), isNumber(p.share) ? fmt(100 * p.share, 3) : '-',
+                  p.roof || 'no compute peak known'];
+        })));
+    }
+    if (part.omitted && part.omitted.length) {
+      body.appendChild(note('Cases without a roofline:'));
+      body.appendChild(el('ul', null, part.omitted.map(function (o) { return el('li', {text: o.label + ': ' + o.reason}); })));
+    }
+  }
+
+  return {tradeoffs: drawTradeoffsSection, tune: drawTune, roofline: drawRoofline, drawTradeoffs: drawTradeoffs};
 };

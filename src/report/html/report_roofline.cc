@@ -1,0 +1,71 @@
+#include "report/html/report_roofline.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "report/html/report_data.h"
+
+namespace edgebench {
+
+using nlohmann::json;
+
+namespace {
+
+std::string RoofLabel(const Record& r, const LlmRoofline& roofline) {
+  std::ostringstream label;
+  label << "memory " << std::fixed << std::setprecision(1) << roofline.bandwidth_gb_per_s << " GB/s (triad, "
+        << roofline.bandwidth_threads << " thread" << (roofline.bandwidth_threads == 1 ? "" : "s") << ", "
+        << HostName(r.environment) << ")";
+  return label.str();
+}
+
+}  // namespace
+
+json RooflineSection(const std::vector<Record>& records) {
+  json roofs = json::array(), peaks = json::array(), points = json::array(), omitted = json::array();
+  auto add_unique = [](json& list, const std::string& label, const char* key, double value) {
+    for (const json& item : list) {
+      if (item["label"] == label) return;
+    }
+    list.push_back({{"label", label}, {key, value}});
+  };
+  for (const Record& r : records) {
+    if (r.status != CaseStatus::kOk || !r.llm || r.llm->summary.requests == 0) continue;
+    const LlmRoofline& roofline = r.llm->roofline;
+    const std::string label = ReportCaseLabel(r);
+    if (!roofline.computed()) {
+      omitted.push_back({{"label", label}, {"reason", roofline.omitted}});
+      continue;
+    }
+    const std::string roof = RoofLabel(r, roofline);
+    add_unique(roofs, roof, "gb_per_s", roofline.bandwidth_gb_per_s);
+    if (roofline.compute_peak_gflops > 0) {
+      add_unique(peaks, "compute " + roofline.compute_peak_source, "gflops", roofline.compute_peak_gflops);
+    }
+    if (roofline.decode_omitted.empty()) {
+      points.push_back({{"label", label},
+                        {"phase", "decode"},
+                        {"intensity", roofline.decode_intensity},
+                        {"gflops", roofline.decode_intensity * roofline.decode_gb_per_s},
+                        {"gb_per_s", roofline.decode_gb_per_s},
+                        {"share", roofline.decode_share},
+                        {"roof", roof},
+                        {"approximate", roofline.approximate}});
+    }
+    if (roofline.prefill_gflops > 0) {
+      points.push_back({{"label", label},
+                        {"phase", "prefill"},
+                        {"intensity", roofline.prefill_intensity},
+                        {"gflops", roofline.prefill_gflops},
+                        {"gb_per_s", roofline.prefill_gflops / roofline.prefill_intensity},
+                        {"share", roofline.compute_peak_gflops > 0 ? json(roofline.prefill_share) : json(nullptr)},
+                        {"roof", roofline.compute_peak_gflops > 0 ? json("compute " + roofline.compute_peak_source)
+                                                                  : json(nullptr)},
+                        {"approximate", roofline.approximate}});
+    }
+  }
+  if (points.empty() && omitted.empty()) return nullptr;
+  return {{"roofs", roofs}, {"peaks", peaks}, {"points", points}, {"omitted", omitted}};
+}
+
+}  // namespace edgebench
