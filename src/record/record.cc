@@ -233,6 +233,7 @@ json LlmToJson(const LlmRecord& l) {
             {"context_size", l.session.context_size}, {"max_sequences", l.session.max_sequences},
             {"random_weights", l.session.random_weights}}},
           {"kv_cache_bytes", l.session.kv_cache_bytes},
+          {"effective_options", l.session.effective_options},
           {"runtime_environment", l.session.environment},
           {"rss_bytes", l.rss_bytes},
           {"rss_peak_bytes", l.rss_peak_bytes},
@@ -283,6 +284,8 @@ LlmRecord LlmFromJson(const json& j) {
   l.session.vision_device = m.value("vision_device", std::string());
   LlmWorkFromJson(m, l.session);
   l.session.kv_cache_bytes = j.at("kv_cache_bytes").get<int64_t>();
+  l.session.effective_options =
+      j.value("effective_options", std::map<std::string, std::string>{});  // absent before the roofline
   l.session.environment = j.at("runtime_environment").get<std::map<std::string, std::string>>();
   l.rss_bytes = j.at("rss_bytes").get<int64_t>();
   l.rss_peak_bytes = j.at("rss_peak_bytes").get<int64_t>();

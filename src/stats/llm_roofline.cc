@@ -23,7 +23,8 @@ LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& 
     r.omitted = "no measured requests";
     return r;
   }
-  int threads = 1;
+  // The threads the session ran (a record from before they were kept: llama.cpp's default, every core).
+  int threads = 1 << 20;
   if (auto it = session.effective_options.find("threads"); it != session.effective_options.end()) {
     threads = std::max(1, std::atoi(it->second.c_str()));
   }

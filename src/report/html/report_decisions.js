@@ -161,7 +161,9 @@ window.edgebenchDecisionSections = function (h) {
       var xs = points.map(function (p) { return p.intensity; }).filter(isNumber);
       var peak = (part.peaks || []).reduce(function (m, p) { return Math.max(m, p.gflops); }, 0);
       (part.roofs || []).forEach(function (r) { if (peak > 0) xs.push(peak / r.gb_per_s); });
-      var lo = Math.min.apply(null, xs) / 4, hi = Math.max.apply(null, xs) * 4;
+      // Whole decades around every point and ridge.
+      var lo = Math.pow(10, Math.floor(Math.log10(Math.min.apply(null, xs) / 2)));
+      var hi = Math.pow(10, Math.ceil(Math.log10(Math.max.apply(null, xs) * 2)));
       var grid = [];
       for (var i = 0; i <= 48; i++) grid.push(lo * Math.pow(hi / lo, i / 48));
       var series = (part.roofs || []).map(function (r) {

@@ -32,7 +32,8 @@ json RooflineSection(const std::vector<Record>& records) {
   for (const Record& r : records) {
     if (r.status != CaseStatus::kOk || !r.llm || r.llm->summary.requests == 0) continue;
     const LlmRoofline& roofline = r.llm->roofline;
-    const std::string label = ReportCaseLabel(r);
+    // Each prompt length is a case of its own: the label says which.
+    const std::string label = ReportCaseLabel(r) + " prompt " + std::to_string(r.llm->prompt_tokens_run);
     if (!roofline.computed()) {
       omitted.push_back({{"label", label}, {"reason", roofline.omitted}});
       continue;
