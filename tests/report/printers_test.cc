@@ -186,9 +186,9 @@ TEST(Printers, LlmCsvKeepsEveryColumn) {
             "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,concurrency,"
             "rate (req/s),requests,image tokens,preprocess p50 (ms),encode p50 (ms),"
             "image prefill p50 (ms),text prefill p50 (ms),TTFT p50 (ms),TTFT p99 (ms),TPOT p50 (ms),TPOT p99 (ms),"
-            "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),KV cache (MiB),peak RSS (MiB),"
+            "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),decode roofline (%),KV cache (MiB),peak RSS (MiB),"
             "energy (mJ/tok),device,top operators (share of op time),verdict,why\n"
-            "llama-tiny,llamacpp:cpu,llm,ok,128,64,1,-,-,5,-,-,-,-,-,22.0,-,5.00,-,5.00,5818.2,929.2,-,16.0,"
+            "llama-tiny,llamacpp:cpu,llm,ok,128,64,1,-,-,5,-,-,-,-,-,22.0,-,5.00,-,5.00,5818.2,929.2,-,-,16.0,"
             "300.0,-,-,-,VALID,\n");
 }
 
@@ -226,14 +226,14 @@ TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
             "model,target,scenario,status,prompt (tokens),gen (tokens),sequences,concurrency,"
             "rate (req/s),requests,image tokens,preprocess p50 (ms),encode p50 (ms),"
             "image prefill p50 (ms),text prefill p50 (ms),TTFT p50 (ms),TTFT p99 (ms),TPOT p50 (ms),TPOT p99 (ms),"
-            "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),KV cache (MiB),"
+            "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),decode roofline (%),KV cache (MiB),"
             "ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),mean (ms),throughput (q/s),"
             "settled at q,p90 early-stop (ms),stable,peak RSS (MiB),energy (mJ/tok),energy (mJ/q),"
             "device,top operators (share of op time),verdict,why\n"
             "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,single-stream,failed,-,-,-,"
-            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
+            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
             "load failed: bad model see the runtime's log\n"
-            "llama-tiny,llamacpp:cpu,llm,crashed,512,64,1,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
+            "llama-tiny,llamacpp:cpu,llm,crashed,512,64,1,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
             "-,-,-,-,-,-,-,INVALID,worker died on signal 11 (SIGSEGV)\n");
 }
 
