@@ -290,8 +290,9 @@ size_t HostileCount(const nlohmann::json& record_json) {
 // Appends kHostile to every string of a record (values and object keys) that the record still
 // reads back with: a word the reader checks (a status, a schema, encoded samples) keeps its own.
 // Whether a string reads back is tried once per place in the record, array indices left out
-// ("llm/measured/[]/..."): the reader treats every item of an array alike, and reading a large
-// record back once per string took minutes under AddressSanitizer.
+// ("llm/measured/[]/..."), and an object's keys once for all: the reader treats every item of an
+// array alike and every key of a map alike, and reading a large record back once per string took
+// minutes under AddressSanitizer.
 class Poisoner {
  public:
   explicit Poisoner(nlohmann::json& root) : root_(root) {}
@@ -332,8 +333,9 @@ class Poisoner {
       for (auto it = node.begin(); it != node.end(); ++it) keys.push_back(it.key());
       for (const std::string& key : keys) {
         Visit(node[key], place + "/" + key);
-        // A key (a field's name or a map's key), tried once per name at its place.
-        Try(place + "/#key:" + key, [&] {
+        // A key: an object is a struct (its field names do not read back when changed) or a map
+        // (its keys all do), tried once per place with its first key.
+        Try(place + "/#keys", [&] {
           nlohmann::json value = node[key];
           node.erase(key);
           node[key + kHostile] = std::move(value);
