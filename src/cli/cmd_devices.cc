@@ -94,7 +94,7 @@ void PrintBandwidth(const BandwidthMeasurement& b) {
 int MeasureLimits(const LimitsOptions& o) {
   const Environment env = ReadEnvironment();
   MachineLimits limits;
-  limits.machine = MachineKey();
+  limits.machine = MachineKey(env);
   limits.measured_at = UtcNowIso8601();
   limits.published_peak_gb_per_s = o.peak_gb_per_s;
   limits.published_peak_gflops = o.peak_gflops;
@@ -118,7 +118,7 @@ int MeasureLimits(const LimitsOptions& o) {
     std::cerr << "edgebench devices --limits: the limits were measured but not cached: " << saved.message() << "\n";
     return 1;
   }
-  std::cout << "\nmachine limits of " << limits.machine << " (cached in " << MachineLimitsPath() << ")\n";
+  std::cout << "\nmachine limits of " << limits.machine << " (cached in " << MachineLimitsPath(limits.machine) << ")\n";
   if (limits.bandwidth_one_thread) PrintBandwidth(*limits.bandwidth_one_thread);
   if (limits.bandwidth_all_threads) PrintBandwidth(*limits.bandwidth_all_threads);
   std::cout << "published peak bandwidth: "
@@ -184,7 +184,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
       }
     }
     std::string why;
-    if (const auto cached = LoadMachineLimits(&why)) {
+    if (const auto cached = LoadMachineLimits(ReadEnvironment(), &why)) {
       std::cout << "\nmachine limits (measured " << cached->measured_at << "; `edgebench devices --limits` measures again)\n";
       if (cached->bandwidth_one_thread) PrintBandwidth(*cached->bandwidth_one_thread);
       if (cached->bandwidth_all_threads) PrintBandwidth(*cached->bandwidth_all_threads);

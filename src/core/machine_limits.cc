@@ -74,8 +74,7 @@ Result<MachineLimits> MachineLimitsFromJson(const json& j) {
   }
 }
 
-std::string MachineKey() {
-  const Environment env = ReadEnvironment();
+std::string MachineKey(const Environment& env) {
   std::ostringstream key;
   key << env.hostname << "-" << env.cpu_model << "-" << env.logical_cores << "c-"
       << env.memory_total_bytes / (1024 * 1024) << "MiB";
@@ -92,13 +91,13 @@ std::string MachineKey() {
   return safe.substr(0, 200);
 }
 
-std::string MachineLimitsPath() {
+std::string MachineLimitsPath(const std::string& machine_key) {
   const std::string root = CacheRoot();
-  return root.empty() ? "" : root + "/limits/" + MachineKey() + ".json";
+  return root.empty() ? "" : root + "/limits/" + machine_key + ".json";
 }
 
-std::optional<MachineLimits> LoadMachineLimits(std::string* why) {
-  const std::string path = MachineLimitsPath();
+std::optional<MachineLimits> LoadMachineLimits(const Environment& environment, std::string* why) {
+  const std::string path = MachineLimitsPath(MachineKey(environment));
   auto fail = [&](const std::string& reason) -> std::optional<MachineLimits> {
     if (why) *why = reason;
     return std::nullopt;
@@ -114,7 +113,8 @@ std::optional<MachineLimits> LoadMachineLimits(std::string* why) {
 }
 
 Status SaveMachineLimits(const MachineLimits& limits) {
-  const std::string path = MachineLimitsPath();
+  if (limits.machine.empty()) return Status::Error("the machine's limits name no machine to be cached under");
+  const std::string path = MachineLimitsPath(limits.machine);
   if (path.empty()) return Status::Error("no cache directory for the machine's limits: set EDGEBENCH_CACHE or HOME");
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);

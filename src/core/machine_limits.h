@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/environment.h"
 #include "core/status.h"
 
 namespace edgebench {
@@ -45,15 +46,18 @@ struct MachineLimits {
 nlohmann::json MachineLimitsToJson(const MachineLimits& limits);
 Result<MachineLimits> MachineLimitsFromJson(const nlohmann::json& j);
 
-// This machine's key: CPU model, logical cores, memory, hostname; a file name's characters only.
-std::string MachineKey();
-// Where the limits of this machine are cached: $EDGEBENCH_CACHE/limits/KEY.json, EDGEBENCH_CACHE
-// defaulting to ~/.cache/edgebench. Empty when neither EDGEBENCH_CACHE nor HOME is set.
-std::string MachineLimitsPath();
-// The cached limits of this machine; nullopt when none were measured (or the file is unreadable:
-// `why` says which).
-std::optional<MachineLimits> LoadMachineLimits(std::string* why = nullptr);
-// Written to a temporary file and renamed: two processes at once leave one whole file.
+// A machine's key: CPU model, logical cores, memory, hostname, from the environment already
+// read; a file name's characters only.
+std::string MachineKey(const Environment& environment);
+// Where the limits of the machine `machine_key` names are cached: $EDGEBENCH_CACHE/limits/KEY.json,
+// EDGEBENCH_CACHE defaulting to ~/.cache/edgebench. Empty when neither EDGEBENCH_CACHE nor HOME
+// is set.
+std::string MachineLimitsPath(const std::string& machine_key);
+// The cached limits of the machine `environment` describes; nullopt when none were measured (or
+// the file is unreadable: `why` says which).
+std::optional<MachineLimits> LoadMachineLimits(const Environment& environment, std::string* why = nullptr);
+// Under limits.machine's key. Written to a temporary file and renamed: two processes at once
+// leave one whole file.
 Status SaveMachineLimits(const MachineLimits& limits);
 
 }  // namespace edgebench

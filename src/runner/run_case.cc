@@ -305,8 +305,7 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
     r.llm->settings = spec.llm;
   }
   r.environment = ReadEnvironment();
-  r.machine_limits = LoadMachineLimits(&r.machine_limits_missing);
-  if (r.machine_limits) r.machine_limits_missing.clear();
+  r.machine_limits = LoadMachineLimits(r.environment, &r.machine_limits_missing);
   const auto target = ParseTarget(spec.target);
   // The case's own runtime only: asking every backend would open every plugin, and a worker
   // opens only its case's runtime (docs/backends.md).

@@ -101,7 +101,7 @@ TEST_F(RooflineCli, BadLimitsFlagsAreUsageErrors) {
   EXPECT_NE(alone.output.find("go with --limits"), std::string::npos) << alone.output;
   auto negative = RunCommand(Executable() + " devices --limits --peak-gbs -3 2>&1");
   EXPECT_NE(negative.exit_code, 0);
-  auto damaged = RunCommand("mkdir -p " + cache_ + "/limits && echo '{bad' > '" + MachineLimitsPath() + "' && " +
+  auto damaged = RunCommand("mkdir -p " + cache_ + "/limits && echo '{bad' > '" + MachineLimitsPath(MachineKey(ReadEnvironment())) + "' && " +
                             Executable() + " devices 2>&1");
   EXPECT_NE(damaged.output.find("is not JSON"), std::string::npos) << damaged.output;
 }

@@ -49,20 +49,31 @@ TEST(MachineLimits, ReadBackAsWritten) {
 TEST(MachineLimits, AreCachedPerMachineAndSayWhenMissingOrDamaged) {
   const std::string cache = testing::TempFilePath("limits_", "cache");
   ::setenv("EDGEBENCH_CACHE", cache.c_str(), 1);
+  const Environment here = ReadEnvironment();
   std::string why;
-  EXPECT_FALSE(LoadMachineLimits(&why));
+  EXPECT_FALSE(LoadMachineLimits(here, &why));
   EXPECT_NE(why.find("edgebench devices --limits"), std::string::npos) << why;
-  const std::string path = MachineLimitsPath();
+  const std::string path = MachineLimitsPath(MachineKey(here));
   EXPECT_EQ(path.rfind(cache + "/limits/", 0), 0u) << path;
   EXPECT_EQ(path.find('/', cache.size() + 8), std::string::npos) << "one file name: " << path;
 
-  ASSERT_TRUE(SaveMachineLimits(Sample()).ok());
-  auto loaded = LoadMachineLimits(&why);
+  MachineLimits measured = Sample();
+  measured.machine = MachineKey(here);
+  ASSERT_TRUE(SaveMachineLimits(measured).ok());
+  auto loaded = LoadMachineLimits(here, &why);
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->bandwidth_all_threads->gb_per_s, 12.5);
+  // Limits of another machine are filed under its own key, not found for this one's.
+  MachineLimits other = Sample();
+  other.machine = "another-host";
+  ASSERT_TRUE(SaveMachineLimits(other).ok());
+  EXPECT_TRUE(std::filesystem::exists(MachineLimitsPath("another-host")));
+  EXPECT_EQ(LoadMachineLimits(here, &why)->machine, MachineKey(here));
+  other.machine.clear();
+  EXPECT_FALSE(SaveMachineLimits(other).ok());
 
   std::ofstream(path) << "{not json";
-  EXPECT_FALSE(LoadMachineLimits(&why));
+  EXPECT_FALSE(LoadMachineLimits(here, &why));
   EXPECT_NE(why.find("not JSON"), std::string::npos) << why;
   ::unsetenv("EDGEBENCH_CACHE");
   std::filesystem::remove_all(cache);
