@@ -23,11 +23,13 @@ LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& 
     r.omitted = "no measured requests";
     return r;
   }
+  // A session option as llama.cpp ran it, at least 1; `fallback` when the record does not have it.
+  auto option = [&](const char* key, int fallback) {
+    const auto it = session.effective_options.find(key);
+    return it == session.effective_options.end() ? fallback : std::max(1, std::atoi(it->second.c_str()));
+  };
   // The threads the session ran (a record from before they were kept: llama.cpp's default, every core).
-  int threads = 1 << 20;
-  if (auto it = session.effective_options.find("threads"); it != session.effective_options.end()) {
-    threads = std::max(1, std::atoi(it->second.c_str()));
-  }
+  const int threads = option("threads", 1 << 20);
   const BandwidthMeasurement* bandwidth = limits ? limits->BandwidthFor(threads) : nullptr;
   if (!bandwidth || bandwidth->gb_per_s <= 0) {
     r.omitted = limits                   ? "the machine's limits hold no memory bandwidth"
@@ -72,10 +74,7 @@ LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& 
   const double prompt_mean = prompt_sum / static_cast<double>(measured.size());
   r.prefill_flops_per_token = work.TokenFlops(prompt_mean / 2.0);
   r.prefill_gflops = r.prefill_flops_per_token * summary.prefill_tokens_per_s / 1e9;
-  int64_t ubatch = 512;
-  if (auto it = session.effective_options.find("ubatch"); it != session.effective_options.end()) {
-    ubatch = std::max(1, std::atoi(it->second.c_str()));
-  }
+  const int64_t ubatch = option("ubatch", 512);
   const double micro_batch = std::min(static_cast<double>(ubatch), std::max(1.0, prompt_mean));
   r.prefill_intensity = micro_batch * r.prefill_flops_per_token /
                         (static_cast<double>(work.weight_bytes_per_token) +
