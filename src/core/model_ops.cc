@@ -12,6 +12,8 @@
 #include <unordered_set>
 
 #include "backends/build_config.h"
+#include "core/onnx_graph_reader.h"
+#include "core/protobuf_wire.h"
 
 #if EDGEBENCH_WITH_LITERT
 #include "flatbuffers/flatbuffers.h"
@@ -27,89 +29,6 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return Status::Error("reading model '" + path + "' failed");
   return bytes;
-}
-
-// The protobuf wire format: a message is a sequence of (field number, wire type, value).
-// Only what ModelProto needs: varints, 64- and 32-bit fixed values, length-delimited bytes.
-class WireReader {
- public:
-  explicit WireReader(std::string_view bytes) : bytes_(bytes) {}
-
-  struct Field {
-    uint32_t number = 0;
-    uint32_t wire_type = 0;
-    uint64_t varint = 0;          // wire type 0
-    std::string_view bytes;       // wire type 2
-  };
-
-  bool done() const { return pos_ >= bytes_.size(); }
-
-  // The next field, or false with error() set when the bytes end inside it or are not protobuf.
-  bool Next(Field& field) {
-    uint64_t key = 0;
-    if (!Varint(key)) return false;
-    field.number = static_cast<uint32_t>(key >> 3);
-    field.wire_type = static_cast<uint32_t>(key & 7);
-    if (field.number == 0) return Fail("field number 0");
-    switch (field.wire_type) {
-      case 0:
-        return Varint(field.varint);
-      case 1:
-        return Skip(8);
-      case 5:
-        return Skip(4);
-      case 2: {
-        uint64_t length = 0;
-        if (!Varint(length)) return false;
-        if (length > bytes_.size() - pos_) return Fail("a field runs past the end of the data");
-        field.bytes = bytes_.substr(pos_, length);
-        pos_ += length;
-        return true;
-      }
-      default:
-        return Fail("wire type " + std::to_string(field.wire_type) + " is not used by ONNX");
-    }
-  }
-
-  const std::string& error() const { return error_; }
-
- private:
-  bool Varint(uint64_t& value) {
-    value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= bytes_.size()) return Fail("the data ends inside a number");
-      const auto byte = static_cast<uint8_t>(bytes_[pos_++]);
-      value |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return true;
-    }
-    return Fail("a number longer than 10 bytes");
-  }
-  bool Skip(size_t n) {
-    if (n > bytes_.size() - pos_) return Fail("the data ends inside a fixed-size value");
-    pos_ += n;
-    return true;
-  }
-  bool Fail(std::string message) {
-    error_ = std::move(message);
-    return false;
-  }
-
-  std::string_view bytes_;
-  size_t pos_ = 0;
-  std::string error_;
-};
-
-// Bytes per element of an ONNX TensorProto.DataType; 0 where the size is not fixed (string) or
-// the type is unknown.
-int64_t OnnxElementBytes(uint64_t data_type) {
-  switch (data_type) {
-    case 2: case 3: case 9: case 17: case 18: case 19: case 20: return 1;  // u8 i8 bool fp8*
-    case 4: case 5: case 10: case 16: return 2;                             // u16 i16 f16 bf16
-    case 1: case 6: case 12: return 4;                                      // f32 i32 u32
-    case 7: case 11: case 13: case 14: return 8;                            // i64 f64 u64 c64
-    case 15: return 16;                                                     // complex128
-    default: return 0;
-  }
 }
 
 struct OnnxTensorSize {
@@ -130,28 +49,17 @@ Result<OnnxTensorSize> ReadTensorSize(std::string_view message) {
       overflow = true;
     }
   };
-  uint64_t data_type = 0;
+  int64_t data_type = 0;
   while (!reader.done()) {
     if (!reader.Next(field)) return Status::Error(reader.error());
     if (field.number == 1 && field.wire_type == 0) {
       multiply(field.varint);
     } else if (field.number == 1 && field.wire_type == 2) {  // packed dims
-      // A packed repeated varint: the values one after another, without keys.
-      std::string_view rest = field.bytes;
-      size_t pos = 0;
-      while (pos < rest.size()) {
-        uint64_t value = 0;
-        int shift = 0;
-        while (pos < rest.size()) {
-          const auto byte = static_cast<uint8_t>(rest[pos++]);
-          value |= static_cast<uint64_t>(byte & 0x7f) << shift;
-          shift += 7;
-          if ((byte & 0x80) == 0) break;
-        }
-        multiply(value);
+      if (!WireReader::ForEachPackedVarint(field.bytes, multiply)) {
+        return Status::Error("an initializer's packed dims end inside a number");
       }
     } else if (field.number == 2 && field.wire_type == 0) {
-      data_type = field.varint;
+      data_type = static_cast<int64_t>(field.varint);
     } else if (field.number == 8 && field.wire_type == 2) {
       tensor.name = std::string(field.bytes);
     }

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "core/model_ops.h"
+#include "core/protobuf_wire.h"
 
 namespace edgebench {
 namespace {
@@ -13,20 +14,6 @@ Result<std::map<std::string, int>> CountOpTypes(Result<ModelOps> ops) {
   std::map<std::string, int> counts;
   for (const ModelNode& node : ops.value().nodes) ++counts[node.op_type];
   return counts;
-}
-
-// Protobuf's wire format: a length-delimited field (wire type 2).
-void AppendVarint(std::string& out, uint64_t value) {
-  do {
-    out += static_cast<char>((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
-    value >>= 7;
-  } while (value);
-}
-std::string LengthDelimited(uint32_t field, const std::string& bytes) {
-  std::string out;
-  AppendVarint(out, (static_cast<uint64_t>(field) << 3) | 2);
-  AppendVarint(out, bytes.size());
-  return out + bytes;
 }
 
 }  // namespace
