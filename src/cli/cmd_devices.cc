@@ -1,8 +1,10 @@
 // `edgebench devices`: every backend with its version and devices, available or not and why;
 // with --sensors, every sensor reader and channel of this machine (or of a tree copied from a
 // board, --sysfs-root) with one current value; with --limits, this machine's memory bandwidth
-// measured and cached for the roofline of every later run (docs/roofline.md).
+// and each runtime's matrix-product peak measured and cached for the roofline of every later run
+// (docs/roofline.md).
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "core/environment.h"
 #include "core/machine_limits.h"
 #include "diagnose/bandwidth_probe.h"
+#include "diagnose/compute_peak_probe.h"
 #include "monitor/device_sensors.h"
 #include "record/record.h"
 
@@ -75,6 +78,9 @@ struct LimitsOptions {
   double peak_gflops = 0;
   int passes = 10;
   int64_t array_mib = 0;  // 0: STREAM's rule
+  int64_t compute_size = 1024;
+  std::vector<std::string> compute_targets;  // empty: every available ONNX-reading device
+  bool no_compute = false;
 };
 
 std::string Fixed(double value, int decimals) {
@@ -90,8 +96,24 @@ void PrintBandwidth(const BandwidthMeasurement& b) {
             << (b.array_bytes >> 20) << " MiB)\n";
 }
 
-// Measures on one thread and on every usable core, keeps what the user published, caches it.
-int MeasureLimits(const LimitsOptions& o) {
+void PrintPeak(const ComputePeak& p) {
+  std::cout << "compute peak, " << p.target << " " << p.precision << ": " << Fixed(p.gflops, 1) << " GFLOP/s ("
+            << p.method << ", " << (p.threads > 0 ? std::to_string(p.threads) + " threads" : "threads as the runtime chose")
+            << ", best of " << p.passes << " passes; median "
+            << Fixed(p.median_gflops, 1) << ", worst " << Fixed(p.worst_gflops, 1) << ": spread "
+            << Fixed(100 * p.spread(), 1) << "%)\n";
+}
+
+void PrintLimits(const MachineLimits& limits) {
+  if (limits.bandwidth_one_thread) PrintBandwidth(*limits.bandwidth_one_thread);
+  if (limits.bandwidth_all_threads) PrintBandwidth(*limits.bandwidth_all_threads);
+  for (const ComputePeak& peak : limits.compute_peaks) PrintPeak(peak);
+  for (const std::string& missing : limits.compute_peaks_missing) std::cout << "no compute peak: " << missing << "\n";
+}
+
+// Measures on one thread and on every usable core, then each runtime's matrix-product peak;
+// keeps what the user published, caches it.
+int MeasureLimits(const LimitsOptions& o, Registry& registry) {
   const Environment env = ReadEnvironment();
   MachineLimits limits;
   limits.machine = MachineKey(env);
@@ -114,13 +136,27 @@ int MeasureLimits(const LimitsOptions& o) {
     (threads == 1 ? limits.bandwidth_one_thread : limits.bandwidth_all_threads) = measured.take();
     if (UsableCores() == 1) break;
   }
+  if (!o.no_compute) {
+    ComputePeakOptions peak_options;
+    peak_options.size = o.compute_size;
+    peak_options.only_targets = o.compute_targets;
+    const std::string cached = MachineLimitsPath(limits.machine);
+    peak_options.model_dir = cached.empty() ? std::filesystem::temp_directory_path().string() + "/edgebench-probes"
+                                            : std::filesystem::path(cached).parent_path().string() + "/probes";
+    std::cerr << "measuring each runtime's compute peak: a " << o.compute_size << "x" << o.compute_size
+              << " matrix product, fp32 and int8, best of " << peak_options.passes << " passes\n";
+    ComputePeakResults peaks = MeasureComputePeaks(registry, peak_options, [](const std::string& target) {
+      std::cerr << "  " << target << "\n";
+    });
+    limits.compute_peaks = std::move(peaks.peaks);
+    limits.compute_peaks_missing = std::move(peaks.missing);
+  }
   if (Status saved = SaveMachineLimits(limits); !saved.ok()) {
     std::cerr << "edgebench devices --limits: the limits were measured but not cached: " << saved.message() << "\n";
     return 1;
   }
   std::cout << "\nmachine limits of " << limits.machine << " (cached in " << MachineLimitsPath(limits.machine) << ")\n";
-  if (limits.bandwidth_one_thread) PrintBandwidth(*limits.bandwidth_one_thread);
-  if (limits.bandwidth_all_threads) PrintBandwidth(*limits.bandwidth_all_threads);
+  PrintLimits(limits);
   std::cout << "published peak bandwidth: "
             << (limits.published_peak_gb_per_s > 0 ? Fixed(limits.published_peak_gb_per_s, 2) + " GB/s" : "not given (--peak-gbs)")
             << "\npublished peak compute: "
@@ -156,13 +192,24 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--array-mib", limits->array_mib,
                   "with --limits: each triad array's size in MiB (default: 4x the last-level cache, at least 64)")
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+  cmd->add_option("--compute-size", limits->compute_size,
+                  "with --limits: the compute probe's square matrix size (the product is N x N by N x N)")
+      ->check(CLI::Range(int64_t{16}, int64_t{8192}))
+      ->capture_default_str();
+  cmd->add_option("--compute-targets", limits->compute_targets,
+                  "with --limits: the backend:device targets whose compute peak is measured "
+                  "(default: every available device of a runtime that reads ONNX)")
+      ->delimiter(',');
+  cmd->add_flag("--no-compute", limits->no_compute, "with --limits: measure the memory bandwidth only");
   cmd->callback([&context, show_sensors, sysfs_root, limits] {
     if (limits->measure) {
-      context.exit_code = MeasureLimits(*limits);
+      context.exit_code = MeasureLimits(*limits, context.registry);
       return;
     }
-    if (limits->peak_gb_per_s > 0 || limits->peak_gflops > 0 || limits->array_mib > 0) {
-      std::cerr << "edgebench devices: --peak-gbs, --peak-gflops and --array-mib go with --limits\n";
+    if (limits->peak_gb_per_s > 0 || limits->peak_gflops > 0 || limits->array_mib > 0 ||
+        !limits->compute_targets.empty() || limits->no_compute) {
+      std::cerr << "edgebench devices: --peak-gbs, --peak-gflops, --array-mib, --compute-targets and --no-compute "
+                   "go with --limits\n";
       context.exit_code = 2;
       return;
     }
@@ -186,8 +233,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
     std::string why;
     if (const auto cached = LoadMachineLimits(ReadEnvironment(), &why)) {
       std::cout << "\nmachine limits (measured " << cached->measured_at << "; `edgebench devices --limits` measures again)\n";
-      if (cached->bandwidth_one_thread) PrintBandwidth(*cached->bandwidth_one_thread);
-      if (cached->bandwidth_all_threads) PrintBandwidth(*cached->bandwidth_all_threads);
+      PrintLimits(*cached);
     } else {
       std::cout << "\nmachine limits: " << why << "\n";
     }

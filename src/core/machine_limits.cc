@@ -34,6 +34,26 @@ BandwidthMeasurement BandwidthFromJson(const json& j) {
   return b;
 }
 
+json PeakToJson(const ComputePeak& p) {
+  return {{"target", p.target}, {"precision", p.precision}, {"gflops", p.gflops},
+          {"median_gflops", p.median_gflops}, {"worst_gflops", p.worst_gflops}, {"spread", p.spread()},
+          {"size", p.size}, {"threads", p.threads}, {"passes", p.passes}, {"method", p.method}};
+}
+
+ComputePeak PeakFromJson(const json& j) {
+  ComputePeak p;
+  p.target = j.at("target").get<std::string>();
+  p.precision = j.at("precision").get<std::string>();
+  p.gflops = j.at("gflops").get<double>();
+  p.median_gflops = j.value("median_gflops", p.gflops);
+  p.worst_gflops = j.value("worst_gflops", p.gflops);
+  p.size = j.at("size").get<int64_t>();
+  p.threads = j.at("threads").get<int>();
+  p.passes = j.at("passes").get<int>();
+  p.method = j.at("method").get<std::string>();
+  return p;
+}
+
 std::string CacheRoot() {
   if (const char* cache = std::getenv("EDGEBENCH_CACHE"); cache && *cache) return cache;
   if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/edgebench";
@@ -48,6 +68,13 @@ const BandwidthMeasurement* MachineLimits::BandwidthFor(int threads) const {
   return bandwidth_one_thread ? &*bandwidth_one_thread : nullptr;
 }
 
+const ComputePeak* MachineLimits::PeakFor(const std::string& target, const std::string& precision) const {
+  for (const ComputePeak& peak : compute_peaks) {
+    if (peak.target == target && peak.precision == precision) return &peak;
+  }
+  return nullptr;
+}
+
 json MachineLimitsToJson(const MachineLimits& limits) {
   json j = {{"machine", limits.machine}, {"measured_at", limits.measured_at}};
   if (limits.bandwidth_one_thread) j["bandwidth_one_thread"] = BandwidthToJson(*limits.bandwidth_one_thread);
@@ -55,6 +82,11 @@ json MachineLimitsToJson(const MachineLimits& limits) {
   if (limits.published_peak_gb_per_s > 0) j["published_peak_gb_per_s"] = limits.published_peak_gb_per_s;
   if (limits.published_peak_gflops > 0) j["published_peak_gflops"] = limits.published_peak_gflops;
   if (!limits.notes.empty()) j["notes"] = limits.notes;
+  if (!limits.compute_peaks.empty()) {
+    j["compute_peaks"] = json::array();
+    for (const ComputePeak& peak : limits.compute_peaks) j["compute_peaks"].push_back(PeakToJson(peak));
+  }
+  if (!limits.compute_peaks_missing.empty()) j["compute_peaks_missing"] = limits.compute_peaks_missing;
   return j;
 }
 
@@ -68,6 +100,10 @@ Result<MachineLimits> MachineLimitsFromJson(const json& j) {
     limits.published_peak_gb_per_s = j.value("published_peak_gb_per_s", 0.0);
     limits.published_peak_gflops = j.value("published_peak_gflops", 0.0);
     limits.notes = j.value("notes", std::string());
+    if (j.contains("compute_peaks")) {
+      for (const json& peak : j.at("compute_peaks")) limits.compute_peaks.push_back(PeakFromJson(peak));
+    }
+    limits.compute_peaks_missing = j.value("compute_peaks_missing", std::vector<std::string>{});
     return limits;
   } catch (const json::exception& e) {
     return Status::Error(std::string("machine limits: ") + e.what());

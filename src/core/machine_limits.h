@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,21 @@ struct BandwidthMeasurement {
   double spread() const { return worst_gb_per_s > 0 ? gb_per_s / worst_gb_per_s - 1 : 0; }
 };
 
+// The highest operation rate a runtime reached on this machine: a large matrix product through
+// it (`devices --limits`), best of several passes.
+struct ComputePeak {
+  std::string target;     // backend:device, e.g. "ort:cpu"
+  std::string precision;  // "fp32" or "int8"
+  double gflops = 0;      // the best pass, 1e9 operations/s (a multiply-add is 2)
+  double median_gflops = 0;
+  double worst_gflops = 0;
+  int64_t size = 0;       // the product is size x size by size x size
+  int threads = 0;        // as the runtime ran it (its effective option)
+  int passes = 0;
+  std::string method;     // "MatMul [1024x1024] x [1024x1024] through the runtime, float32"
+  double spread() const { return worst_gflops > 0 ? gflops / worst_gflops - 1 : 0; }
+};
+
 struct MachineLimits {
   std::string machine;      // the key the cache is filed under (CPU model, cores, memory, host)
   std::string measured_at;  // UTC, ISO 8601
@@ -37,10 +53,15 @@ struct MachineLimits {
   double published_peak_gb_per_s = 0;
   double published_peak_gflops = 0;
   std::string notes;        // e.g. arrays smaller than 4x the last-level cache on a small board
+  std::vector<ComputePeak> compute_peaks;
+  // Why a runtime's peak was not measured ("ort:dnnl fp32: provider not available").
+  std::vector<std::string> compute_peaks_missing;
 
   // The memory roof a run on `threads` threads is held to: the all-cores figure for several
   // threads, the one-thread figure for one. Null when neither was measured.
   const BandwidthMeasurement* BandwidthFor(int threads) const;
+  // The peak measured through `target` (backend:device) at `precision`; null when none was.
+  const ComputePeak* PeakFor(const std::string& target, const std::string& precision) const;
 };
 
 nlohmann::json MachineLimitsToJson(const MachineLimits& limits);

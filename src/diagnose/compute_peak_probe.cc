@@ -1,0 +1,189 @@
+#include "diagnose/compute_peak_probe.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "backends/target.h"
+#include "core/clock.h"
+#include "core/onnx_writer.h"
+
+namespace edgebench {
+namespace {
+
+// The probe's model: Y = A x B, A the input, B a constant; written once per size and precision.
+Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool int8) {
+  const std::string path = dir + "/matmul_" + (int8 ? "int8_" : "fp32_") + std::to_string(size) + ".onnx";
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return path;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
+  OnnxModelWriter writer;
+  if (int8) {
+    writer.AddInput("a", 2, {size, size});  // uint8 activations, int8 weights: the usual quantized product
+    std::string raw(static_cast<size_t>(size * size), '\0');
+    uint32_t state = 12345;
+    for (char& c : raw) {
+      state = state * 1664525u + 1013904223u;
+      c = static_cast<char>(state >> 24);
+    }
+    writer.AddInitializer("b", 3, {size, size}, raw);
+    writer.AddNode("MatMulInteger", {"a", "b"}, {"y"});
+    writer.AddOutput("y", 6, {size, size});
+  } else {
+    writer.AddInput("a", 1, {size, size});
+    writer.AddRandomFloatInitializer("b", {size, size}, 7);
+    writer.AddNode("MatMul", {"a", "b"}, {"y"});
+    writer.AddOutput("y", 1, {size, size});
+  }
+  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out << writer.Serialize(13);
+    out.close();
+    if (!out) {
+      std::filesystem::remove(temporary, ec);
+      return Status::Error("cannot write " + temporary + " (disk full or read-only?)");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::filesystem::remove(temporary, ec);
+    return Status::Error("cannot rename " + temporary + " to " + path);
+  }
+  return path;
+}
+
+Tensor ProbeInput(int64_t size, bool int8) {
+  Tensor t;
+  t.name = "a";
+  t.dtype = int8 ? DType::kUInt8 : DType::kFloat32;
+  t.shape = {size, size};
+  t.data.resize(static_cast<size_t>(size * size) * (int8 ? 1 : 4));
+  uint32_t state = 99;
+  if (int8) {
+    for (std::byte& b : t.data) {
+      state = state * 1664525u + 1013904223u;
+      b = static_cast<std::byte>(state >> 24);
+    }
+  } else {
+    float* values = t.as<float>();
+    for (int64_t i = 0; i < size * size; ++i) {
+      state = state * 1664525u + 1013904223u;
+      values[i] = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
+    }
+  }
+  return t;
+}
+
+Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text, const std::string& path, bool int8,
+                               const ComputePeakOptions& options) {
+  auto target = ParseTarget(target_text);
+  if (!target.ok()) return target.status();
+  auto session = backend.Load(Artifact{path}, target.value());
+  if (!session.ok()) return Status::Error("load: " + session.error());
+  Session& s = *session.value();
+  if (Status prepared = s.Prepare({{options.size, options.size}}); !prepared.ok()) {
+    return Status::Error("prepare: " + prepared.message());
+  }
+  const std::vector<Tensor> inputs = {ProbeInput(options.size, int8)};
+  std::vector<Tensor> outputs;
+  if (Status ran = s.Run(inputs, outputs); !ran.ok()) return Status::Error("run: " + ran.message());
+  const Placement placement = s.GetPlacement();
+  std::string ran_on;
+  for (const auto& [device, nodes] : placement.nodes_by_device) ran_on += (ran_on.empty() ? "" : "+") + device;
+  // AUTO chooses a device itself: what it chose is named in the method.
+  if (placement.known && target.value().device != "auto") {
+    const auto on_device = placement.nodes_by_device.find(target.value().device);
+    if (on_device == placement.nodes_by_device.end() || on_device->second == 0) {
+      return Status::Error("the product ran on " + (ran_on.empty() ? std::string("an unnamed device") : ran_on) +
+                           ", not on " + target.value().device);
+    }
+  }
+  const double flops = 2.0 * static_cast<double>(options.size) * static_cast<double>(options.size) *
+                       static_cast<double>(options.size);
+  std::vector<double> rates;
+  for (int pass = 0; pass < options.passes; ++pass) {
+    const int64_t start = NowNs();
+    int64_t runs = 0;
+    int64_t elapsed = 0;
+    do {
+      if (Status ran = s.Run(inputs, outputs); !ran.ok()) return Status::Error("run: " + ran.message());
+      ++runs;
+      elapsed = NowNs() - start;
+    } while (elapsed < static_cast<int64_t>(options.pass_seconds * 1e9));
+    rates.push_back(flops * static_cast<double>(runs) / static_cast<double>(elapsed));  // flops/ns = GFLOP/s
+  }
+  std::sort(rates.begin(), rates.end());
+  ComputePeak peak;
+  peak.target = target.value().backend + ":" + target.value().device;
+  peak.precision = int8 ? "int8" : "fp32";
+  peak.gflops = rates.back();
+  peak.worst_gflops = rates.front();
+  peak.median_gflops = rates[rates.size() / 2];
+  peak.size = options.size;
+  peak.passes = options.passes;
+  const auto effective = s.effective_options();
+  const auto threads = effective.find("threads");
+  peak.threads = threads == effective.end() ? 0 : std::atoi(threads->second.c_str());
+  peak.method = std::string(int8 ? "MatMulInteger uint8 x int8" : "MatMul float32") + " [" +
+                std::to_string(options.size) + "x" + std::to_string(options.size) + "] x [" +
+                std::to_string(options.size) + "x" + std::to_string(options.size) + "] through the runtime";
+  if (target.value().device == "auto" && !ran_on.empty()) peak.method += " (AUTO chose " + ran_on + ")";
+  // A runtime that computes a float product at a lower precision by default (OpenVINO: bf16 on
+  // CPUs that have it) says so: a model run with the same defaults computes at it too.
+  if (const auto precision = effective.find("precision"); precision != effective.end()) {
+    peak.method += " (the runtime's inference precision: " + precision->second + ")";
+  }
+  return peak;
+}
+
+}  // namespace
+
+ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOptions& options,
+                                       const std::function<void(const std::string&)>& progress) {
+  ComputePeakResults results;
+  std::vector<std::pair<std::string, std::string>> targets;  // backend, backend:device
+  for (const BackendInfo& info : registry.List()) {
+    const bool reads_onnx = std::find(info.artifact_extensions.begin(), info.artifact_extensions.end(), ".onnx") !=
+                            info.artifact_extensions.end();
+    for (const DeviceInfo& device : info.devices) {
+      const std::string name = info.name + ":" + device.name;
+      if (!options.only_targets.empty() &&
+          std::find(options.only_targets.begin(), options.only_targets.end(), name) == options.only_targets.end()) {
+        continue;
+      }
+      if (!info.built || !info.loaded || !device.available || info.name == "null") continue;
+      if (!reads_onnx) {
+        results.missing.push_back(name + ": not measured (the probe is an ONNX MatMul; " + info.runtime +
+                                  " does not read ONNX files)");
+        continue;
+      }
+      targets.emplace_back(info.name, name);
+    }
+  }
+  for (const bool int8 : {false, true}) {
+    auto path = WriteProbeModel(options.model_dir, options.size, int8);
+    const std::string precision = int8 ? "int8" : "fp32";
+    for (const auto& [backend_name, target] : targets) {
+      if (!path.ok()) {
+        results.missing.push_back(target + " " + precision + ": " + path.error());
+        continue;
+      }
+      Backend* backend = registry.Find(backend_name);
+      if (!backend) {
+        results.missing.push_back(target + " " + precision + ": " + registry.WhyUnusable(backend_name));
+        continue;
+      }
+      if (progress) progress(target + " " + precision);
+      auto peak = MeasureOne(*backend, target, path.value(), int8, options);
+      if (peak.ok()) results.peaks.push_back(peak.take());
+      else results.missing.push_back(target + " " + precision + ": " + peak.error());
+    }
+  }
+  return results;
+}
+
+}  // namespace edgebench
