@@ -649,6 +649,11 @@ void FinishRecord(Record& r) {
     l.roofline = ComputeLlmRoofline(l.session, l.summary, l.settings, l.measured, l.prompt_tokens_run,
                                     r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
   }
+  if (r.work && !r.llm) {
+    r.tensor_roofline = ComputeTensorRoofline(*r.work, r.summary, r.backend + ":" + r.device,
+                                              TargetThreads(r.effective_target),
+                                              r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
+  }
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
                                 (r.failed_stage.empty() ? "" : " at " + r.failed_stage));

@@ -44,6 +44,7 @@
 #include "stats/histogram_series.h"
 #include "stats/server_histograms.h"
 #include "stats/llm_roofline.h"
+#include "stats/tensor_roofline.h"
 #include "stats/llm_summary.h"
 #include "stats/load_summary.h"
 #include "stats/summary.h"
@@ -197,6 +198,10 @@ struct Record {
   // machine_limits_missing says why. The roofline is derived from them.
   std::optional<MachineLimits> machine_limits;
   std::string machine_limits_missing;
+  // A tensor model's work per query at the shapes it ran, counted from its file (or why not), and
+  // the roofline derived from it, the summary and the machine's limits.
+  std::optional<TensorWork> work;
+  TensorRoofline tensor_roofline;
 
   // Outcome.
   CaseStatus status = CaseStatus::kOk;

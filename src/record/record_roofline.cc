@@ -37,4 +37,45 @@ void LlmWorkFromJson(const json& model, LlmSessionInfo& session) {
   session.work = w;
 }
 
+json TensorWorkToJson(const TensorWork& w) {
+  if (!w.counted()) return {{"omitted", w.omitted}};
+  return {{"method", w.method},
+          {"nodes", w.nodes},
+          {"precision", w.precision},
+          {"flops", w.flops()},
+          {"matmul_flops", w.matmul_flops},
+          {"conv_flops", w.conv_flops},
+          {"rule_flops", w.rule_flops},
+          {"weight_bytes", w.weight_bytes},
+          {"activation_bytes", w.activation_bytes},
+          {"approximate", w.approximate()},
+          {"approximations", w.approximations}};
+}
+
+Result<TensorWork> TensorWorkFromJson(const json& j) {
+  try {
+    TensorWork w;
+    if (j.contains("omitted")) {
+      w.omitted = j.at("omitted").get<std::string>();
+      if (w.omitted.empty()) w.omitted = "unknown";
+      return w;
+    }
+    w.method = j.value("method", std::string());
+    w.nodes = j.value("nodes", int64_t{0});
+    w.precision = j.value("precision", std::string("fp32"));
+    w.matmul_flops = j.at("matmul_flops").get<double>();
+    w.conv_flops = j.at("conv_flops").get<double>();
+    w.rule_flops = j.at("rule_flops").get<double>();
+    w.weight_bytes = j.at("weight_bytes").get<int64_t>();
+    w.activation_bytes = j.at("activation_bytes").get<int64_t>();
+    w.approximations = j.value("approximations", std::vector<std::string>{});
+    if (w.matmul_flops < 0 || w.conv_flops < 0 || w.rule_flops < 0 || w.weight_bytes < 0 || w.activation_bytes < 0) {
+      return Status::Error("a negative count");
+    }
+    return w;
+  } catch (const json::exception& e) {
+    return Status::Error(e.what());
+  }
+}
+
 }  // namespace edgebench

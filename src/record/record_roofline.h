@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/llm_types.h"
+#include "core/status.h"
+#include "core/tensor_work.h"
 
 namespace edgebench {
 
@@ -12,5 +14,10 @@ namespace edgebench {
 nlohmann::json LlmWorkToJson(const LlmSessionInfo& session);
 // Sets session.work or session.work_unknown; a record without the field says it predates the count.
 void LlmWorkFromJson(const nlohmann::json& model, LlmSessionInfo& session);
+
+// A tensor model's work per query as counted when the case ran: {"flops": .., ...} or
+// {"omitted": "why"}.
+nlohmann::json TensorWorkToJson(const TensorWork& work);
+Result<TensorWork> TensorWorkFromJson(const nlohmann::json& j);
 
 }  // namespace edgebench

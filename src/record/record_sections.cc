@@ -1,5 +1,7 @@
 #include "record/record_sections.h"
 
+#include "record/record_roofline.h"
+
 #include "record/json_numbers.h"
 #include "record/record_accuracy.h"
 #include "record/record_drift.h"
@@ -161,6 +163,22 @@ std::vector<RecordSection> MakeSections() {
            r.machine_limits_missing = "the record's machine limits do not read: " + limits.error();
            r.read_warnings.push_back("record " + r.id + ": machine_limits section left out: " + limits.error());
          }
+         return Status::Ok();
+       },
+       nullptr, nullptr, /*mode=*/false},
+      // Beside a tensor model's record: its work per query and the roofline derived from it
+      // (docs/roofline.md). Only the work is read back; the roofline is derived again on read.
+      {"roofline", [](const Record& r) { return r.work.has_value(); },
+       [](const Record& r) {
+         json j = TensorRooflineToJson(r.tensor_roofline);
+         j["work"] = TensorWorkToJson(*r.work);
+         return j;
+       },
+       [](const json& j, Record& r) {
+         if (j.is_null() || !j.contains("work")) return Status::Ok();
+         auto work = TensorWorkFromJson(j.at("work"));
+         if (work.ok()) r.work = work.take();
+         else r.read_warnings.push_back("record " + r.id + ": roofline work left out: " + work.error());
          return Status::Ok();
        },
        nullptr, nullptr, /*mode=*/false},

@@ -15,6 +15,7 @@
 #include "runner/pipeline_case.h"
 #include "runner/resolve_target.h"
 #include "core/strings.h"
+#include "core/tensor_work.h"
 
 namespace edgebench {
 namespace {
@@ -207,6 +208,12 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
                               ", not the " + ShapeToString(r.inputs[i].shape) + " asked for");
     }
   }
+
+  // The work one query does at these shapes, for the roofline (docs/roofline.md): read from the
+  // file, outside the measured phase.
+  std::vector<BoundShape> bound;
+  for (const InputDescription& input : r.inputs) bound.emplace_back(input.name, input.shape);
+  r.work = CountTensorWork(r.artifact, bound);
 
   stage("run");
   ScenarioContext context;

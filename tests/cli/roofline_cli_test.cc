@@ -65,7 +65,7 @@ TEST_F(RooflineCli, WithoutLimitsTheRooflineIsOmittedAndSaysHowToMeasure) {
 }
 
 TEST_F(RooflineCli, DevicesLimitsMeasuresAndEveryLaterRunCarriesIt) {
-  auto measured = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 3 --peak-gflops 1000 2>&1");
+  auto measured = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 3 --peak-gflops 1000 --no-compute 2>&1");
   ASSERT_EQ(measured.exit_code, 0) << measured.output;
   EXPECT_NE(measured.output.find("memory bandwidth, 1 thread:"), std::string::npos) << measured.output;
   EXPECT_NE(measured.output.find("cached in " + cache_ + "/limits/"), std::string::npos) << measured.output;
@@ -93,6 +93,41 @@ TEST_F(RooflineCli, DevicesLimitsMeasuresAndEveryLaterRunCarriesIt) {
   auto table = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") + " --prompt 8 --gen 4 --repeat 2 2>&1");
   EXPECT_EQ(table.exit_code, 0) << table.output;
   EXPECT_NE(table.output.find("decode roofline (%)"), std::string::npos) << table.output;
+}
+
+// A tensor model: `devices --limits` measures ORT's own matrix-product peak, and `run` puts the
+// ViT's work per query (counted from its graph) against it and the bandwidth.
+TEST_F(RooflineCli, RunPutsATensorModelAgainstItsRuntimesPeak) {
+  auto measured = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 2 --compute-size 96 " +
+                             "--compute-targets ort:cpu,ort:xnnpack 2>&1");
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  EXPECT_NE(measured.output.find("compute peak, ort:cpu fp32:"), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("compute peak, ort:cpu int8:"), std::string::npos) << measured.output;
+  // XNNPACK takes no MatMulInteger: the product ran on the CPU provider, so no peak is XNNPACK's.
+  EXPECT_NE(measured.output.find("no compute peak: ort:xnnpack int8: the product ran on cpu"), std::string::npos)
+      << measured.output;
+  auto run = RunCommand(Executable() + " run " + TestModel("vit_micro.onnx") +
+                        " --target ort:cpu --warmup 2 --min-queries 20 --min-duration 0 --format jsonl 2>/dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto record = nlohmann::json::parse(run.output);
+  const auto& roofline = record["roofline"];
+  ASSERT_FALSE(roofline.contains("omitted")) << roofline.dump();
+  double peak = 0;
+  for (const auto& p : record["machine_limits"]["compute_peaks"]) {
+    if (p["target"] == "ort:cpu" && p["precision"] == "fp32") peak = p["gflops"].get<double>();
+  }
+  EXPECT_GT(peak, 0);
+  EXPECT_EQ(roofline["compute_peak_gflops"].get<double>(), peak);
+  EXPECT_EQ(roofline["precision"], "fp32");
+  EXPECT_EQ(roofline["flops_per_query"], roofline["work"]["flops"]);
+  EXPECT_DOUBLE_EQ(roofline["intensity"].get<double>(),
+                   roofline["flops_per_query"].get<double>() / roofline["bytes_per_query"].get<double>());
+  const double attainable = roofline["attainable_gflops"].get<double>();
+  EXPECT_LE(attainable, peak);
+  EXPECT_EQ(roofline["bound"], attainable < peak ? "memory" : "compute");
+  EXPECT_GT(roofline["share"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(roofline["share"].get<double>(), roofline["achieved_gflops"].get<double>() / attainable);
+  EXPECT_TRUE(roofline["approximate"].get<bool>()) << "LayerNormalization, Softmax, GELU are counted by rule";
 }
 
 TEST_F(RooflineCli, BadLimitsFlagsAreUsageErrors) {

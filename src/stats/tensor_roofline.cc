@@ -1,0 +1,113 @@
+#include "stats/tensor_roofline.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace edgebench {
+
+using json = nlohmann::json;
+
+int TargetThreads(const std::string& canonical_target) {
+  const size_t query = canonical_target.find('?');
+  if (query == std::string::npos) return 0;
+  size_t pos = query + 1;
+  while (pos < canonical_target.size()) {
+    const size_t end = std::min(canonical_target.find('&', pos), canonical_target.size());
+    const std::string pair = canonical_target.substr(pos, end - pos);
+    if (pair.rfind("threads=", 0) == 0) return std::atoi(pair.c_str() + 8);
+    pos = end + 1;
+  }
+  return 0;
+}
+
+TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummary& summary, const std::string& target,
+                                     int threads, const MachineLimits* limits, const std::string& limits_missing) {
+  TensorRoofline r;
+  if (!work.counted()) {
+    r.omitted = "the model's work was not counted: " + work.omitted;
+    return r;
+  }
+  if (work.flops() <= 0 || work.bytes() <= 0) {
+    r.omitted = "the model's work counts to no operations or no bytes";
+    return r;
+  }
+  if (summary.count == 0) {
+    r.omitted = "no query was measured";
+    return r;
+  }
+  const BandwidthMeasurement* bandwidth = limits ? limits->BandwidthFor(threads > 0 ? threads : 1 << 20) : nullptr;
+  if (!bandwidth) {
+    r.omitted = limits ? "the machine's memory bandwidth was not measured; run `edgebench devices --limits`"
+                       : "no machine limits: " + limits_missing;
+    return r;
+  }
+  r.approximate = work.approximate();
+  r.precision = work.precision;
+  r.flops = work.flops();
+  r.bytes = work.bytes();
+  r.intensity = r.flops / r.bytes;
+  const auto median = summary.Percentile(50);
+  r.queries_per_s = summary.throughput_qps > 0 ? summary.throughput_qps
+                                               : (median && *median > 0 ? 1e9 / static_cast<double>(*median) : 0);
+  r.achieved_gflops = r.flops * r.queries_per_s / 1e9;
+  r.achieved_gb_per_s = r.bytes * r.queries_per_s / 1e9;
+  r.bandwidth_gb_per_s = bandwidth->gb_per_s;
+  r.bandwidth_source = "triad on " + std::to_string(bandwidth->threads) + " thread" +
+                       (bandwidth->threads == 1 ? "" : "s") + " (" + bandwidth->method + ")";
+  const double memory_roof = r.intensity * r.bandwidth_gb_per_s;
+  if (const ComputePeak* peak = limits->PeakFor(target, work.precision)) {
+    r.compute_peak_gflops = peak->gflops;
+    r.compute_peak_source = peak->method + ", " +
+                            (peak->threads > 0 ? std::to_string(peak->threads) + " thread" + (peak->threads == 1 ? "" : "s")
+                                               : std::string("threads as the runtime chose")) +
+                            ", best of " + std::to_string(peak->passes);
+    if (threads > 0 && peak->threads > 0 && threads != peak->threads) {
+      r.compute_peak_source += "; the run used " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+    }
+  } else if (limits->published_peak_gflops > 0) {
+    r.compute_peak_gflops = limits->published_peak_gflops;
+    r.compute_peak_source = "the published peak given to `devices --limits --peak-gflops`";
+  } else {
+    r.compute_peak_missing = "no " + work.precision + " peak measured through " + target +
+                             "; `edgebench devices --limits` measures each runtime's";
+  }
+  if (r.compute_peak_gflops > 0 && r.compute_peak_gflops < memory_roof) {
+    r.attainable_gflops = r.compute_peak_gflops;
+    r.bound = "compute";
+  } else {
+    r.attainable_gflops = memory_roof;
+    r.bound = "memory";
+  }
+  r.share = r.achieved_gflops / r.attainable_gflops;
+  r.compute_share = r.compute_peak_gflops > 0 ? r.achieved_gflops / r.compute_peak_gflops : 0;
+  r.bandwidth_share = r.achieved_gb_per_s / r.bandwidth_gb_per_s;
+  return r;
+}
+
+json TensorRooflineToJson(const TensorRoofline& r) {
+  if (!r.computed()) return {{"omitted", r.omitted}};
+  json j = {{"approximate", r.approximate},
+            {"precision", r.precision},
+            {"flops_per_query", r.flops},
+            {"bytes_per_query", r.bytes},
+            {"intensity", r.intensity},
+            {"queries_per_s", r.queries_per_s},
+            {"achieved_gflops", r.achieved_gflops},
+            {"achieved_gb_per_s", r.achieved_gb_per_s},
+            {"bandwidth_gb_per_s", r.bandwidth_gb_per_s},
+            {"bandwidth_source", r.bandwidth_source},
+            {"attainable_gflops", r.attainable_gflops},
+            {"bound", r.bound},
+            {"share", r.share},
+            {"bandwidth_share", r.bandwidth_share}};
+  if (r.compute_peak_gflops > 0) {
+    j["compute_peak_gflops"] = r.compute_peak_gflops;
+    j["compute_peak_source"] = r.compute_peak_source;
+    j["compute_share"] = r.compute_share;
+  } else {
+    j["compute_peak_missing"] = r.compute_peak_missing;
+  }
+  return j;
+}
+
+}  // namespace edgebench
