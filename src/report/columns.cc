@@ -106,6 +106,7 @@ std::vector<Column> SingleStreamColumns() {
       MetricTableColumn("p99_ms"),
       MetricTableColumn("mean_ms"),
       MetricTableColumn("throughput_qps"),
+      MetricTableColumn("roofline"),
       // "never" rather than kNoValue: never settling is a finding, and must not read as "no
       // value" (a column of it would be dropped). See kSettleColumnHelp.
       {"settled at q",
@@ -369,6 +370,7 @@ std::vector<Column> MultiStreamColumns() {
       MetricTableColumn("p50_ms"),
       MetricTableColumn("p99_ms"),
       MetricTableColumn("throughput_qps"),
+      MetricTableColumn("roofline"),
       LoadColumn("slowest stream p99 (ms)",
                  [](const Record&, const LoadRecord& l) -> std::string {
                    std::optional<int64_t> worst;
@@ -428,6 +430,7 @@ std::vector<Column> OfflineColumns() {
       LoadColumn("sessions", [](const Record&, const LoadRecord& l) { return std::to_string(l.streams); }),
       MetricTableColumn("queries"),
       MetricTableColumn("samples_per_s"),
+      MetricTableColumn("roofline"),
       MetricTableColumn("p50_ms"),
       MetricTableColumn("p99_ms"),
       StabilityColumn(),
@@ -534,7 +537,7 @@ const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
     static const auto* const load = new std::vector<Column>(WithProfileColumn(WithMonitorColumns(
         {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), MetricTableColumn("queries"),
          MetricTableColumn("p50_ms"), MetricTableColumn("p99_ms"), MetricTableColumn("throughput_qps"),
-         StabilityColumn(), VerdictColumn()},
+         MetricTableColumn("roofline"), StabilityColumn(), VerdictColumn()},
         false)));
     return *load;
   }

@@ -106,6 +106,19 @@ Value DecodeRooflineShare(const Record& r) { return DecodeRoofline(r) ? Value(De
 Value DecodeGigabytesPerSecond(const Record& r) {
   return DecodeRoofline(r) ? Value(DecodeRoofline(r)->decode_gb_per_s) : std::nullopt;
 }
+// A tensor model against its roofs: the binding roof's share, the runtime's own peak's share, the
+// achieved rate.
+const TensorRoofline* TensorRooflineOf(const Record& r) {
+  return !r.llm && r.work && r.tensor_roofline.computed() ? &r.tensor_roofline : nullptr;
+}
+Value TensorRooflineShare(const Record& r) { return TensorRooflineOf(r) ? Value(TensorRooflineOf(r)->share) : std::nullopt; }
+Value ComputePeakShare(const Record& r) {
+  const TensorRoofline* roofline = TensorRooflineOf(r);
+  return roofline && roofline->compute_peak_gflops > 0 ? Value(roofline->compute_share) : std::nullopt;
+}
+Value AchievedGigaflops(const Record& r) {
+  return TensorRooflineOf(r) ? Value(TensorRooflineOf(r)->achieved_gflops) : std::nullopt;
+}
 Value PrefillGigaflops(const Record& r) {
   return r.llm && r.llm->roofline.computed() && r.llm->roofline.prefill_gflops > 0 ? Value(r.llm->roofline.prefill_gflops)
                                                                                   : std::nullopt;
@@ -199,6 +212,16 @@ const std::vector<Metric>& Metrics() {
        "llm with --image: median time decoding the image embeddings into the context", VisionImagePrefillP50},
       {"text_prefill_p50_ms", "text prefill p50 (ms)", U::kMilliseconds, D::kLower, S::kLanguageModel, 0,
        "llm with --image: median time decoding the text tokens up to the first token", VisionTextPrefillP50},
+      {"roofline", "roofline (%)", U::kFraction, D::kHigher, S::kLatency, 0,
+       "a tensor model's operations per query x queries/s over the roof that binds at its intensity: its runtime's "
+       "own matrix-product peak, or intensity x memory bandwidth",
+       TensorRooflineShare},
+      {"compute_peak_share", "of peak (%)", U::kFraction, D::kHigher, S::kLatency, 0,
+       "a tensor model's achieved GFLOP/s over its runtime's own matrix-product peak at the model's precision",
+       ComputePeakShare},
+      {"achieved_gflops", "achieved (GFLOP/s)", U::kGigaflopsPerSecond, D::kHigher, S::kLatency, 0,
+       "a tensor model's operations per query (counted from its graph at the bound shapes) x queries/s",
+       AchievedGigaflops},
       {"decode_roofline", "decode roofline (%)", U::kFraction, D::kHigher, S::kLanguageModel, 0,
        "llm: the decode step's floor (the bytes it reads over the machine's memory bandwidth) / the median TPOT",
        DecodeRooflineShare},

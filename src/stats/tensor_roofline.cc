@@ -52,6 +52,7 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
   r.achieved_gflops = r.flops * r.queries_per_s / 1e9;
   r.achieved_gb_per_s = r.bytes * r.queries_per_s / 1e9;
   r.bandwidth_gb_per_s = bandwidth->gb_per_s;
+  r.bandwidth_threads = bandwidth->threads;
   r.bandwidth_source = "triad on " + std::to_string(bandwidth->threads) + " thread" +
                        (bandwidth->threads == 1 ? "" : "s") + " (" + bandwidth->method + ")";
   const double memory_roof = r.intensity * r.bandwidth_gb_per_s;
@@ -95,6 +96,7 @@ json TensorRooflineToJson(const TensorRoofline& r) {
             {"achieved_gflops", r.achieved_gflops},
             {"achieved_gb_per_s", r.achieved_gb_per_s},
             {"bandwidth_gb_per_s", r.bandwidth_gb_per_s},
+            {"bandwidth_threads", r.bandwidth_threads},
             {"bandwidth_source", r.bandwidth_source},
             {"attainable_gflops", r.attainable_gflops},
             {"bound", r.bound},

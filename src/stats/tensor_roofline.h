@@ -28,6 +28,7 @@ struct TensorRoofline {
   double achieved_gb_per_s = 0;
   // The memory roof.
   double bandwidth_gb_per_s = 0;
+  int bandwidth_threads = 0;
   std::string bandwidth_source;
   // The compute roof: this runtime's own peak (0: none measured and none published).
   double compute_peak_gflops = 0;

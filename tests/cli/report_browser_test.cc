@@ -202,6 +202,13 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
       if (roof.decode_omitted.empty()) phases.insert("decode");
       if (roof.prefill_gflops > 0) phases.insert("prefill");
     }
+    if (ok && !r.llm && r.work && r.summary.count > 0 && r.tensor_roofline.computed()) {
+      const TensorRoofline& roof = r.tensor_roofline;
+      roofs.insert(std::to_string(roof.bandwidth_gb_per_s) + "/" + std::to_string(roof.bandwidth_threads) + "/" +
+                   HostName(r.environment));
+      if (roof.compute_peak_gflops > 0) peaks.insert(r.backend + ":" + r.device + " " + roof.precision + " peak");
+      phases.insert("query");
+    }
     if (r.tune) {
       int& rounds = race_rounds[r.tune->race];
       rounds = std::max(rounds, r.tune->round + 1);

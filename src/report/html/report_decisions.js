@@ -174,10 +174,12 @@ window.edgebenchDecisionSections = function (h) {
         series.push({name: p.label, type: 'line', symbol: 'none', lineStyle: {type: 'dashed'},
                      data: [[lo, p.gflops], [hi, p.gflops]]});
       });
-      ['decode', 'prefill'].forEach(function (phase) {
+      // A tensor model's case is one point per query; a language model's two, decode and prefill.
+      var symbols = {decode: 'circle', prefill: 'diamond', query: 'triangle'};
+      ['decode', 'prefill', 'query'].forEach(function (phase) {
         var mine = points.filter(function (p) { return p.phase === phase; });
         if (!mine.length) return;
-        series.push({name: phase, type: 'scatter', symbolSize: 11, symbol: phase === 'decode' ? 'circle' : 'diamond',
+        series.push({name: phase, type: 'scatter', symbolSize: 11, symbol: symbols[phase],
                      data: mine.map(function (p) { return {name: p.label, value: [p.intensity, p.gflops]}; })});
       });
       draw(chartBox(body, 'roofline/chart', 420), {

@@ -1,5 +1,6 @@
 #include "report/html/report_roofline.h"
 
+#include <functional>
 #include <iomanip>
 #include <sstream>
 
@@ -11,12 +12,41 @@ using nlohmann::json;
 
 namespace {
 
-std::string RoofLabel(const Record& r, const LlmRoofline& roofline) {
+std::string RoofLabel(const Record& r, double gb_per_s, const std::string& source) {
   std::ostringstream label;
-  label << "memory " << std::fixed << std::setprecision(1) << roofline.bandwidth_gb_per_s << " GB/s (triad, "
-        << roofline.bandwidth_threads << " thread" << (roofline.bandwidth_threads == 1 ? "" : "s") << ", "
+  label << "memory " << std::fixed << std::setprecision(1) << gb_per_s << " GB/s (" << source << ", "
         << HostName(r.environment) << ")";
   return label.str();
+}
+
+std::string TriadThreads(int threads) {
+  return "triad, " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+}
+
+// A tensor model's case: one point at its intensity, against its runtime's own peak.
+void AddTensorPoint(const Record& r, json& roofs, json& peaks, json& points, json& omitted,
+                    const std::function<void(json&, const std::string&, const char*, double)>& add_unique) {
+  const TensorRoofline& roofline = r.tensor_roofline;
+  const std::string label = ReportCaseLabel(r);
+  if (!roofline.computed()) {
+    omitted.push_back({{"label", label}, {"reason", roofline.omitted}});
+    return;
+  }
+  const std::string roof = RoofLabel(r, roofline.bandwidth_gb_per_s, TriadThreads(roofline.bandwidth_threads));
+  add_unique(roofs, roof, "gb_per_s", roofline.bandwidth_gb_per_s);
+  std::string peak;
+  if (roofline.compute_peak_gflops > 0) {
+    peak = r.backend + ":" + r.device + " " + roofline.precision + " peak";
+    add_unique(peaks, peak, "gflops", roofline.compute_peak_gflops);
+  }
+  points.push_back({{"label", label},
+                    {"phase", "query"},
+                    {"intensity", roofline.intensity},
+                    {"gflops", roofline.achieved_gflops},
+                    {"gb_per_s", roofline.achieved_gb_per_s},
+                    {"share", roofline.share},
+                    {"roof", roofline.bound == "compute" ? json(peak) : json(roof)},
+                    {"approximate", roofline.approximate}});
 }
 
 }  // namespace
@@ -30,6 +60,10 @@ json RooflineSection(const std::vector<Record>& records) {
     list.push_back({{"label", label}, {key, value}});
   };
   for (const Record& r : records) {
+    if (r.status == CaseStatus::kOk && !r.llm && r.work && r.summary.count > 0) {
+      AddTensorPoint(r, roofs, peaks, points, omitted, add_unique);
+      continue;
+    }
     if (r.status != CaseStatus::kOk || !r.llm || r.llm->summary.requests == 0) continue;
     const LlmRoofline& roofline = r.llm->roofline;
     // Each prompt length is a case of its own: the label says which.
@@ -38,7 +72,7 @@ json RooflineSection(const std::vector<Record>& records) {
       omitted.push_back({{"label", label}, {"reason", roofline.omitted}});
       continue;
     }
-    const std::string roof = RoofLabel(r, roofline);
+    const std::string roof = RoofLabel(r, roofline.bandwidth_gb_per_s, TriadThreads(roofline.bandwidth_threads));
     add_unique(roofs, roof, "gb_per_s", roofline.bandwidth_gb_per_s);
     if (roofline.compute_peak_gflops > 0) {
       add_unique(peaks, "compute " + roofline.compute_peak_source, "gflops", roofline.compute_peak_gflops);
