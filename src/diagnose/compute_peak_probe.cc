@@ -10,17 +10,14 @@
 #include "backends/target.h"
 #include "core/clock.h"
 #include "core/onnx_writer.h"
+#include "diagnose/tflite_probe_model.h"
 
 namespace edgebench {
 namespace {
 
-// The probe's model: Y = A x B, A the input, B a constant; written once per size and precision.
-Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool int8) {
-  const std::string path = dir + "/matmul_" + (int8 ? "int8_" : "fp32_") + std::to_string(size) + ".onnx";
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec)) return path;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
+enum class ProbeFormat { kOnnx, kTflite };
+
+std::string OnnxProbeBytes(int64_t size, bool int8) {
   OnnxModelWriter writer;
   if (int8) {
     writer.AddInput("a", 2, {size, size});  // uint8 activations, int8 weights: the usual quantized product
@@ -39,10 +36,30 @@ Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool i
     writer.AddNode("MatMul", {"a", "b"}, {"y"});
     writer.AddOutput("y", 1, {size, size});
   }
+  return writer.Serialize(13);
+}
+
+// The probe's model: Y = A x B, A the input, B a constant; written once per format, size and
+// precision, to a temporary file renamed into place (two processes at once leave one whole file).
+Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool int8, ProbeFormat format) {
+  const std::string path = dir + "/matmul_" + (int8 ? "int8_" : "fp32_") + std::to_string(size) +
+                           (format == ProbeFormat::kOnnx ? ".onnx" : ".tflite");
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return path;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create " + dir + ": " + ec.message());
+  std::string bytes;
+  if (format == ProbeFormat::kOnnx) {
+    bytes = OnnxProbeBytes(size, int8);
+  } else {
+    auto tflite = TfliteMatMulModel(size, int8);
+    if (!tflite.ok()) return tflite.status();
+    bytes = tflite.take();
+  }
   const std::string temporary = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary);
-    out << writer.Serialize(13);
+    out << bytes;
     out.close();
     if (!out) {
       std::filesystem::remove(temporary, ec);
@@ -56,10 +73,11 @@ Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool i
   return path;
 }
 
-Tensor ProbeInput(int64_t size, bool int8) {
+// ONNX's quantized product takes uint8 activations, TFLite's int8.
+Tensor ProbeInput(int64_t size, bool int8, ProbeFormat format) {
   Tensor t;
   t.name = "a";
-  t.dtype = int8 ? DType::kUInt8 : DType::kFloat32;
+  t.dtype = !int8 ? DType::kFloat32 : format == ProbeFormat::kOnnx ? DType::kUInt8 : DType::kInt8;
   t.shape = {size, size};
   t.data.resize(static_cast<size_t>(size * size) * (int8 ? 1 : 4));
   uint32_t state = 99;
@@ -79,7 +97,7 @@ Tensor ProbeInput(int64_t size, bool int8) {
 }
 
 Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text, const std::string& path, bool int8,
-                               const ComputePeakOptions& options) {
+                               ProbeFormat format, const ComputePeakOptions& options) {
   auto target = ParseTarget(target_text);
   if (!target.ok()) return target.status();
   auto session = backend.Load(Artifact{path}, target.value());
@@ -88,7 +106,7 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
   if (Status prepared = s.Prepare({{options.size, options.size}}); !prepared.ok()) {
     return Status::Error("prepare: " + prepared.message());
   }
-  const std::vector<Tensor> inputs = {ProbeInput(options.size, int8)};
+  const std::vector<Tensor> inputs = {ProbeInput(options.size, int8, format)};
   std::vector<Tensor> outputs;
   if (Status ran = s.Run(inputs, outputs); !ran.ok()) return Status::Error("run: " + ran.message());
   const Placement placement = s.GetPlacement();
@@ -128,7 +146,9 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
   const auto effective = s.effective_options();
   const auto threads = effective.find("threads");
   peak.threads = threads == effective.end() ? 0 : std::atoi(threads->second.c_str());
-  peak.method = std::string(int8 ? "MatMulInteger uint8 x int8" : "MatMul float32") + " [" +
+  peak.method = std::string(format == ProbeFormat::kTflite ? (int8 ? "FULLY_CONNECTED int8 x int8" : "FULLY_CONNECTED float32")
+                                                          : (int8 ? "MatMulInteger uint8 x int8" : "MatMul float32")) +
+                " [" +
                 std::to_string(options.size) + "x" + std::to_string(options.size) + "] x [" +
                 std::to_string(options.size) + "x" + std::to_string(options.size) + "] through the runtime";
   if (target.value().device == "auto" && !ran_on.empty()) peak.method += " (AUTO chose " + ran_on + ")";
@@ -145,42 +165,74 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
 ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOptions& options,
                                        const std::function<void(const std::string&)>& progress) {
   ComputePeakResults results;
-  std::vector<std::pair<std::string, std::string>> targets;  // backend, backend:device
-  for (const BackendInfo& info : registry.List()) {
-    const bool reads_onnx = std::find(info.artifact_extensions.begin(), info.artifact_extensions.end(), ".onnx") !=
-                            info.artifact_extensions.end();
+  struct ProbeTarget {
+    std::string backend, name;
+    ProbeFormat format;
+  };
+  std::vector<ProbeTarget> targets;
+  const auto reads = [](const BackendInfo& info, const char* extension) {
+    return std::find(info.artifact_extensions.begin(), info.artifact_extensions.end(), extension) !=
+           info.artifact_extensions.end();
+  };
+  std::vector<std::string> named_but_unseen = options.only_targets;
+  const std::vector<BackendInfo> backends = registry.List();
+  for (const BackendInfo& info : backends) {
     for (const DeviceInfo& device : info.devices) {
       const std::string name = info.name + ":" + device.name;
-      if (!options.only_targets.empty() &&
-          std::find(options.only_targets.begin(), options.only_targets.end(), name) == options.only_targets.end()) {
+      const bool named = std::find(options.only_targets.begin(), options.only_targets.end(), name) !=
+                         options.only_targets.end();
+      if (!options.only_targets.empty() && !named) continue;
+      std::erase(named_but_unseen, name);
+      if (!info.built || !info.loaded || !device.available || info.name == "null") {
+        // A target asked for by name is never dropped silently: say why it was not measured.
+        if (named) {
+          const std::string why = !device.reason.empty() ? device.reason
+                                  : info.name == "null"  ? "the null backend runs no model"
+                                                         : registry.WhyUnusable(info.name);
+          results.missing.push_back(name + ": not measured (unavailable: " + why + ")");
+        }
         continue;
       }
-      if (!info.built || !info.loaded || !device.available || info.name == "null") continue;
-      if (!reads_onnx) {
-        results.missing.push_back(name + ": not measured (the probe is an ONNX MatMul; " + info.runtime +
-                                  " does not read ONNX files)");
-        continue;
+      if (info.name == "mediapipe") {
+        // MediaPipe reads TFLite but runs a vision task on an image: no bare product to time.
+        results.missing.push_back(name + ": not measured (MediaPipe runs a vision task on an image, not a bare "
+                                  "matrix product)");
+      } else if (reads(info, ".onnx")) {
+        targets.push_back({info.name, name, ProbeFormat::kOnnx});
+      } else if (reads(info, ".tflite")) {
+        targets.push_back({info.name, name, ProbeFormat::kTflite});
+      } else {
+        results.missing.push_back(name + ": not measured (the probe is an ONNX MatMul or a TFLite FULLY_CONNECTED; " +
+                                  info.runtime + " reads neither)");
       }
-      targets.emplace_back(info.name, name);
     }
   }
+  for (const std::string& name : named_but_unseen) {
+    const std::string backend_name = name.substr(0, name.find(':'));
+    const bool known_backend = std::any_of(backends.begin(), backends.end(),
+                                           [&](const BackendInfo& info) { return info.name == backend_name; });
+    results.missing.push_back(name + ": not measured (" +
+                              (known_backend ? "unavailable: " + registry.WhyUnusable(backend_name)
+                                             : std::string("no such target; `edgebench devices` lists them")) +
+                              ")");
+  }
   for (const bool int8 : {false, true}) {
-    auto path = WriteProbeModel(options.model_dir, options.size, int8);
     const std::string precision = int8 ? "int8" : "fp32";
-    for (const auto& [backend_name, target] : targets) {
+    for (const ProbeTarget& target : targets) {
+      auto path = WriteProbeModel(options.model_dir, options.size, int8, target.format);
       if (!path.ok()) {
-        results.missing.push_back(target + " " + precision + ": " + path.error());
+        results.missing.push_back(target.name + " " + precision + ": " + path.error());
         continue;
       }
-      Backend* backend = registry.Find(backend_name);
+      Backend* backend = registry.Find(target.backend);
       if (!backend) {
-        results.missing.push_back(target + " " + precision + ": " + registry.WhyUnusable(backend_name));
+        results.missing.push_back(target.name + " " + precision + ": " + registry.WhyUnusable(target.backend));
         continue;
       }
-      if (progress) progress(target + " " + precision);
-      auto peak = MeasureOne(*backend, target, path.value(), int8, options);
+      if (progress) progress(target.name + " " + precision);
+      auto peak = MeasureOne(*backend, target.name, path.value(), int8, target.format, options);
       if (peak.ok()) results.peaks.push_back(peak.take());
-      else results.missing.push_back(target + " " + precision + ": " + peak.error());
+      else results.missing.push_back(target.name + " " + precision + ": " + peak.error());
     }
   }
   return results;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../test_util.h"
+#include "backends/build_config.h"
 #include "core/machine_limits.h"
 
 namespace edgebench {
@@ -129,6 +130,39 @@ TEST_F(RooflineCli, RunPutsATensorModelAgainstItsRuntimesPeak) {
   EXPECT_DOUBLE_EQ(roofline["share"].get<double>(), roofline["achieved_gflops"].get<double>() / attainable);
   EXPECT_TRUE(roofline["approximate"].get<bool>()) << "LayerNormalization, Softmax, GELU are counted by rule";
 }
+
+#if EDGEBENCH_WITH_LITERT
+// LiteRT reads no ONNX: its peak comes from a TFLite FULLY_CONNECTED through its own backend, and
+// a TFLite model run on it (here the probe's own file, whose work is 2 N^3) is held to that peak.
+// A target named that cannot be measured is listed with the reason, not dropped.
+TEST_F(RooflineCli, LiteRtIsHeldToItsOwnTfliteProbe) {
+  auto measured = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 2 --compute-size 128 " +
+                             "--compute-targets litert:cpu,nosuch:device 2>&1");
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  EXPECT_NE(measured.output.find("compute peak, litert:cpu fp32:"), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("FULLY_CONNECTED float32 [128x128] x [128x128]"), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("compute peak, litert:cpu int8:"), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("no compute peak: nosuch:device: not measured (no such target"), std::string::npos)
+      << measured.output;
+  const std::string probe = cache_ + "/limits/probes/matmul_fp32_128.tflite";
+  ASSERT_TRUE(std::filesystem::exists(probe));
+  auto run = RunCommand(Executable() + " run " + probe +
+                        " --target litert:cpu --warmup 2 --min-queries 20 --min-duration 0 --format jsonl 2>/dev/null");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto record = nlohmann::json::parse(run.output);
+  const auto& roofline = record["roofline"];
+  ASSERT_FALSE(roofline.contains("omitted")) << roofline.dump();
+  EXPECT_EQ(roofline["work"]["flops"], 2.0 * 128 * 128 * 128);
+  EXPECT_FALSE(roofline["approximate"].get<bool>());
+  double peak = 0;
+  for (const auto& p : record["machine_limits"]["compute_peaks"]) {
+    if (p["target"] == "litert:cpu" && p["precision"] == "fp32") peak = p["gflops"].get<double>();
+  }
+  EXPECT_GT(peak, 0);
+  EXPECT_EQ(roofline["compute_peak_gflops"].get<double>(), peak);
+  EXPECT_GT(roofline["share"].get<double>(), 0);
+}
+#endif
 
 TEST_F(RooflineCli, BadLimitsFlagsAreUsageErrors) {
   auto alone = RunCommand(Executable() + " devices --peak-gbs 50 2>&1");
