@@ -651,7 +651,7 @@ void FinishRecord(Record& r) {
   }
   if (r.work && !r.llm) {
     r.tensor_roofline = ComputeTensorRoofline(*r.work, r.summary, r.backend + ":" + r.device,
-                                              TargetThreads(r.effective_target),
+                                              TargetThreads(r.effective_target), &r.placement,
                                               r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
   }
   if (r.status != CaseStatus::kOk) {

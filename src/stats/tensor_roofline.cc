@@ -1,6 +1,9 @@
 #include "stats/tensor_roofline.h"
 
 #include <algorithm>
+#include <cctype>
+#include <utility>
+#include <vector>
 #include <cstdlib>
 
 namespace edgebench {
@@ -21,7 +24,8 @@ int TargetThreads(const std::string& canonical_target) {
 }
 
 TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummary& summary, const std::string& target,
-                                     int threads, const MachineLimits* limits, const std::string& limits_missing) {
+                                     int threads, const Placement* placement, const MachineLimits* limits,
+                                     const std::string& limits_missing) {
   TensorRoofline r;
   if (!work.counted()) {
     r.omitted = "the model's work was not counted: " + work.omitted;
@@ -56,12 +60,48 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
   r.bandwidth_source = "triad on " + std::to_string(bandwidth->threads) + " thread" +
                        (bandwidth->threads == 1 ? "" : "s") + " (" + bandwidth->method + ")";
   const double memory_roof = r.intensity * r.bandwidth_gb_per_s;
-  if (const ComputePeak* peak = limits->PeakFor(target, work.precision)) {
+  // The devices that ran the model's nodes, as backend:device targets: the named one alone unless
+  // the runtime said it left nodes elsewhere.
+  const std::string backend = target.substr(0, target.find(':'));
+  std::vector<std::pair<std::string, int>> ran_on;
+  if (placement && placement->known) {
+    for (const auto& [device, nodes] : placement->nodes_by_device) {
+      std::string lower = device;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      // The model's own nodes where the runtime tells them (a fused node counts those it absorbed).
+      const auto original = placement->original_nodes_by_device.find(device);
+      if (nodes > 0) {
+        ran_on.emplace_back(backend + ":" + lower,
+                            original != placement->original_nodes_by_device.end() ? original->second : nodes);
+      }
+    }
+  }
+  const bool split = ran_on.size() > 1 || (ran_on.size() == 1 && ran_on[0].first != target);
+  if (!split) ran_on = {{target, 0}};
+  std::string split_text;
+  for (const auto& [name, nodes] : ran_on) {
+    split_text += (split_text.empty() ? "" : ", ") + name + " " + std::to_string(nodes);
+  }
+  const ComputePeak* peak = nullptr;
+  std::string unmeasured;
+  for (const auto& [name, nodes] : ran_on) {
+    const ComputePeak* p = limits->PeakFor(name, work.precision);
+    if (!p) {
+      unmeasured += (unmeasured.empty() ? "" : ", ") + name;
+    } else if (!peak || p->gflops > peak->gflops) {
+      peak = p;
+    }
+  }
+  if (peak && unmeasured.empty()) {
     r.compute_peak_gflops = peak->gflops;
+    r.compute_peak_target = peak->target;
     r.compute_peak_source = peak->method + ", " +
                             (peak->threads > 0 ? std::to_string(peak->threads) + " thread" + (peak->threads == 1 ? "" : "s")
                                                : std::string("threads as the runtime chose")) +
                             ", best of " + std::to_string(peak->passes);
+    if (split) {
+      r.compute_peak_source += "; the nodes ran on " + split_text + ": the highest of their peaks, " + peak->target + "'s";
+    }
     if (threads > 0 && peak->threads > 0 && threads != peak->threads) {
       r.compute_peak_source += "; the run used " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
     }
@@ -69,7 +109,8 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
     r.compute_peak_gflops = limits->published_peak_gflops;
     r.compute_peak_source = "the published peak given to `devices --limits --peak-gflops`";
   } else {
-    r.compute_peak_missing = "no " + work.precision + " peak measured through " + target +
+    r.compute_peak_missing = "no " + work.precision + " peak measured through " + unmeasured +
+                             (split ? " (the nodes ran on " + split_text + ")" : "") +
                              "; `edgebench devices --limits` measures each runtime's";
   }
   if (r.compute_peak_gflops > 0 && r.compute_peak_gflops < memory_roof) {
@@ -104,6 +145,7 @@ json TensorRooflineToJson(const TensorRoofline& r) {
             {"bandwidth_share", r.bandwidth_share}};
   if (r.compute_peak_gflops > 0) {
     j["compute_peak_gflops"] = r.compute_peak_gflops;
+    if (!r.compute_peak_target.empty()) j["compute_peak_target"] = r.compute_peak_target;
     j["compute_peak_source"] = r.compute_peak_source;
     j["compute_share"] = r.compute_share;
   } else {

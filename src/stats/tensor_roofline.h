@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/machine_limits.h"
+#include "core/placement.h"
 #include "core/tensor_work.h"
 #include "stats/summary.h"
 
@@ -30,8 +31,11 @@ struct TensorRoofline {
   double bandwidth_gb_per_s = 0;
   int bandwidth_threads = 0;
   std::string bandwidth_source;
-  // The compute roof: this runtime's own peak (0: none measured and none published).
+  // The compute roof: this runtime's own peak (0: none measured and none published). Where the
+  // runtime ran the model's nodes on more than one device (a provider that left some to the
+  // CPU), the highest peak among them: no device could have gone faster than the fastest.
   double compute_peak_gflops = 0;
+  std::string compute_peak_target;  // whose measured peak it is ("ort:cpu"); empty for a published one
   std::string compute_peak_source;
   std::string compute_peak_missing;  // why there is none
   // min(compute peak, intensity x bandwidth); the memory roof alone when no compute peak is known.
@@ -45,9 +49,11 @@ struct TensorRoofline {
 };
 
 // `target`: the record's backend:device; `threads`: the threads the session ran (0: every core).
+// `placement`: where the runtime ran the nodes (null or unknown: on `target` alone).
 // `limits`: the record's machine limits (null: none, `limits_missing` says why).
 TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummary& summary, const std::string& target,
-                                     int threads, const MachineLimits* limits, const std::string& limits_missing);
+                                     int threads, const Placement* placement, const MachineLimits* limits,
+                                     const std::string& limits_missing);
 
 nlohmann::json TensorRooflineToJson(const TensorRoofline& roofline);
 
