@@ -136,6 +136,13 @@ class Backend {
                                                       const LlmLoadHints& /*hints*/) {
     return Status::Error("backend '" + target.backend + "' does not run language models");
   }
+  // Optional: the compute probe's product (diagnose/compute_peak_probe.h), Y = A x B with A the
+  // float32 input "a" [size, size] and B constant, built in the runtime's own kernels, for a
+  // runtime whose model files cannot hold a bare product (llama.cpp's GGUF). `int8`: B in the
+  // runtime's 8-bit format. The session's first note names the kernel and types.
+  virtual Result<std::unique_ptr<Session>> LoadMatMulProbe(int64_t /*size*/, bool /*int8*/, const Target& target) {
+    return Status::Error("backend '" + target.backend + "' has no matrix-product probe of its own");
+  }
 };
 
 }  // namespace edgebench

@@ -79,7 +79,7 @@ struct LimitsOptions {
   int passes = 10;
   int64_t array_mib = 0;  // 0: STREAM's rule
   int64_t compute_size = 1024;
-  std::vector<std::string> compute_targets;  // empty: every available ONNX- or TFLite-reading device
+  std::vector<std::string> compute_targets;  // empty: every available device
   bool no_compute = false;
 };
 
@@ -198,7 +198,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--compute-targets", limits->compute_targets,
                   "with --limits: the backend:device targets whose compute peak is measured "
-                  "(default: every available device of a runtime that reads ONNX or TFLite)")
+                  "(default: every available device)")
       ->delimiter(',');
   cmd->add_flag("--no-compute", limits->no_compute, "with --limits: measure the memory bandwidth only");
   cmd->callback([&context, show_sensors, sysfs_root, limits] {

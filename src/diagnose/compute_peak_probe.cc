@@ -15,7 +15,11 @@
 namespace edgebench {
 namespace {
 
-enum class ProbeFormat { kOnnx, kTflite };
+// kNative: the runtime builds the product itself (Backend::LoadMatMulProbe): llama.cpp's ggml.
+enum class ProbeFormat { kOnnx, kTflite, kNative };
+
+// How Backend::LoadMatMulProbe's default answers (backends/backend.h).
+constexpr const char* kNoProbeOfItsOwn = "has no matrix-product probe of its own";
 
 std::string OnnxProbeBytes(int64_t size, bool int8) {
   OnnxModelWriter writer;
@@ -77,6 +81,7 @@ Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool i
 Tensor ProbeInput(int64_t size, bool int8, ProbeFormat format) {
   Tensor t;
   t.name = "a";
+  if (format == ProbeFormat::kNative) int8 = false;  // the runtime quantizes its float input itself
   t.dtype = !int8 ? DType::kFloat32 : format == ProbeFormat::kOnnx ? DType::kUInt8 : DType::kInt8;
   t.shape = {size, size};
   t.data.resize(static_cast<size_t>(size * size) * (int8 ? 1 : 4));
@@ -100,7 +105,8 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
                                ProbeFormat format, const ComputePeakOptions& options) {
   auto target = ParseTarget(target_text);
   if (!target.ok()) return target.status();
-  auto session = backend.Load(Artifact{path}, target.value());
+  auto session = format == ProbeFormat::kNative ? backend.LoadMatMulProbe(options.size, int8, target.value())
+                                                : backend.Load(Artifact{path}, target.value());
   if (!session.ok()) return Status::Error("load: " + session.error());
   Session& s = *session.value();
   if (Status prepared = s.Prepare({{options.size, options.size}}); !prepared.ok()) {
@@ -146,9 +152,12 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
   const auto effective = s.effective_options();
   const auto threads = effective.find("threads");
   peak.threads = threads == effective.end() ? 0 : std::atoi(threads->second.c_str());
-  peak.method = std::string(format == ProbeFormat::kTflite ? (int8 ? "FULLY_CONNECTED int8 x int8" : "FULLY_CONNECTED float32")
-                                                          : (int8 ? "MatMulInteger uint8 x int8" : "MatMul float32")) +
-                " [" +
+  const std::vector<std::string> notes = s.notes();
+  const std::string kernel =
+      format == ProbeFormat::kNative ? (notes.empty() ? std::string("the runtime's own product") : notes.front())
+      : format == ProbeFormat::kTflite ? (int8 ? "FULLY_CONNECTED int8 x int8" : "FULLY_CONNECTED float32")
+                                       : (int8 ? "MatMulInteger uint8 x int8" : "MatMul float32");
+  peak.method = kernel + " [" +
                 std::to_string(options.size) + "x" + std::to_string(options.size) + "] x [" +
                 std::to_string(options.size) + "x" + std::to_string(options.size) + "] through the runtime";
   if (target.value().device == "auto" && !ran_on.empty()) peak.method += " (AUTO chose " + ran_on + ")";
@@ -202,8 +211,9 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
       } else if (reads(info, ".tflite")) {
         targets.push_back({info.name, name, ProbeFormat::kTflite});
       } else {
-        results.missing.push_back(name + ": not measured (the probe is an ONNX MatMul or a TFLite FULLY_CONNECTED; " +
-                                  info.runtime + " reads neither)");
+        // The runtime's own product where its backend builds one (llama.cpp's ggml); a backend
+        // without one says so when the probe asks for it.
+        targets.push_back({info.name, name, ProbeFormat::kNative});
       }
     }
   }
@@ -216,10 +226,12 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
                                              : std::string("no such target; `edgebench devices` lists them")) +
                               ")");
   }
+  std::vector<std::string> no_probe;
   for (const bool int8 : {false, true}) {
     const std::string precision = int8 ? "int8" : "fp32";
     for (const ProbeTarget& target : targets) {
-      auto path = WriteProbeModel(options.model_dir, options.size, int8, target.format);
+      Result<std::string> path = std::string();
+      if (target.format != ProbeFormat::kNative) path = WriteProbeModel(options.model_dir, options.size, int8, target.format);
       if (!path.ok()) {
         results.missing.push_back(target.name + " " + precision + ": " + path.error());
         continue;
@@ -229,10 +241,20 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
         results.missing.push_back(target.name + " " + precision + ": " + registry.WhyUnusable(target.backend));
         continue;
       }
+      if (std::find(no_probe.begin(), no_probe.end(), target.name) != no_probe.end()) continue;
       if (progress) progress(target.name + " " + precision);
       auto peak = MeasureOne(*backend, target.name, path.value(), int8, target.format, options);
-      if (peak.ok()) results.peaks.push_back(peak.take());
-      else results.missing.push_back(target.name + " " + precision + ": " + peak.error());
+      if (peak.ok()) {
+        results.peaks.push_back(peak.take());
+      } else if (target.format == ProbeFormat::kNative && peak.error().find(kNoProbeOfItsOwn) != std::string::npos) {
+        // Once per target, not per precision: a runtime that reads neither format and builds none.
+        no_probe.push_back(target.name);
+        results.missing.push_back(target.name + ": not measured (the probe is an ONNX MatMul, a TFLite " +
+                                  "FULLY_CONNECTED or the runtime's own product; " + backend->Info().runtime +
+                                  " reads neither format and builds none)");
+      } else {
+        results.missing.push_back(target.name + " " + precision + ": " + peak.error());
+      }
     }
   }
   return results;

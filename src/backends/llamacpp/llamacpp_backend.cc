@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "backends/build_config.h"
+#include "backends/llamacpp/ggml_matmul_probe.h"
 #include "backends/llamacpp/llamacpp_log.h"
 #include "backends/llamacpp/llamacpp_vision.h"
 #include "backends/llamacpp/llamacpp_work.h"
@@ -340,6 +341,16 @@ class LlamaCppBackend : public Backend {
 
   Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target&) override {
     return Status::Error("'" + artifact.path + "' is a language model: measure it with `edgebench llm`");
+  }
+
+  Result<std::unique_ptr<Session>> LoadMatMulProbe(int64_t size, bool int8, const Target& target) override {
+    if (target.device != "cpu") {
+      return Status::Error("llama.cpp has no device '" + target.device + "' here; use llamacpp:cpu");
+    }
+    EnsureInit();
+    auto threads = TargetOptions(target).Int("threads", UsableCores(), 1, 1024);
+    if (!threads.ok()) return threads.status();
+    return LoadGgmlMatMulProbe(size, int8, threads.value());
   }
 
   Result<std::unique_ptr<LlmSession>> LoadLlm(const Artifact& artifact, const Target& target,
