@@ -12,6 +12,7 @@ LlmWork CountLlmWork(const std::vector<LlmTensor>& tensors, const LlmShape& shap
   work.kv_bytes_per_position = kv_bytes_per_position;
   work.attention_flops_per_position = 4 * shape.layers * shape.heads * shape.head_dim;
   int64_t expert_tensors = 0;
+  int64_t quantized_elements = 0, wide_elements = 0;  // matrix weights below 16 bits, and the rest
   for (const LlmTensor& t : tensors) {
     work.tensor_bytes += t.bytes;
     const bool tied_output = t.name == "token_embd.weight" && !has_output;
@@ -28,7 +29,10 @@ LlmWork CountLlmWork(const std::vector<LlmTensor>& tensors, const LlmShape& shap
     }
     work.weight_bytes_per_token += t.bytes;
     if (matrix) work.matmul_weights += t.elements;
+    if (matrix && (t.name == "output.weight" || tied_output)) work.output_weights += t.elements;
+    if (matrix) (t.bytes < 2 * t.elements ? quantized_elements : wide_elements) += t.elements;
   }
+  work.precision = quantized_elements > wide_elements ? "int8" : "fp32";
   if (!has_output) work.notes.push_back("no output.weight: the token embedding is the output layer and read whole");
   if (expert_tensors > 0) {
     work.approximate = true;

@@ -33,8 +33,13 @@ struct LlmWork {
   int64_t weight_bytes_per_token = 0;  // what one decode step reads of them (see CountLlmWork)
   int64_t kv_bytes_per_position = 0;   // K and V of one position over every layer, at the cache's types
   int64_t matmul_weights = 0;          // elements of the matrices a token is multiplied by
+  int64_t output_weights = 0;          // of them, the output layer's (output.weight, or a tied token table)
   int64_t attention_flops_per_position = 0;  // 4 x layers x heads x head_dim (QK^T and AV)
   bool approximate = false;            // mixture of experts: the experts used taken as average
+  // The precision the matrix products run at, for the compute peak prefill is held to: "int8"
+  // where most matrix weights are stored below 16 bits (ggml's quantized types, multiplied by
+  // 8-bit-quantized activations), "fp32" otherwise (F32, F16, BF16); empty in older records.
+  std::string precision;
   std::vector<std::string> notes;
 
   // Bytes a decode step reads: the weights once (shared by every sequence of the step) and each
@@ -47,6 +52,12 @@ struct LlmWork {
   // attention over `depth` positions.
   double TokenFlops(double depth) const {
     return 2.0 * static_cast<double>(matmul_weights) + depth * static_cast<double>(attention_flops_per_position);
+  }
+  // A prompt token's share of prefilling `prompt` tokens: llama.cpp computes logits for the last
+  // token only, so the output layer is paid once per prompt, not once per token.
+  double PrefillTokenFlops(double depth, double prompt) const {
+    const double output = 2.0 * static_cast<double>(output_weights);
+    return TokenFlops(depth) - output + (prompt > 0 ? output / prompt : output);
   }
 };
 

@@ -647,7 +647,8 @@ void FinishRecord(Record& r) {
     LlmRecord& l = *r.llm;
     l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings);
     l.roofline = ComputeLlmRoofline(l.session, l.summary, l.settings, l.measured, l.prompt_tokens_run,
-                                    r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
+                                    r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing,
+                                    r.backend + ":" + r.device);
   }
   if (r.work && !r.llm) {
     r.tensor_roofline = ComputeTensorRoofline(*r.work, r.summary, r.backend + ":" + r.device,

@@ -11,8 +11,10 @@ json LlmWorkToJson(const LlmSessionInfo& session) {
           {"weight_bytes_per_token", w.weight_bytes_per_token},
           {"kv_bytes_per_position", w.kv_bytes_per_position},
           {"matmul_weights", w.matmul_weights},
+          {"output_weights", w.output_weights},
           {"attention_flops_per_position", w.attention_flops_per_position},
           {"approximate", w.approximate},
+          {"precision", w.precision},
           {"notes", w.notes}};
 }
 
@@ -31,8 +33,10 @@ void LlmWorkFromJson(const json& model, LlmSessionInfo& session) {
   w.weight_bytes_per_token = j.at("weight_bytes_per_token").get<int64_t>();
   w.kv_bytes_per_position = j.at("kv_bytes_per_position").get<int64_t>();
   w.matmul_weights = j.at("matmul_weights").get<int64_t>();
+  w.output_weights = j.value("output_weights", int64_t{0});  // older records: the output layer in every token
   w.attention_flops_per_position = j.at("attention_flops_per_position").get<int64_t>();
   w.approximate = j.value("approximate", false);
+  w.precision = j.value("precision", std::string());
   w.notes = j.value("notes", std::vector<std::string>{});
   session.work = w;
 }

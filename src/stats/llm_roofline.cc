@@ -8,7 +8,7 @@ namespace edgebench {
 LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& summary,
                                const LlmSettings& settings, const std::vector<LlmRequestTiming>& measured,
                                int64_t prompt_tokens_run, const MachineLimits* limits,
-                               const std::string& limits_missing) {
+                               const std::string& limits_missing, const std::string& target) {
   LlmRoofline r;
   if (!session.work) {
     r.omitted = session.work_unknown.empty() ? "the model's work per token was not counted" : session.work_unknown;
@@ -72,18 +72,27 @@ LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& 
 
   // Prefill: a token at depth d attends d positions; over a prompt of P, P/2 on average.
   const double prompt_mean = prompt_sum / static_cast<double>(measured.size());
-  r.prefill_flops_per_token = work.TokenFlops(prompt_mean / 2.0);
+  r.prefill_flops_per_token = work.PrefillTokenFlops(prompt_mean / 2.0, prompt_mean);
   r.prefill_gflops = r.prefill_flops_per_token * summary.prefill_tokens_per_s / 1e9;
   const int64_t ubatch = option("ubatch", 512);
   const double micro_batch = std::min(static_cast<double>(ubatch), std::max(1.0, prompt_mean));
   r.prefill_intensity = micro_batch * r.prefill_flops_per_token /
                         (static_cast<double>(work.weight_bytes_per_token) +
                          micro_batch * prompt_mean / 2.0 * static_cast<double>(work.kv_bytes_per_position));
-  if (limits->published_peak_gflops > 0) {
+  const ComputePeak* peak = target.empty() || work.precision.empty() ? nullptr : limits->PeakFor(target, work.precision);
+  if (peak && peak->gflops > 0) {
+    r.compute_peak_gflops = peak->gflops;
+    r.compute_peak_source = target + "'s " + peak->precision + " peak: " + peak->method + ", " +
+                            std::to_string(peak->threads) + " thread" + (peak->threads == 1 ? "" : "s") + ", best of " +
+                            std::to_string(peak->passes);
+    if (peak->threads > 0 && threads < (1 << 20) && threads != peak->threads) {
+      r.compute_peak_source += "; the run used " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+    }
+  } else if (limits->published_peak_gflops > 0) {
     r.compute_peak_gflops = limits->published_peak_gflops;
     r.compute_peak_source = "published peak (--peak-gflops)";
-    r.prefill_share = r.prefill_gflops / r.compute_peak_gflops;
   }
+  if (r.compute_peak_gflops > 0) r.prefill_share = r.prefill_gflops / r.compute_peak_gflops;
   return r;
 }
 
@@ -113,7 +122,8 @@ nlohmann::json LlmRooflineToJson(const LlmRoofline& r) {
     j["compute_peak_source"] = r.compute_peak_source;
     j["prefill_share"] = r.prefill_share;
   } else {
-    j["compute_peak"] = "not known: no compute peak measured for this runtime (give --peak-gflops to `devices --limits`)";
+    j["compute_peak"] = "not known: no compute peak measured for this runtime at the model's precision "
+                        "(`devices --limits` measures it; or give --peak-gflops)";
   }
   return j;
 }

@@ -41,7 +41,7 @@ struct LlmRoofline {
   // Flops per byte of one prefill micro-batch: its tokens' flops over the weights read once for
   // them and the KV at the mean depth.
   double prefill_intensity = 0;
-  double compute_peak_gflops = 0;      // a published peak when the user gave one; 0: none known
+  double compute_peak_gflops = 0;      // the runtime's measured peak, else a published one; 0: none known
   double prefill_share = 0;            // prefill_gflops / compute_peak_gflops
   std::string compute_peak_source;
 
@@ -49,11 +49,13 @@ struct LlmRoofline {
 };
 
 // `limits`: the record's machine limits (null: none, `limits_missing` says why). Serving load
-// (requests joining at different depths) gets no roofline yet, and says so.
+// (requests joining at different depths) gets no roofline yet, and says so. `target`: the
+// record's backend:device, whose measured peak at the model's precision prefill is held to
+// (empty, or none measured: the published peak, if given).
 LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& summary,
                                const LlmSettings& settings, const std::vector<LlmRequestTiming>& measured,
                                int64_t prompt_tokens_run, const MachineLimits* limits,
-                               const std::string& limits_missing);
+                               const std::string& limits_missing, const std::string& target = "");
 
 nlohmann::json LlmRooflineToJson(const LlmRoofline& roofline);
 

@@ -55,6 +55,8 @@ TEST_F(RooflineCli, TheTokensWorkIsTheTensorTableCountedByHand) {
             record["llm"]["kv_cache_bytes"]);
   EXPECT_EQ(work["matmul_weights"], 2048 * 128 + 2 * (128 * 128 + 2 * 128 * 64 + 128 * 128 + 3 * 128 * 384));
   EXPECT_EQ(work["attention_flops_per_position"], 4 * 2 * 4 * 32);
+  EXPECT_EQ(work["output_weights"], 2048 * 128) << "no output.weight: the token table is the output layer";
+  EXPECT_EQ(work["precision"], "fp32") << "f16 matrices";
   EXPECT_FALSE(work["approximate"].get<bool>());
 }
 
@@ -129,6 +131,40 @@ TEST_F(RooflineCli, RunPutsATensorModelAgainstItsRuntimesPeak) {
   EXPECT_GT(roofline["share"].get<double>(), 0);
   EXPECT_DOUBLE_EQ(roofline["share"].get<double>(), roofline["achieved_gflops"].get<double>() / attainable);
   EXPECT_TRUE(roofline["approximate"].get<bool>()) << "LayerNormalization, Softmax, GELU are counted by rule";
+}
+
+// llama.cpp reads only language models: its peak is a ggml_mul_mat its backend builds, and `llm`
+// holds prefill to it at the model's precision (llama-tiny's f16 matrices: fp32; Q8_0: int8).
+TEST_F(RooflineCli, LlmPrefillIsHeldToGgmlsOwnProduct) {
+  auto measured = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 2 --compute-size 128 " +
+                             "--compute-targets llamacpp:cpu 2>&1");
+  ASSERT_EQ(measured.exit_code, 0) << measured.output;
+  EXPECT_NE(measured.output.find("compute peak, llamacpp:cpu fp32: "), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("ggml_mul_mat float32"), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("compute peak, llamacpp:cpu int8: "), std::string::npos) << measured.output;
+  EXPECT_NE(measured.output.find("ggml_mul_mat Q8_0 x Q8_0"), std::string::npos) << measured.output;
+  for (const auto& [model, precision] : {std::pair{"llama-tiny.gguf", "fp32"}, {"llama-tiny-q8_0.gguf", "int8"}}) {
+    if (!std::filesystem::exists(TestModel(model))) continue;  // made only where llama-quantize is
+    auto r = RunCommand(Executable() + " llm " + TestModel(model) +
+                        " --prompt 16 --gen 4 --repeat 2 --warmup 1 --format jsonl --target 'llamacpp:cpu?threads=2'");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto record = nlohmann::json::parse(r.output);
+    EXPECT_EQ(record["llm"]["model"]["work"]["precision"], precision) << model;
+    double peak = 0;
+    for (const auto& p : record["machine_limits"]["compute_peaks"]) {
+      if (p["target"] == "llamacpp:cpu" && p["precision"] == precision) peak = p["gflops"].get<double>();
+    }
+    const auto& roofline = record["llm"]["summary"]["roofline"];
+    EXPECT_GT(peak, 0) << model;
+    EXPECT_EQ(roofline["compute_peak_gflops"].get<double>(), peak) << model;
+    EXPECT_DOUBLE_EQ(roofline["prefill_share"].get<double>(), roofline["prefill_gflops"].get<double>() / peak) << model;
+  }
+  auto odd = RunCommand(Executable() + " devices --limits --array-mib 8 --passes 2 --compute-size 100 " +
+                        "--compute-targets llamacpp:cpu 2>&1");
+  EXPECT_NE(odd.output.find("no compute peak: llamacpp:cpu fp32: load: the ggml probe's size must be a positive "
+                            "multiple of 32"),
+            std::string::npos)
+      << odd.output;
 }
 
 #if EDGEBENCH_WITH_LITERT

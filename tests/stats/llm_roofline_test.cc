@@ -82,6 +82,35 @@ TEST(LlmRoofline, OneThreadIsHeldToTheOneThreadBandwidthAndAPublishedPeakGivesPr
   EXPECT_NEAR(r.prefill_share, r.prefill_gflops / 100, 1e-12);
 }
 
+// llama.cpp's own measured peak at the model's precision wins over a published one; at another
+// precision, or for another target, it does not apply.
+TEST(LlmRoofline, PrefillIsHeldToTheRuntimesOwnPeakAtTheModelsPrecision) {
+  LlmSettings settings;
+  const auto measured = Requests(3);
+  LlmSessionInfo session = Session();
+  session.work->precision = "int8";
+  MachineLimits limits = Limits();
+  limits.published_peak_gflops = 100;
+  ComputePeak peak;
+  peak.target = "llamacpp:cpu";
+  peak.precision = "int8";
+  peak.gflops = 400;
+  peak.threads = 2;
+  peak.passes = 5;
+  peak.method = "ggml_mul_mat Q8_0 x Q8_0 [1024x1024] x [1024x1024] through the runtime";
+  limits.compute_peaks = {peak};
+  const LlmSummary summary = SummarizeLlm(measured, 100, settings);
+  const LlmRoofline own = ComputeLlmRoofline(session, summary, settings, measured, 100, &limits, "", "llamacpp:cpu");
+  EXPECT_EQ(own.compute_peak_gflops, 400);
+  EXPECT_NE(own.compute_peak_source.find("llamacpp:cpu's int8 peak: ggml_mul_mat Q8_0"), std::string::npos)
+      << own.compute_peak_source;
+  EXPECT_NEAR(own.prefill_share, own.prefill_gflops / 400, 1e-12);
+  session.work->precision = "fp32";
+  const LlmRoofline other = ComputeLlmRoofline(session, summary, settings, measured, 100, &limits, "", "llamacpp:cpu");
+  EXPECT_EQ(other.compute_peak_gflops, 100) << "no fp32 peak measured: the published one";
+  EXPECT_EQ(ComputeLlmRoofline(session, summary, settings, measured, 100, &limits, "", "").compute_peak_gflops, 100);
+}
+
 TEST(LlmRoofline, IsOmittedWithTheReason) {
   LlmSettings settings;
   const auto measured = Requests(3);
