@@ -193,8 +193,9 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
       if (!options.only_targets.empty() && !named) continue;
       std::erase(named_but_unseen, name);
       if (!info.built || !info.loaded || !device.available || info.name == "null") {
-        // A target asked for by name is never dropped silently: say why it was not measured.
-        if (named) {
+        // No device is dropped silently: say why it was not measured (the null backend's
+        // pseudo-devices only when named: they run no model).
+        if (named || (info.name != "null" && info.built)) {
           const std::string why = !device.reason.empty() ? device.reason
                                   : info.name == "null"  ? "the null backend runs no model"
                                                          : registry.WhyUnusable(info.name);
