@@ -13,7 +13,6 @@
 
 #include "backends/build_config.h"
 #include "core/onnx_graph_reader.h"
-#include "core/protobuf_wire.h"
 
 #if EDGEBENCH_WITH_LITERT
 #include "flatbuffers/flatbuffers.h"
@@ -31,222 +30,43 @@ Result<std::string> ReadWholeFile(const std::string& path) {
   return bytes;
 }
 
-struct OnnxTensorSize {
-  std::string name;
-  int64_t bytes = 0;
-  bool known = true;
-};
-
-Result<OnnxTensorSize> ReadTensorSize(std::string_view message) {
-  WireReader reader(message);
-  WireReader::Field field;
-  OnnxTensorSize tensor;
-  int64_t elements = 1;
-  bool overflow = false;  // dims whose product is past int64: a corrupt file, not a tensor
-  auto multiply = [&](uint64_t dim) {
-    if (dim > static_cast<uint64_t>(INT64_MAX) ||
-        __builtin_mul_overflow(elements, static_cast<int64_t>(dim), &elements)) {
-      overflow = true;
-    }
-  };
-  int64_t data_type = 0;
-  while (!reader.done()) {
-    if (!reader.Next(field)) return Status::Error(reader.error());
-    if (field.number == 1 && field.wire_type == 0) {
-      multiply(field.varint);
-    } else if (field.number == 1 && field.wire_type == 2) {  // packed dims
-      if (!WireReader::ForEachPackedVarint(field.bytes, multiply)) {
-        return Status::Error("an initializer's packed dims end inside a number");
-      }
-    } else if (field.number == 2 && field.wire_type == 0) {
-      data_type = static_cast<int64_t>(field.varint);
-    } else if (field.number == 8 && field.wire_type == 2) {
-      tensor.name = std::string(field.bytes);
-    }
-  }
-  if (overflow) {
-    return Status::Error("an initializer" + (tensor.name.empty() ? std::string() : " ('" + tensor.name + "')") +
-                         " declares more elements than a tensor can have: the file is corrupt");
-  }
-  const int64_t element_bytes = OnnxElementBytes(data_type);
-  tensor.known = element_bytes > 0;
-  if (tensor.known && __builtin_mul_overflow(elements, element_bytes, &tensor.bytes)) {
-    return Status::Error("an initializer" + (tensor.name.empty() ? std::string() : " ('" + tensor.name + "')") +
-                         " declares more bytes than a file can hold: the file is corrupt");
-  }
-  return tensor;
-}
-
-struct OnnxNodeFields {
-  ModelNode node;
-  std::vector<std::string> inputs;
-  bool has_subgraph = false;
-};
-
-Result<OnnxNodeFields> ReadNode(std::string_view message) {
-  WireReader reader(message);
-  WireReader::Field field;
-  OnnxNodeFields fields;
-  fields.node.domain = "ai.onnx";
-  while (!reader.done()) {
-    if (!reader.Next(field)) return Status::Error(reader.error());
-    if (field.wire_type != 2) continue;
-    if (field.number == 1) {
-      fields.inputs.emplace_back(field.bytes);
-    } else if (field.number == 2) {
-      fields.node.outputs.emplace_back(field.bytes);
-    } else if (field.number == 3) {
-      fields.node.name = std::string(field.bytes);
-    } else if (field.number == 4) {
-      fields.node.op_type = std::string(field.bytes);
-    } else if (field.number == 7 && !field.bytes.empty()) {
-      fields.node.domain = std::string(field.bytes);
-    } else if (field.number == 5) {  // AttributeProto: g (6) and graphs (11) hold subgraphs
-      WireReader attribute(field.bytes);
-      WireReader::Field inner;
-      while (!attribute.done()) {
-        if (!attribute.Next(inner)) return Status::Error(attribute.error());
-        if (inner.wire_type == 2 && (inner.number == 6 || inner.number == 11)) {
-          fields.has_subgraph = true;
-        }
-      }
-    }
-  }
-  return fields;
-}
-
-// ValueInfoProto: name (1), type (2) -> TypeProto.tensor_type (1) -> shape (2) -> dim (1) ->
-// dim_value (1) or dim_param (2).
-Result<ModelInput> ReadValueInfo(std::string_view message) {
-  ModelInput input;
-  input.shape_known = false;
-  WireReader value(message);
-  WireReader::Field field;
-  while (!value.done()) {
-    if (!value.Next(field)) return Status::Error(value.error());
-    if (field.number == 1 && field.wire_type == 2) input.name = std::string(field.bytes);
-    if (field.number != 2 || field.wire_type != 2) continue;
-    WireReader type(field.bytes);
-    WireReader::Field t;
-    while (!type.done()) {
-      if (!type.Next(t)) return Status::Error(type.error());
-      if (t.number != 1 || t.wire_type != 2) continue;
-      WireReader tensor(t.bytes);
-      WireReader::Field f;
-      while (!tensor.done()) {
-        if (!tensor.Next(f)) return Status::Error(tensor.error());
-        if (f.number != 2 || f.wire_type != 2) continue;
-        input.shape_known = true;
-        WireReader shape(f.bytes);
-        WireReader::Field d;
-        while (!shape.done()) {
-          if (!shape.Next(d)) return Status::Error(shape.error());
-          if (d.number != 1 || d.wire_type != 2) continue;
-          std::optional<int64_t> size;
-          WireReader dim(d.bytes);
-          WireReader::Field v;
-          while (!dim.done()) {
-            if (!dim.Next(v)) return Status::Error(dim.error());
-            if (v.number == 1 && v.wire_type == 0) size = static_cast<int64_t>(v.varint);
-          }
-          input.axes.push_back(size);
-        }
-      }
-    }
-  }
-  return input;
-}
-
-std::string OnnxDomain(std::string_view domain) {
-  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
-}
-
-}  // namespace
-
-const char* ModelFormatName(ModelFormat format) {
-  return format == ModelFormat::kOnnx ? "onnx" : "tflite";
-}
-
-Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path) {
-  const auto not_onnx = [&path](const std::string& why) {
-    return Status::Error("model '" + path + "' is not a complete ONNX model (" + why +
-                         "); is the file truncated, or in another format?");
-  };
+// Coverage's view of an ONNX model, from the one ONNX reader (core/onnx_graph_reader.h) that the
+// work counter uses too: the op types, declared inputs and outputs, and the parameter bytes each
+// node is the first to read.
+ModelOps OpsFromOnnxGraph(const OnnxGraph& graph) {
   ModelOps ops;
   ops.format = ModelFormat::kOnnx;
-  std::string_view graph;
-  bool has_graph = false;
-  WireReader model(bytes);
-  WireReader::Field field;
-  while (!model.done()) {
-    if (!model.Next(field)) return not_onnx(model.error());
-    if (field.number == 7 && field.wire_type == 2) {
-      graph = field.bytes;
-      has_graph = true;
-    } else if (field.number == 8 && field.wire_type == 2) {
-      WireReader opset(field.bytes);
-      WireReader::Field inner;
-      std::string domain;
-      int64_t version = 0;
-      while (!opset.done()) {
-        if (!opset.Next(inner)) return not_onnx(opset.error());
-        if (inner.number == 1 && inner.wire_type == 2) domain = std::string(inner.bytes);
-        if (inner.number == 2 && inner.wire_type == 0) version = static_cast<int64_t>(inner.varint);
-      }
-      ops.opsets[OnnxDomain(domain)] = version;
-    }
+  ops.opsets = graph.opsets;
+  for (const auto& [name, tensor] : graph.initializers) {
+    ops.parameter_bytes += tensor.bytes;
+    if (!tensor.size_known) ops.parameter_bytes_known = false;
   }
-  if (!has_graph) return not_onnx("no graph");
-
-  std::vector<OnnxNodeFields> nodes;
-  std::vector<ModelInput> declared_inputs;
-  std::unordered_map<std::string, OnnxTensorSize> initializers;
-  WireReader reader(graph);
-  while (!reader.done()) {
-    if (!reader.Next(field)) return not_onnx(reader.error());
-    if (field.wire_type != 2) continue;
-    if (field.number == 1) {
-      auto node = ReadNode(field.bytes);
-      if (!node.ok()) return not_onnx(node.error());
-      nodes.push_back(node.take());
-    } else if (field.number == 5) {
-      auto tensor = ReadTensorSize(field.bytes);
-      if (!tensor.ok()) return not_onnx(tensor.error());
-      OnnxTensorSize size = tensor.take();
-      ops.parameter_bytes += size.bytes;
-      if (!size.known) ops.parameter_bytes_known = false;
-      std::string name = size.name;
-      initializers.emplace(std::move(name), std::move(size));
-    } else if (field.number == 11) {  // graph inputs (initializers may be listed too)
-      auto input = ReadValueInfo(field.bytes);
-      if (!input.ok()) return not_onnx(input.error());
-      declared_inputs.push_back(input.take());
-    } else if (field.number == 12) {  // ValueInfoProto: name (1)
-      WireReader value(field.bytes);
-      WireReader::Field inner;
-      std::string name;
-      while (!value.done()) {
-        if (!value.Next(inner)) return not_onnx(value.error());
-        if (inner.number == 1 && inner.wire_type == 2) name = std::string(inner.bytes);
-      }
-      ops.graph_outputs.push_back(std::move(name));
-    }
+  for (const OnnxValueInfo& value : graph.inputs) {
+    ModelInput input;
+    input.name = value.name;
+    input.shape_known = value.shape_known;
+    for (const OnnxDim& dim : value.dims) input.axes.push_back(dim.value);
+    ops.inputs.push_back(std::move(input));
   }
-  if (nodes.empty()) return not_onnx("its graph has no nodes");
-  for (ModelInput& input : declared_inputs) {
-    if (!initializers.count(input.name)) ops.inputs.push_back(std::move(input));
-  }
-
+  ops.graph_outputs = graph.outputs;
   std::unordered_set<std::string> counted;
   int with_subgraphs = 0;
-  for (OnnxNodeFields& fields : nodes) {
-    for (const std::string& input : fields.inputs) {
-      auto it = initializers.find(input);
-      if (it == initializers.end() || !counted.insert(input).second) continue;
-      fields.node.parameter_bytes += it->second.bytes;
+  for (const OnnxGraphNode& node : graph.nodes) {
+    ModelNode out;
+    out.op_type = node.op_type;
+    out.domain = node.domain;
+    out.name = node.name;
+    out.outputs = node.outputs;
+    for (const std::string& input : node.inputs) {
+      const auto it = graph.initializers.find(input);
+      if (it == graph.initializers.end() || !counted.insert(input).second) continue;
+      out.parameter_bytes += it->second.bytes;
     }
-    if (fields.has_subgraph) ++with_subgraphs;
-    ops.nodes.push_back(std::move(fields.node));
+    if (std::any_of(node.attributes.begin(), node.attributes.end(),
+                    [](const auto& attribute) { return attribute.second.has_graph; })) {
+      ++with_subgraphs;
+    }
+    ops.nodes.push_back(std::move(out));
   }
   if (with_subgraphs > 0) {
     ops.notes.push_back(std::to_string(with_subgraphs) +
@@ -258,10 +78,22 @@ Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path)
   return ops;
 }
 
+}  // namespace
+
+const char* ModelFormatName(ModelFormat format) {
+  return format == ModelFormat::kOnnx ? "onnx" : "tflite";
+}
+
+Result<ModelOps> ParseOnnxOps(const std::string& bytes, const std::string& path) {
+  auto graph = ParseOnnxGraph(bytes, path);
+  if (!graph.ok()) return graph.status();
+  return OpsFromOnnxGraph(graph.value());
+}
+
 Result<ModelOps> ReadOnnxOps(const std::string& path) {
-  auto bytes = ReadWholeFile(path);
-  if (!bytes.ok()) return bytes.status();
-  return ParseOnnxOps(bytes.value(), path);
+  auto graph = ReadOnnxGraph(path);  // mapped: a large model is not read whole
+  if (!graph.ok()) return graph.status();
+  return OpsFromOnnxGraph(graph.value());
 }
 
 Result<ModelOps> ReadTfliteOps(const std::string& path) {
