@@ -15,6 +15,7 @@
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
+#include "core/file_replace.h"
 #include "report/html/report_data.h"
 #include "report/html/report_page.h"
 #include "report/html/report_tradeoffs.h"
@@ -43,28 +44,7 @@ Status WriteAtomically(const std::string& path, const std::string& text) {
     return Status::Error("cannot write '" + path + "': it is a directory; give a file name, e.g. " +
                          (target / "report.html").string());
   }
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return Status::Error("cannot write '" + path + "': cannot create a file in '" +
-                           directory.string() + "' (permission denied or read-only?)");
-    }
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::filesystem::remove(temporary, ec);
-      return Status::Error("cannot write '" + path + "': writing failed (disk full?)");
-    }
-  }
-  std::filesystem::rename(temporary, target, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    return Status::Error("cannot write '" + path +
-                         "': renaming the finished file into place failed: " + ec.message());
-  }
-  return Status::Ok();
+  return ReplaceFileContents(path, text);
 }
 
 std::string HumanSize(uintmax_t bytes) {

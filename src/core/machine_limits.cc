@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/environment.h"
+#include "core/file_replace.h"
 
 namespace edgebench {
 namespace {
@@ -155,21 +156,7 @@ Status SaveMachineLimits(const MachineLimits& limits) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   if (ec) return Status::Error("cannot create " + std::filesystem::path(path).parent_path().string() + ": " + ec.message());
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary);
-    out << MachineLimitsToJson(limits).dump(2) << "\n";
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temporary, ec);
-      return Status::Error("cannot write " + temporary + " (disk full or read-only?)");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::filesystem::remove(temporary, ec);
-    return Status::Error("cannot rename " + temporary + " to " + path);
-  }
-  return Status::Ok();
+  return ReplaceFileContents(path, MachineLimitsToJson(limits).dump(2) + "\n");
 }
 
 }  // namespace edgebench

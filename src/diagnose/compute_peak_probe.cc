@@ -9,6 +9,7 @@
 
 #include "backends/target.h"
 #include "core/clock.h"
+#include "core/file_replace.h"
 #include "core/onnx_writer.h"
 #include "diagnose/tflite_probe_model.h"
 
@@ -60,20 +61,7 @@ Result<std::string> WriteProbeModel(const std::string& dir, int64_t size, bool i
     if (!tflite.ok()) return tflite.status();
     bytes = tflite.take();
   }
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << bytes;
-    out.close();
-    if (!out) {
-      std::filesystem::remove(temporary, ec);
-      return Status::Error("cannot write " + temporary + " (disk full or read-only?)");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::filesystem::remove(temporary, ec);
-    return Status::Error("cannot rename " + temporary + " to " + path);
-  }
+  if (Status written = ReplaceFileContents(path, bytes); !written.ok()) return written;
   return path;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/file_replace.h"
 #include "monitor/sensor.h"
 
 namespace edgebench {
@@ -250,23 +251,7 @@ json TraceFromRecords(const std::vector<Record>& records) {
 }
 
 Status WriteTrace(const std::vector<Record>& records, const std::string& path) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::Error("cannot write the trace '" + temporary + "': " + std::strerror(errno));
-    out << TraceFromRecords(records).dump() << "\n";
-    out.flush();
-    if (!out) {
-      std::remove(temporary.c_str());
-      return Status::Error("writing the trace '" + temporary + "' failed (disk full?)");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temporary.c_str());
-    return Status::Error("cannot move the trace into place at '" + path + "': " + why);
-  }
-  return Status::Ok();
+  return ReplaceFileContents(path, TraceFromRecords(records).dump() + "\n");
 }
 
 }  // namespace edgebench
