@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/filler_values.h"
 #include "core/protobuf_wire.h"
 
 namespace edgebench {
@@ -51,13 +52,10 @@ void OnnxModelWriter::AddRandomFloatInitializer(const std::string& name, const s
                                                 uint32_t seed) {
   int64_t n = 1;
   for (int64_t d : dims) n *= d;
-  std::string raw(static_cast<size_t>(n) * 4, '\0');
-  uint32_t state = seed * 2654435761u + 1;
-  for (int64_t i = 0; i < n; ++i) {
-    state = state * 1664525u + 1013904223u;  // a linear congruential sequence: values, not statistics
-    const float value = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
-    std::memcpy(&raw[static_cast<size_t>(i) * 4], &value, 4);
-  }
+  std::vector<float> values(static_cast<size_t>(n));
+  FillFloats(values.data(), values.size(), seed * 2654435761u + 1);
+  std::string raw(values.size() * 4, '\0');
+  std::memcpy(raw.data(), values.data(), raw.size());
   AddInitializer(name, 1, dims, raw);
 }
 

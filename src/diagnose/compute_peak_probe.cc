@@ -10,6 +10,7 @@
 #include "backends/target.h"
 #include "core/clock.h"
 #include "core/file_replace.h"
+#include "core/filler_values.h"
 #include "core/onnx_writer.h"
 #include "diagnose/tflite_probe_model.h"
 
@@ -27,11 +28,7 @@ std::string OnnxProbeBytes(int64_t size, bool int8) {
   if (int8) {
     writer.AddInput("a", 2, {size, size});  // uint8 activations, int8 weights: the usual quantized product
     std::string raw(static_cast<size_t>(size * size), '\0');
-    uint32_t state = 12345;
-    for (char& c : raw) {
-      state = state * 1664525u + 1013904223u;
-      c = static_cast<char>(state >> 24);
-    }
+    FillBytes(raw.data(), raw.size(), 12345);
     writer.AddInitializer("b", 3, {size, size}, raw);
     writer.AddNode("MatMulInteger", {"a", "b"}, {"y"});
     writer.AddOutput("y", 6, {size, size});
@@ -73,18 +70,10 @@ Tensor ProbeInput(int64_t size, bool int8, ProbeFormat format) {
   t.dtype = !int8 ? DType::kFloat32 : format == ProbeFormat::kOnnx ? DType::kUInt8 : DType::kInt8;
   t.shape = {size, size};
   t.data.resize(static_cast<size_t>(size * size) * (int8 ? 1 : 4));
-  uint32_t state = 99;
   if (int8) {
-    for (std::byte& b : t.data) {
-      state = state * 1664525u + 1013904223u;
-      b = static_cast<std::byte>(state >> 24);
-    }
+    FillBytes(t.data.data(), t.data.size(), 99);
   } else {
-    float* values = t.as<float>();
-    for (int64_t i = 0; i < size * size; ++i) {
-      state = state * 1664525u + 1013904223u;
-      values[i] = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
-    }
+    FillFloats(t.as<float>(), static_cast<size_t>(size * size), 99);
   }
   return t;
 }

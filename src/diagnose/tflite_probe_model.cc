@@ -1,6 +1,7 @@
 #include "diagnose/tflite_probe_model.h"
 
 #include "backends/build_config.h"
+#include "core/filler_values.h"
 
 #if EDGEBENCH_WITH_LITERT
 #include <memory>
@@ -47,18 +48,10 @@ Result<std::string> TfliteMatMulModel(int64_t size, bool int8) {
   auto weights = std::make_unique<tflite::BufferT>();
   const auto elements = static_cast<size_t>(size * size);
   weights->data.resize(elements * (int8 ? 1 : 4));
-  uint32_t state = 7;
   if (int8) {
-    for (uint8_t& b : weights->data) {
-      state = state * 1664525u + 1013904223u;
-      b = static_cast<uint8_t>(state >> 24);
-    }
+    FillBytes(weights->data.data(), elements, 7);
   } else {
-    auto* values = reinterpret_cast<float*>(weights->data.data());
-    for (size_t i = 0; i < elements; ++i) {
-      state = state * 1664525u + 1013904223u;
-      values[i] = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
-    }
+    FillFloats(reinterpret_cast<float*>(weights->data.data()), elements, 7);
   }
   model.buffers.push_back(std::move(weights));
   auto graph = std::make_unique<tflite::SubGraphT>();

@@ -8,6 +8,8 @@
 #include "ggml-backend.h"
 #include "ggml.h"
 
+#include "core/filler_values.h"
+
 namespace edgebench {
 namespace {
 
@@ -73,11 +75,7 @@ class GgmlMatMulSession : public Session {
     }
     // Deterministic weights in [-1, 1), quantized to Q8_0 the way llama.cpp's quantizer does.
     std::vector<float> weights(static_cast<size_t>(size * size));
-    uint32_t state = 7;
-    for (float& w : weights) {
-      state = state * 1664525u + 1013904223u;
-      w = static_cast<float>(state >> 8) / static_cast<float>(1u << 23) - 1.0f;
-    }
+    FillFloats(weights.data(), weights.size(), 7);
     if (int8) {
       std::vector<uint8_t> packed(ggml_nbytes(b_));
       ggml_quantize_chunk(GGML_TYPE_Q8_0, weights.data(), packed.data(), 0, size, size, nullptr);
