@@ -31,6 +31,13 @@ struct Capabilities {
   bool dynamic_shapes = false;   // Prepare() accepts other shapes than the model's declared ones
   bool placement = false;        // Session::GetPlacement() reports where nodes ran
   bool language_model = false;   // LoadLlm() gives language-model sessions
+  // Load() runs any model of the backend's formats as plain tensors in and out, a bare matrix
+  // product included; false where the runtime runs tasks on images only (MediaPipe's vision
+  // tasks), so the compute probe says so instead of loading one.
+  bool bare_tensor_models = true;
+  // Backend::LoadMatMulProbe builds the compute probe's product in the runtime's own kernels
+  // (llama.cpp, whose GGUF files cannot hold a bare product).
+  bool matrix_probe = false;
   // The largest size one dimension may have in the runtime's own type (TFLite: int32).
   int64_t max_dim = INT64_MAX;
 };
@@ -136,10 +143,11 @@ class Backend {
                                                       const LlmLoadHints& /*hints*/) {
     return Status::Error("backend '" + target.backend + "' does not run language models");
   }
-  // Optional: the compute probe's product (diagnose/compute_peak_probe.h), Y = A x B with A the
-  // float32 input "a" [size, size] and B constant, built in the runtime's own kernels, for a
-  // runtime whose model files cannot hold a bare product (llama.cpp's GGUF). `int8`: B in the
-  // runtime's 8-bit format. The session's first note names the kernel and types.
+  // Optional (Capabilities::matrix_probe): the compute probe's product
+  // (diagnose/compute_peak_probe.h), Y = A x B with A the float32 input "a" [size, size] and B
+  // constant, built in the runtime's own kernels, for a runtime whose model files cannot hold a
+  // bare product (llama.cpp's GGUF). `int8`: B in the runtime's 8-bit format. The session's
+  // first note names the kernel and types.
   virtual Result<std::unique_ptr<Session>> LoadMatMulProbe(int64_t /*size*/, bool /*int8*/, const Target& target) {
     return Status::Error("backend '" + target.backend + "' has no matrix-product probe of its own");
   }

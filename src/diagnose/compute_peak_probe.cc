@@ -20,9 +20,6 @@ namespace {
 // kNative: the runtime builds the product itself (Backend::LoadMatMulProbe): llama.cpp's ggml.
 enum class ProbeFormat { kOnnx, kTflite, kNative };
 
-// How Backend::LoadMatMulProbe's default answers (backends/backend.h).
-constexpr const char* kNoProbeOfItsOwn = "has no matrix-product probe of its own";
-
 std::string OnnxProbeBytes(int64_t size, bool int8) {
   OnnxModelWriter writer;
   if (int8) {
@@ -180,18 +177,19 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
         }
         continue;
       }
-      if (info.name == "mediapipe") {
-        // MediaPipe reads TFLite but runs a vision task on an image: no bare product to time.
-        results.missing.push_back(name + ": not measured (MediaPipe runs a vision task on an image, not a bare "
-                                  "matrix product)");
+      if (!device.capabilities.bare_tensor_models) {
+        results.missing.push_back(name + ": not measured (" + info.runtime +
+                                  " runs tasks on images, not a bare matrix product)");
       } else if (reads(info, ".onnx")) {
         targets.push_back({info.name, name, ProbeFormat::kOnnx});
       } else if (reads(info, ".tflite")) {
         targets.push_back({info.name, name, ProbeFormat::kTflite});
+      } else if (device.capabilities.matrix_probe) {
+        targets.push_back({info.name, name, ProbeFormat::kNative});  // llama.cpp's ggml
       } else {
-        // The runtime's own product where its backend builds one (llama.cpp's ggml); a backend
-        // without one says so when the probe asks for it.
-        targets.push_back({info.name, name, ProbeFormat::kNative});
+        results.missing.push_back(name + ": not measured (the probe is an ONNX MatMul, a TFLite FULLY_CONNECTED " +
+                                  "or the runtime's own product; " + info.runtime +
+                                  " reads neither format and builds none)");
       }
     }
   }
@@ -204,7 +202,6 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
                                              : std::string("no such target; `edgebench devices` lists them")) +
                               ")");
   }
-  std::vector<std::string> no_probe;
   for (const bool int8 : {false, true}) {
     const std::string precision = int8 ? "int8" : "fp32";
     for (const ProbeTarget& target : targets) {
@@ -219,20 +216,10 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
         results.missing.push_back(target.name + " " + precision + ": " + registry.WhyUnusable(target.backend));
         continue;
       }
-      if (std::find(no_probe.begin(), no_probe.end(), target.name) != no_probe.end()) continue;
       if (progress) progress(target.name + " " + precision);
       auto peak = MeasureOne(*backend, target.name, path.value(), int8, target.format, options);
-      if (peak.ok()) {
-        results.peaks.push_back(peak.take());
-      } else if (target.format == ProbeFormat::kNative && peak.error().find(kNoProbeOfItsOwn) != std::string::npos) {
-        // Once per target, not per precision: a runtime that reads neither format and builds none.
-        no_probe.push_back(target.name);
-        results.missing.push_back(target.name + ": not measured (the probe is an ONNX MatMul, a TFLite " +
-                                  "FULLY_CONNECTED or the runtime's own product; " + backend->Info().runtime +
-                                  " reads neither format and builds none)");
-      } else {
-        results.missing.push_back(target.name + " " + precision + ": " + peak.error());
-      }
+      if (peak.ok()) results.peaks.push_back(peak.take());
+      else results.missing.push_back(target.name + " " + precision + ": " + peak.error());
     }
   }
   return results;

@@ -335,7 +335,7 @@ class LlamaCppBackend : public Backend {
     info.devices.push_back({"cpu",
                             "ggml CPU backend" + (variant.empty() ? std::string() : " (" + variant + ")"),
                             cpu, cpu ? "" : "ggml found no CPU backend to load", "",
-                            {.language_model = true}});
+                            {.language_model = true, .matrix_probe = true}});
     return info;
   }
 

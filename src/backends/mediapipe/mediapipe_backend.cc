@@ -741,10 +741,12 @@ class MediaPipeBackend : public Backend {
     cpu.available = true;
     // Image mode serializes a session's runs; live_stream queues them into MediaPipe's graph.
     cpu.capabilities.thread_safe_run = true;
+    cpu.capabilities.bare_tensor_models = false;  // vision tasks on images only
     DeviceInfo gpu;
     gpu.name = "gpu";
     gpu.description = "MediaPipe Tasks with the GPU delegate (BaseOptions delegate GPU)";
     gpu.available = false;
+    gpu.capabilities.bare_tensor_models = false;
     gpu.reason = "not supported by edgebench yet: the C API's base options offer delegate=GPU, which "
                  "needs an OpenGL ES 3.1 context from EGL (a GPU and its driver); edgebench has not "
                  "tested it, and machines without a GPU have none";
