@@ -76,6 +76,17 @@ const ComputePeak* MachineLimits::PeakFor(const std::string& target, const std::
   return nullptr;
 }
 
+std::string ComputePeakSource(const ComputePeak& peak, int run_threads) {
+  const auto threads_text = [](int n) { return std::to_string(n) + " thread" + (n == 1 ? "" : "s"); };
+  std::string source = peak.method + ", " +
+                       (peak.threads > 0 ? threads_text(peak.threads) : std::string("threads as the runtime chose")) +
+                       ", best of " + std::to_string(peak.passes);
+  if (run_threads > 0 && peak.threads > 0 && run_threads != peak.threads) {
+    source += "; the run used " + threads_text(run_threads);
+  }
+  return source;
+}
+
 json MachineLimitsToJson(const MachineLimits& limits) {
   json j = {{"machine", limits.machine}, {"measured_at", limits.measured_at}};
   if (limits.bandwidth_one_thread) j["bandwidth_one_thread"] = BandwidthToJson(*limits.bandwidth_one_thread);

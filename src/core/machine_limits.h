@@ -64,6 +64,11 @@ struct MachineLimits {
   const ComputePeak* PeakFor(const std::string& target, const std::string& precision) const;
 };
 
+// How a peak was measured, for a roofline's source: "MatMul float32 [...] through the runtime,
+// 2 threads, best of 5", and "; the run used 1 thread" where a run held to it (`run_threads`; 0:
+// not known) used another count.
+std::string ComputePeakSource(const ComputePeak& peak, int run_threads);
+
 nlohmann::json MachineLimitsToJson(const MachineLimits& limits);
 Result<MachineLimits> MachineLimitsFromJson(const nlohmann::json& j);
 

@@ -82,12 +82,8 @@ LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& 
   const ComputePeak* peak = target.empty() || work.precision.empty() ? nullptr : limits->PeakFor(target, work.precision);
   if (peak && peak->gflops > 0) {
     r.compute_peak_gflops = peak->gflops;
-    r.compute_peak_source = target + "'s " + peak->precision + " peak: " + peak->method + ", " +
-                            std::to_string(peak->threads) + " thread" + (peak->threads == 1 ? "" : "s") + ", best of " +
-                            std::to_string(peak->passes);
-    if (peak->threads > 0 && threads < (1 << 20) && threads != peak->threads) {
-      r.compute_peak_source += "; the run used " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
-    }
+    r.compute_peak_source =
+        target + "'s " + peak->precision + " peak: " + ComputePeakSource(*peak, threads < (1 << 20) ? threads : 0);
   } else if (limits->published_peak_gflops > 0) {
     r.compute_peak_gflops = limits->published_peak_gflops;
     r.compute_peak_source = "published peak (--peak-gflops)";

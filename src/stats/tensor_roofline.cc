@@ -95,15 +95,9 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
   if (peak && unmeasured.empty()) {
     r.compute_peak_gflops = peak->gflops;
     r.compute_peak_target = peak->target;
-    r.compute_peak_source = peak->method + ", " +
-                            (peak->threads > 0 ? std::to_string(peak->threads) + " thread" + (peak->threads == 1 ? "" : "s")
-                                               : std::string("threads as the runtime chose")) +
-                            ", best of " + std::to_string(peak->passes);
+    r.compute_peak_source = ComputePeakSource(*peak, threads);
     if (split) {
       r.compute_peak_source += "; the nodes ran on " + split_text + ": the highest of their peaks, " + peak->target + "'s";
-    }
-    if (threads > 0 && peak->threads > 0 && threads != peak->threads) {
-      r.compute_peak_source += "; the run used " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
     }
   } else if (limits->published_peak_gflops > 0) {
     r.compute_peak_gflops = limits->published_peak_gflops;
