@@ -38,6 +38,14 @@ nlohmann::json LlmRecord(const std::string& extra) {
   return nlohmann::json::parse(r.output);
 }
 
+// The peak a record's machine limits hold for `target` at `precision`; 0 when none.
+double MeasuredPeak(const nlohmann::json& record, const std::string& target, const std::string& precision) {
+  for (const auto& p : record["machine_limits"]["compute_peaks"]) {
+    if (p["target"] == target && p["precision"] == precision) return p["gflops"].get<double>();
+  }
+  return 0;
+}
+
 TEST_F(RooflineCli, TheTokensWorkIsTheTensorTableCountedByHand) {
   const auto record = LlmRecord("");
   const auto& model = record["llm"]["model"];
@@ -115,10 +123,7 @@ TEST_F(RooflineCli, RunPutsATensorModelAgainstItsRuntimesPeak) {
   const auto record = nlohmann::json::parse(run.output);
   const auto& roofline = record["roofline"];
   ASSERT_FALSE(roofline.contains("omitted")) << roofline.dump();
-  double peak = 0;
-  for (const auto& p : record["machine_limits"]["compute_peaks"]) {
-    if (p["target"] == "ort:cpu" && p["precision"] == "fp32") peak = p["gflops"].get<double>();
-  }
+  const double peak = MeasuredPeak(record, "ort:cpu", "fp32");
   EXPECT_GT(peak, 0);
   EXPECT_EQ(roofline["compute_peak_gflops"].get<double>(), peak);
   EXPECT_EQ(roofline["precision"], "fp32");
@@ -150,10 +155,7 @@ TEST_F(RooflineCli, LlmPrefillIsHeldToGgmlsOwnProduct) {
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto record = nlohmann::json::parse(r.output);
     EXPECT_EQ(record["llm"]["model"]["work"]["precision"], precision) << model;
-    double peak = 0;
-    for (const auto& p : record["machine_limits"]["compute_peaks"]) {
-      if (p["target"] == "llamacpp:cpu" && p["precision"] == precision) peak = p["gflops"].get<double>();
-    }
+    const double peak = MeasuredPeak(record, "llamacpp:cpu", precision);
     const auto& roofline = record["llm"]["summary"]["roofline"];
     EXPECT_GT(peak, 0) << model;
     EXPECT_EQ(roofline["compute_peak_gflops"].get<double>(), peak) << model;
@@ -190,10 +192,7 @@ TEST_F(RooflineCli, LiteRtIsHeldToItsOwnTfliteProbe) {
   ASSERT_FALSE(roofline.contains("omitted")) << roofline.dump();
   EXPECT_EQ(roofline["work"]["flops"], 2.0 * 128 * 128 * 128);
   EXPECT_FALSE(roofline["approximate"].get<bool>());
-  double peak = 0;
-  for (const auto& p : record["machine_limits"]["compute_peaks"]) {
-    if (p["target"] == "litert:cpu" && p["precision"] == "fp32") peak = p["gflops"].get<double>();
-  }
+  const double peak = MeasuredPeak(record, "litert:cpu", "fp32");
   EXPECT_GT(peak, 0);
   EXPECT_EQ(roofline["compute_peak_gflops"].get<double>(), peak);
   EXPECT_GT(roofline["share"].get<double>(), 0);
