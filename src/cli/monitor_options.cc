@@ -22,6 +22,14 @@ void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags) {
                   "memory growth projected over 10,000 queries above this many MB is reported as a leak")
       ->capture_default_str()
       ->group(group);
+  cmd->add_option("--max-busy-share", flags.settings.max_busy_share,
+                  "other processes using more than this share of the cores during the measured phase (or "
+                  "starving the worker) make the case INVALID")
+      ->capture_default_str()
+      ->group(group);
+  cmd->add_flag("--allow-busy", flags.settings.allow_busy,
+                "keep a case measured on a busy machine VALID, labelled with the figures")
+      ->group(group);
   cmd->add_option("--cooldown", flags.cooldown,
                   "before each case, wait until the hottest sensor is within N C of its reading at the start "
                   "(2C; 2C,max=120s,fallback=10s), or a fixed time (30s)")
@@ -38,6 +46,11 @@ Result<CheckedMonitorFlags> CheckMonitorFlags(const MonitorFlags& flags) {
   }
   if (!std::isfinite(flags.settings.max_growth_mb) || flags.settings.max_growth_mb <= 0) {
     return Status::Error("--max-growth-mb must be a positive number of MB per 10,000 queries");
+  }
+  const double share = flags.settings.max_busy_share;
+  if (!std::isfinite(share) || share < 0 || share > 1) {
+    return Status::Error("--max-busy-share " + std::to_string(share) +
+                         " is outside 0 to 1 (the share of the cores other processes may use)");
   }
   if (flags.settings.sysfs_root.empty() || !PathExists(flags.settings.sysfs_root)) {
     return Status::Error("--sysfs-root '" + flags.settings.sysfs_root +

@@ -17,7 +17,8 @@ struct MonitorFlags {
   std::string cooldown;  // empty: none
 };
 
-// --sample-hz, --no-monitor, --sysfs-root, --max-growth-mb, --cooldown.
+// --sample-hz, --no-monitor, --sysfs-root, --max-growth-mb, --max-busy-share, --allow-busy,
+// --cooldown.
 void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags);
 
 struct CheckedMonitorFlags {

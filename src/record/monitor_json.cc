@@ -37,6 +37,14 @@ json MemoryToJson(const MemoryResult& m) {
           {"explanation", m.explanation}};
 }
 
+json BusyToJson(const BusyCheck& b) {
+  if (!b.checked) return {{"checked", false}, {"reason", b.unchecked_reason}};
+  return {{"checked", true}, {"cores", b.cores}, {"samples", b.samples}, {"machine_cores", b.machine_cores},
+          {"worker_cores", b.worker_cores}, {"others_cores", b.others_cores}, {"others_share", b.others_share},
+          {"threads_asked", b.threads_asked}, {"worker_share_of_asked", b.worker_share_of_asked}, {"busy", b.busy},
+          {"starved", b.starved}, {"kept_by_allow_busy", b.kept}, {"reason", b.reason}};
+}
+
 json DerivedToJson(const MonitorDerived& d) {
   json events = json::array();
   for (const ThrottleEvent& e : d.throttling) {
@@ -54,7 +62,7 @@ json DerivedToJson(const MonitorDerived& d) {
   }
   return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)},
           {"baseline_frequency_khz", OptionalNumber(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
-          {"throttling", events}, {"windows", windows}};
+          {"throttling", events}, {"windows", windows}, {"busy", BusyToJson(d.busy)}};
 }
 
 json CooldownToJson(const CooldownResult& c) {
@@ -119,7 +127,7 @@ json ReaderStatusToJson(const ReaderStatus& r) {
 
 json MonitorSettingsToJson(const MonitorSettings& s) {
   return {{"enabled", s.enabled}, {"sample_hz", s.sample_hz}, {"sysfs_root", s.sysfs_root},
-          {"max_growth_mb", s.max_growth_mb}};
+          {"max_growth_mb", s.max_growth_mb}, {"max_busy_share", s.max_busy_share}, {"allow_busy", s.allow_busy}};
 }
 
 MonitorSettings MonitorSettingsFromJson(const json& j) {
@@ -128,6 +136,8 @@ MonitorSettings MonitorSettingsFromJson(const json& j) {
   s.sample_hz = j.value("sample_hz", s.sample_hz);
   s.sysfs_root = j.value("sysfs_root", s.sysfs_root);
   s.max_growth_mb = j.value("max_growth_mb", s.max_growth_mb);
+  s.max_busy_share = j.value("max_busy_share", s.max_busy_share);
+  s.allow_busy = j.value("allow_busy", s.allow_busy);
   return s;
 }
 

@@ -19,6 +19,10 @@ struct MonitorSettings {
   std::string sysfs_root = "/";  // --sysfs-root: where proc/ and sys/ are read
   // --max-growth-mb: memory growth projected over 10,000 queries above this is a leak.
   double max_growth_mb = 10;
+  // --max-busy-share: other processes using more than this share of the cores during the
+  // measured phase make the case INVALID (record/busy_machine.h); --allow-busy keeps it, labelled.
+  double max_busy_share = 0.25;
+  bool allow_busy = false;
 };
 
 // A phase or stage boundary, on the series' time axis.
@@ -97,6 +101,25 @@ struct MonitorWindow {
   int throttle_events = 0;  // events overlapping the window
 };
 
+// Whether others' work shared the machine (record/busy_machine.h): the measured phase's CPU, averaged over the sampling intervals that overlap it (each weighted
+// by its overlap). Cores are counted in cores: 1.0 = one core busy for the whole phase.
+struct BusyCheck {
+  bool checked = false;
+  std::string unchecked_reason;  // why there is no verdict (no CPU channels, too short a phase)
+  int cores = 0;
+  int samples = 0;                // sampling intervals that entered the averages
+  double machine_cores = 0;       // every core's utilisation added up
+  double worker_cores = 0;        // the worker's own CPU time per wall second
+  double others_cores = 0;        // machine - worker, at least 0
+  double others_share = 0;        // others_cores / cores
+  int threads_asked = 0;          // the target's threads; 0: it stated none (not judged)
+  double worker_share_of_asked = 0;  // worker_cores / min(threads_asked, cores)
+  bool busy = false;              // others took more than max_busy_share of the cores
+  bool starved = false;           // the worker got too little of what its threads asked for
+  bool kept = false;              // busy or starved, and --allow-busy kept the run VALID
+  std::string reason;             // the verdict with its figures, when busy or starved
+};
+
 struct MonitorDerived {
   EnergyResult energy;
   MemoryResult memory;
@@ -104,6 +127,7 @@ struct MonitorDerived {
   std::string frequency_check;  // why frequency throttling could not be checked, if it could not
   std::vector<ThrottleEvent> throttling;
   std::vector<MonitorWindow> windows;
+  BusyCheck busy;
 };
 
 // --cooldown: what the orchestrator waited for before the case.

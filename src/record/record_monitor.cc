@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "record/busy_machine.h"
 #include "record/monitor_derive.h"
+#include "stats/tensor_roofline.h"
 
 namespace edgebench {
 namespace {
@@ -11,6 +13,7 @@ namespace {
 constexpr const char* kThrottlingNote = "throttling: ";
 constexpr const char* kGrowthNote = "memory growth: ";
 constexpr const char* kMonitorGapNote = "monitor: ";
+constexpr const char* kBusyKeptNote = "kept by --allow-busy: ";
 constexpr size_t kMaxEventNotes = 5;
 
 // Work done against time on the series' axis: each measured query's completion (issue +
@@ -58,7 +61,7 @@ std::string Seconds(int64_t ns) {
 void FinishMonitor(Record& r) {
   std::erase_if(r.notes, [](const std::string& note) {
     return note.rfind(kThrottlingNote, 0) == 0 || note.rfind(kGrowthNote, 0) == 0 ||
-           note.rfind(kMonitorGapNote, 0) == 0;
+           note.rfind(kMonitorGapNote, 0) == 0 || note.rfind(kBusyKeptNote, 0) == 0;
   });
   if (!r.monitor) return;
   MonitorRecord& m = *r.monitor;
@@ -80,7 +83,15 @@ void FinishMonitor(Record& r) {
   }
   context.progress = Progress(r);
   m.derived = DeriveMonitor(m.series, context);
+  m.derived.busy = CheckBusyMachine(m.series, context.measured_wall_ns, TargetThreads(r.effective_target), m.settings);
   if (r.status != CaseStatus::kOk) return;  // a failed case's notes say why it failed
+  if (!m.derived.busy.reason.empty()) {
+    if (m.derived.busy.kept) {
+      r.notes.push_back(kBusyKeptNote + m.derived.busy.reason);
+    } else {
+      r.invalid_reasons.push_back(m.derived.busy.reason + " (--allow-busy keeps such a run, labelled)");
+    }
+  }
   const auto& events = m.derived.throttling;
   for (size_t i = 0; i < events.size() && i < kMaxEventNotes; ++i) {
     r.notes.push_back(kThrottlingNote + events[i].detail + " (" + events[i].kind + ", " + Seconds(events[i].start_ns) +

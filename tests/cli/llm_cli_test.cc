@@ -61,7 +61,7 @@ TEST(LlmCli, TableAndErrors) {
 TEST(LlmCli, ConcurrencyTwoServesRequestsTogether) {
   auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
                       " --concurrency 2 --prompt-range 4:12 --gen-range 2:6 --repeat 6 --warmup 1"
-                      " --slo ttft:10s,tpot:10s --format jsonl --target 'llamacpp:cpu?threads=1'");
+                      " --slo ttft:10s,tpot:10s --allow-busy --format jsonl --target 'llamacpp:cpu?threads=1'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto record = nlohmann::json::parse(r.output);
   EXPECT_EQ(record["status"], "ok");
