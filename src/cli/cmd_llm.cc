@@ -7,6 +7,7 @@
 
 #include "cli/command_support.h"
 #include "cli/monitor_options.h"
+#include "cli/round_options.h"
 #include "cli/commands.h"
 #include "cli/record_output.h"
 #include "runner/plan.h"
@@ -40,6 +41,7 @@ struct LlmOptions {
   bool in_process = false;
   bool fail_on_invalid = false;
   MonitorFlags monitor;
+  RoundFlags rounds;
   std::string trace_path;
   bool profile = false;
 };
@@ -145,7 +147,9 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (!monitor.ok()) return fail(monitor.error());
   request.monitor = monitor.value().settings;
   request.profile = o.profile;
-  auto plan = PlanCases(request, context.registry);
+  auto planned = PlanCases(request, context.registry);
+  if (!planned.ok()) return fail(planned.error());
+  auto plan = ApplyRoundFlags(planned.value(), o.rounds);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
                                                   monitor.value().cooldown, request.monitor.sysfs_root,
@@ -219,6 +223,7 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, o->monitor);
+  AddRoundOptions(cmd, o->rounds);
   AddTraceOption(cmd, o->trace_path);
   AddProfileOption(cmd, o->profile);
   cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });

@@ -11,6 +11,7 @@
 #include "core/strings.h"
 #include "cli/command_support.h"
 #include "cli/monitor_options.h"
+#include "cli/round_options.h"
 #include "cli/record_output.h"
 #include "inputs/input_source.h"
 #include "load/scenario.h"
@@ -42,6 +43,7 @@ struct RunOptions {
   bool in_process = false;
   bool fail_on_invalid = false;
   MonitorFlags monitor;
+  RoundFlags rounds;
   std::string trace_path;
   bool profile = false;
   std::vector<std::string> stages;  // --stage NAME=TARGET,... (pipelines)
@@ -119,7 +121,9 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
     if (ec || !std::filesystem::is_directory(dir)) return fail("--save-images: cannot make the directory '" + dir + "'");
     for (PipelineCase& c : combinations.value()) c.json["save_images"] = dir;
   }
-  auto plan = PlanPipeline(pipeline.value(), combinations.value(), request);
+  auto planned = PlanPipeline(pipeline.value(), combinations.value(), request);
+  if (!planned.ok()) return fail(planned.error());
+  auto plan = ApplyRoundFlags(planned.value(), o.rounds);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
                                                   monitor.cooldown, request.monitor.sysfs_root, o.trace_path});
@@ -185,7 +189,9 @@ int Run(const RunOptions& o, CommandContext& context) {
   request.models = {model};
   request.targets = targets.take();
   if (Status checked = CheckRunRequest(request, given, FlagSpelling); !checked.ok()) return fail(checked.message());
-  auto plan = PlanCases(request, context.registry);
+  auto planned = PlanCases(request, context.registry);
+  if (!planned.ok()) return fail(planned.error());
+  auto plan = ApplyRoundFlags(planned.value(), o.rounds);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
                                                   monitor.value().cooldown, request.monitor.sysfs_root,
@@ -299,6 +305,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
                 "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", options->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, options->monitor);
+  AddRoundOptions(cmd, options->rounds);
   AddTraceOption(cmd, options->trace_path);
   AddProfileOption(cmd, options->profile);
   cmd->callback([options, &context] { context.exit_code = Run(*options, context); });

@@ -9,6 +9,7 @@
 
 #include "cli/command_support.h"
 #include "cli/monitor_options.h"
+#include "cli/round_options.h"
 #include "cli/commands.h"
 #include "cli/suite_modes.h"
 #include "cli/record_output.h"
@@ -32,6 +33,7 @@ struct SuiteOptions {
   bool in_process = false;
   bool fail_on_invalid = false;
   MonitorFlags monitor;
+  RoundFlags rounds;
   std::string trace_path;
 };
 
@@ -106,19 +108,29 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   if (Status fits = CheckCaseCount(static_cast<double>(plan.value().size()), "the suite"); !fits.ok()) {
     return fail(fits.message());
   }
+  const size_t cases_per_round = plan.value().size();
+  auto rounds = ApplyRoundFlags(plan.value(), o.rounds);
+  if (!rounds.ok()) return fail(rounds.error());
+  plan.value() = rounds.take();
 
   const std::string out_dir =
       !o.out_dir.empty() ? o.out_dir : !s.out_dir.empty() ? s.out_dir : "results/" + s.name;
   const std::string store_path = (std::filesystem::path(out_dir) / "results.jsonl").string();
   auto done_keys = ResumedCaseKeys(o.resume, out_dir, "suite");  // cases the store already holds
   if (!done_keys.ok()) return fail(done_keys.error());
+  auto done = [&](const PlannedCase& c) {
+    return done_keys.value().count(RoundKey(c.spec.case_key, c.round ? c.round->round : 0)) > 0;
+  };
   int to_run = 0;
-  for (const PlannedCase& c : plan.value()) to_run += done_keys.value().count(c.spec.case_key) ? 0 : 1;
+  for (const PlannedCase& c : plan.value()) to_run += done(c) ? 0 : 1;
   std::cerr << "edgebench suite: " << s.name << ": " << plan.value().size() << " cases ("
             << s.models.size() << " models x " << s.targets.size() << " targets x " << s.scenarios.size()
             << " scenarios" << (std::find(s.scenarios.begin(), s.scenarios.end(), "llm") != s.scenarios.end()
                                     ? " x llm lengths" : "")
-            << ")" << (o.resume.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
+            << ")" << (o.rounds.rounds > 1 ? " x " + std::to_string(o.rounds.rounds) + " rounds (" +
+                                             std::to_string(cases_per_round) + " a round)"
+                                       : "")
+            << (o.resume.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
             << ", " << to_run << " to run; records go to " << store_path << "\n";
   if (o.dry_run) {
     for (const PlannedCase& c : plan.value()) {
@@ -126,7 +138,8 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
                 << (c.spec.scenario == "llm" ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
                                                    std::to_string(c.spec.llm.gen_tokens)
                                              : "")
-                << (done_keys.value().count(c.spec.case_key) ? "  (in the store)" : "")
+                << (c.round ? "  round " + std::to_string(c.round->round) : "")
+                << (done(c) ? "  (in the store)" : "")
                 << (c.skip_reason.empty() ? "" : "  (skipped: " + c.skip_reason + ")") << "\n";
     }
     return 0;
@@ -158,6 +171,7 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");
   AddMonitorOptions(cmd, o->monitor);
+  AddRoundOptions(cmd, o->rounds);
   AddTraceOption(cmd, o->trace_path);
   cmd->callback([o, &context] { context.exit_code = Suite(*o, context); });
 }

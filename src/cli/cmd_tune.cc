@@ -229,7 +229,7 @@ int Tune(const TuneOptions& o, CommandContext& context) {
         std::cerr << "edgebench tune: " << spec.target << ": " << settled.message() << "\n";
         return std::nullopt;
       }
-      if (!stored.count(spec.case_key)) to_run.push_back({spec, "", false, nullptr});
+      if (!stored.count(spec.case_key)) to_run.push_back({spec, "", false, nullptr, std::nullopt});
       round_specs.push_back(std::move(spec));
     }
     std::cerr << "edgebench tune: round " << round << ": " << entrants.size() << " configuration"

@@ -1,11 +1,13 @@
 #include "cli/command_support.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/record_output.h"
 #include "core/log.h"
+#include "report/rounds_summary.h"
 #include "report/store.h"
 #include "report/trace.h"
 #include "runner/resume.h"
@@ -104,12 +106,17 @@ Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, C
   options.sysfs_root = request.sysfs_root;
   output.value().Begin();
   PlanRunOutcome outcome;
-  const bool keep = keep_records || !request.trace_path.empty();
+  const bool rounds = std::any_of(plan.begin(), plan.end(), [](const PlannedCase& c) { return c.round.has_value(); });
+  const bool keep = keep_records || rounds || !request.trace_path.empty();
   outcome.totals = RunPlan(plan, context.registry, options, [&](const Record& r) {
     if (keep) outcome.records.push_back(r);
     return output.value().Emit(r, request.command);
   });
   output.value().End();
+  // Across rounds: each case's median and interval, and the targets ranked (docs/rounds.md).
+  if (rounds && (request.format == "table" || request.format == "markdown")) {
+    std::cout << "\n" << FormatRoundsSummary(SummarizeRounds(outcome.records));
+  }
   if (!request.trace_path.empty()) {
     if (Status written = WriteTrace(outcome.records, request.trace_path); !written.ok()) {
       std::cerr << "edgebench " << request.command << ": " << written.message() << " (the records are not affected)\n";

@@ -29,6 +29,7 @@
 #include "record/output_agreement.h"
 #include "record/tensor_drift_record.h"
 #include "record/pipeline_record.h"
+#include "record/round_tag.h"
 #include "record/tune_tag.h"
 #include "record/record_token_drift.h"
 #include "core/llm_types.h"
@@ -260,6 +261,8 @@ struct Record {
   // `edgebench tune`: the race, configuration and round the case measured (record/tune_tag.h);
   // absent outside a race.
   std::optional<TuneTag> tune;
+  // --rounds: which round the case was and in what order its round ran (record/round_tag.h).
+  std::optional<RoundTag> round;
   // A pipeline's case: what each stage cost (record/pipeline_record.h); absent for one model.
   std::optional<PipelineRecord> pipeline;
   // The device monitor (docs/monitoring.md): series sampled beside the case and what they show.

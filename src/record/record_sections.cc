@@ -131,6 +131,18 @@ std::vector<RecordSection> MakeSections() {
          return Status::Ok();
        },
        nullptr, nullptr, /*mode=*/false},
+      // Beside any record: which of --rounds it was. One that does not read is left out with a
+      // warning: the record is then a run of its own.
+      {"round", [](const Record& r) { return r.round.has_value(); },
+       [](const Record& r) { return RoundTagToJson(*r.round); },
+       [](const json& j, Record& r) {
+         if (j.is_null()) return Status::Ok();
+         auto tag = RoundTagFromJson(j);
+         if (tag.ok()) r.round = tag.take();
+         else r.read_warnings.push_back("record " + r.id + ": round section left out: " + tag.error());
+         return Status::Ok();
+       },
+       nullptr, nullptr, /*mode=*/false},
       // Beside a pipeline's measured record: what each stage cost. One that does not read is left
       // out with a warning; the end-to-end figures still read.
       {"pipeline", [](const Record& r) { return r.pipeline.has_value(); },

@@ -91,6 +91,8 @@ const std::vector<FlatColumn>& FlatColumns() {
       {"status", FlatUnit::kText, "ok, failed, crashed, timeout, unavailable, skipped, oom"},
       {"valid", FlatUnit::kFlag, "the verdict: false when a rule made the result INVALID"},
       {"latency_case_key", FlatUnit::kText, "accuracy: the case_key of the matching single-stream record"},
+      {"round", FlatUnit::kCount, "--rounds: which round the record was (1-based); null without rounds"},
+      {"rounds", FlatUnit::kCount, "--rounds: how many rounds the command ran; null without rounds"},
       FlatColumnOfMetric("queries"),
       FlatColumnOfMetric("p50_ms"),
       FlatColumnOfMetric("p90_ms"),
@@ -167,6 +169,10 @@ nlohmann::ordered_json FlattenRecord(const Record& r) {
   row["rate_qps"] = Rate(r);
   row["status"] = CaseStatusName(r.status);
   row["valid"] = r.valid;
+  if (r.round) {
+    row["round"] = r.round->round;
+    row["rounds"] = r.round->rounds;
+  }
   for (const FlatColumn& column : FlatColumns()) {
     if (column.metric) row[column.name] = MetricJson(*column.metric, r);
   }

@@ -182,7 +182,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
             return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
           }
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
-          cases.push_back({spec, skip, find_peak, nullptr});
+          cases.push_back({spec, skip, find_peak, nullptr, std::nullopt});
         }
       }
     }
@@ -228,7 +228,7 @@ Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, cons
         return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
       }
       const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
-      cases.push_back({spec, "", find_peak, nullptr});
+      cases.push_back({spec, "", find_peak, nullptr, std::nullopt});
     }
   }
   return cases;

@@ -12,6 +12,7 @@
 #include "backends/registry.h"
 #include "runner/case_spec.h"
 #include "record/monitor_record.h"
+#include "record/round_tag.h"
 #include "runner/model_spec.h"
 #include "runner/pipeline_file.h"
 
@@ -75,6 +76,7 @@ struct PlannedCase {
   // How the case runs when it does not measure (runner/case_mode.h): an accuracy pass, outputs
   // for agreement. Null: measured by its scenario in `edgebench worker`.
   std::shared_ptr<CaseMode> mode;
+  std::optional<RoundTag> round;  // --rounds: which round (runner/rounds.h)
 };
 
 // The most cases one plan may hold (a suite, a shape sweep, an `llm` list, a `run`): at a second

@@ -13,7 +13,7 @@ std::set<std::string> CaseKeysToSkip(const std::vector<Record>& stored, bool ret
   for (const Record& r : stored) {
     if (r.case_key.empty()) continue;
     if (retry_failed && AttemptMayBeRetried(r.status)) continue;
-    keys.insert(r.case_key);
+    keys.insert(RoundKey(r.case_key, r.round ? r.round->round : 0));
   }
   return keys;
 }

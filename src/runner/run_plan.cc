@@ -167,6 +167,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     cooldown->ReadIdle();
   }
   int cases_run = 0;
+  size_t plan_index = plan.size();  // the case being run, whose round tag its records carry
   auto run_one = [&](size_t i, const CaseSpec& spec, CaseMode* mode) {
     std::optional<CooldownResult> cooled;
     if (cooldown && cases_run > 0) {
@@ -202,7 +203,8 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     }
     return record;
   };
-  auto count = [&](const Record& record) {
+  auto count = [&](Record& record) {
+    if (plan_index < plan.size()) record.round = plan[plan_index].round;
     if (!sink(record)) ++totals.store_errors;
     if (record.status == CaseStatus::kOk) {
       ++totals.measured;
@@ -214,13 +216,15 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     }
   };
   for (size_t i = 0; i < plan.size(); ++i) {
+    plan_index = i;
     if ((totals.interrupted_by = InterruptSignal()) != 0) break;
     const PlannedCase& planned = plan[i];
     const CaseSpec& spec = planned.spec;
-    if (options.done_keys.count(spec.case_key)) {
+    const int round = planned.round ? planned.round->round : 0;
+    if (options.done_keys.count(RoundKey(spec.case_key, round))) {
       ++totals.resumed;
       Log(LogLevel::kInfo, "case " + std::to_string(i + 1) + ": " + spec.model + " on " + spec.target +
-                               " already has a record (key " + spec.case_key + "): skipped");
+                               " already has a record (key " + RoundKey(spec.case_key, round) + "): skipped");
       continue;
     }
     Record record;
