@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/strings.h"
+#include "report/rounds_summary.h"
 
 namespace edgebench {
 namespace {
@@ -364,6 +365,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
   // same case twice (a re-run, two stores merged) counts it once.
   std::map<std::pair<std::string, std::string>, const Record*> latest;
   std::map<std::pair<std::string, std::string>, const Record*> accuracy_of;  // by latency case key
+  std::map<std::pair<std::string, std::string>, std::vector<const Record*>> rounds_of;  // --rounds
   int not_ok = 0, invalid = 0, superseded = 0, other_scenario = 0, other_model = 0;
   for (const Record& r : records) {
     if (!query.model.empty() && r.model != query.model) {
@@ -392,7 +394,12 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     }
     const auto key = std::make_pair(HostName(r.environment), r.case_key.empty() ? r.id : r.case_key);
     const Record*& slot = latest[key];
-    if (slot) ++superseded;
+    // Rounds of one case (--rounds) are not a configuration measured again: they count together.
+    if (r.round && r.round->rounds > 1 && !r.llm) {
+      rounds_of[key].push_back(&r);
+    } else if (slot) {
+      ++superseded;
+    }
     if (!slot || slot->started_at < r.started_at) slot = &r;
   }
   std::set<std::string> models;
@@ -423,6 +430,10 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
   }
   const std::vector<std::string> accuracy_columns = {"latency_case_key", "top1", "top1_ci_low", "top1_ci_high", "top5", "images"};
   std::set<std::pair<std::string, std::string>> joined;
+  // Per configuration: its rounds' values (ms) of the first objective when it is p50_ms or p99_ms
+  // (p50 otherwise), if it has rounds.
+  std::vector<std::vector<double>> round_values;
+  const std::string round_metric = query.objectives.front().column == "p99_ms" ? "p99" : "p50";
   for (const auto& [key, r] : latest) {
     Configuration c;
     c.row = FlattenRecord(*r);
@@ -435,6 +446,28 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
       joined.insert(key);
     }
     c.label = ConfigurationLabel(c.row, scenarios.size() > 1, hosts.size() > 1);
+    round_values.emplace_back();
+    if (const auto it = rounds_of.find(key); it != rounds_of.end() && it->second.size() >= 2) {
+      // Rounds: the configuration's latency is the median of its rounds', with its interval.
+      std::vector<double> p50, p99;
+      c.record_ids.clear();
+      for (const Record* round : it->second) {
+        c.record_ids.push_back(round->id);
+        if (const auto v = round->summary.Percentile(0.5)) p50.push_back(static_cast<double>(*v) * 1e-6);
+        if (const auto v = round->summary.Percentile(0.99)) p99.push_back(static_cast<double>(*v) * 1e-6);
+      }
+      const RoundsMetric p50_rounds = SummarizeRoundValues("p50", p50);
+      const RoundsMetric p99_rounds = SummarizeRoundValues("p99", p99);
+      if (p50_rounds.median) c.row["p50_ms"] = *p50_rounds.median;
+      if (p99_rounds.median) c.row["p99_ms"] = *p99_rounds.median;
+      std::string note = c.label + ": " + std::to_string(it->second.size()) + " VALID rounds; p50 and p99 are their medians";
+      if (p50_rounds.ci_low) {
+        note += " (p50 " + WithUnit(*p50_rounds.median, FlatUnit::kMilliseconds) + ", 95% interval " +
+                WithUnit(*p50_rounds.ci_low, FlatUnit::kMilliseconds) + " to " + WithUnit(*p50_rounds.ci_high, FlatUnit::kMilliseconds) + ")";
+      }
+      out.notes.push_back(note);
+      round_values.back() = round_metric == "p99" ? p99 : p50;
+    }
     out.configurations.push_back(std::move(c));
   }
   for (const auto& [key, r] : accuracy_of) {
@@ -533,6 +566,20 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
   if (out.runner_up) {
     out.runner_up_reason = LossReason(out.configurations[*out.winner], out.configurations[*out.runner_up], query,
                                       out.objective_active);
+    const auto& above = round_values[*out.winner];
+    const auto& below = round_values[*out.runner_up];
+    if (!above.empty() && !below.empty()) {
+      const NeighbourVerdict v = JudgeRounds(above, below);
+      if (v.verdict == "not resolved at this noise") {
+        char change[96];
+        std::snprintf(change, sizeof change, "%+.1f%% [%+.1f%%, %+.1f%%], p %.3f", *v.change * 100, *v.ci_low * 100,
+                      *v.ci_high * 100, *v.p);
+        out.runner_up_reason += "; across rounds their " + round_metric + " are not separable at this noise (" + std::string(change) +
+                                "): the winner's lead on latency is within what varies from round to round";
+      } else if (v.verdict == "not tested") {
+        out.runner_up_reason += "; across rounds their " + round_metric + " were not tested (" + v.note + ")";
+      }
+    }
   }
   return out;
 }

@@ -47,9 +47,12 @@ void FinishMetric(RoundsMetric& m) {
   m.ci_high = std::exp(log_mean + t * se);
 }
 
-NeighbourVerdict Judge(const RoundsMetric& above, const RoundsMetric& below, double noise, double alpha) {
+}  // namespace
+
+NeighbourVerdict JudgeRounds(const std::vector<double>& above, const std::vector<double>& below, double noise,
+                             double alpha) {
   NeighbourVerdict v;
-  const auto change = RunLevelRelativeChange(above.values, below.values);
+  const auto change = RunLevelRelativeChange(above, below);
   if (!change) {
     v.verdict = "not tested";
     v.note = "needs three VALID rounds or more in all, one a side, every value above 0";
@@ -66,6 +69,16 @@ NeighbourVerdict Judge(const RoundsMetric& above, const RoundsMetric& below, dou
   }
   return v;
 }
+
+RoundsMetric SummarizeRoundValues(const std::string& name, std::vector<double> values) {
+  RoundsMetric m;
+  m.name = name;
+  m.values = std::move(values);
+  FinishMetric(m);
+  return m;
+}
+
+namespace {
 
 std::string Fixed(const char* format, double value) {
   char buffer[64];
@@ -146,8 +159,8 @@ RoundsSummary SummarizeRounds(const std::vector<Record>& records, double noise_t
     ranking.metric = summary.cases[members.front()].first.name;
     ranking.cases = members;
     for (size_t i = 1; i < members.size(); ++i) {
-      ranking.verdicts.push_back(Judge(summary.cases[members[i - 1]].first, summary.cases[members[i]].first,
-                                       noise_threshold, alpha));
+      ranking.verdicts.push_back(JudgeRounds(summary.cases[members[i - 1]].first.values,
+                                             summary.cases[members[i]].first.values, noise_threshold, alpha));
     }
     summary.rankings.push_back(std::move(ranking));
   }

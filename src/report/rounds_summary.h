@@ -52,6 +52,13 @@ struct RoundsSummary {
   double alpha = 0.05;
 };
 
+// One metric's values across rounds: median, interval, spread.
+RoundsMetric SummarizeRoundValues(const std::string& name, std::vector<double> values);
+
+// `below` against `above` (values per round, ms) by compare's run-level rule.
+NeighbourVerdict JudgeRounds(const std::vector<double>& above, const std::vector<double>& below,
+                             double noise_threshold = 0.01, double alpha = 0.05);
+
 // The records that carry a round tag; empty when none does (a command of one round).
 RoundsSummary SummarizeRounds(const std::vector<Record>& records, double noise_threshold = 0.01,
                               double alpha = 0.05);

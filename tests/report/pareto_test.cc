@@ -317,3 +317,47 @@ TEST(Pareto, SeveralModelsNeedOneNamed) {
 
 }  // namespace
 }  // namespace edgebench
+
+namespace edgebench {
+namespace {
+
+// Five rounds of a target: the same case key, each round's p50 (and p99 twice it) as given.
+std::vector<Record> Rounds(const std::string& target, const std::vector<double>& p50_ms) {
+  std::vector<Record> records;
+  for (size_t i = 0; i < p50_ms.size(); ++i) {
+    Record r = Latency(target + "-" + std::to_string(i), target, p50_ms[i], 2 * p50_ms[i]);
+    r.started_at = "2026-01-01T00:00:0" + std::to_string(i) + "Z";
+    r.round = RoundTag{static_cast<int>(i + 1), static_cast<int>(p50_ms.size()), "interleaved", 0, 1};
+    records.push_back(r);
+  }
+  return records;
+}
+
+TEST(ParetoRounds, AConfigurationIsTheMedianOfItsRoundsAndAnInseparableLeadIsSaid) {
+  std::vector<Record> records = Rounds("a", {1.00, 1.02, 0.98, 1.01, 0.97});
+  for (Record& r : Rounds("b", {1.01, 0.99, 1.00, 1.03, 0.98})) records.push_back(r);
+  RecommendQuery query;
+  query.objectives = {ParseObjective("p50").take()};
+  auto rec = Recommend(records, query);
+  ASSERT_TRUE(rec.ok()) << rec.error();
+  ASSERT_EQ(rec.value().configurations.size(), 2u);
+  const Configuration& a = rec.value().configurations[*rec.value().winner];
+  EXPECT_EQ(a.label.find("on a"), a.label.size() - 4) << a.label;
+  EXPECT_DOUBLE_EQ(a.row["p50_ms"].get<double>(), 1.00);  // the median, not the last round's 0.97
+  EXPECT_EQ(a.record_ids.size(), 5u);
+  EXPECT_NE(rec.value().runner_up_reason.find("across rounds their p50 are not separable at this noise"),
+            std::string::npos)
+      << rec.value().runner_up_reason;
+  for (const std::string& note : rec.value().notes) {
+    EXPECT_EQ(note.find("older record(s)"), std::string::npos) << "rounds are not re-measurements: " << note;
+  }
+  // A target twice as slow is separable: nothing said.
+  std::vector<Record> apart = Rounds("a", {1.00, 1.02, 0.98, 1.01, 0.97});
+  for (Record& r : Rounds("c", {2.01, 1.99, 2.00, 2.03, 1.98})) apart.push_back(r);
+  auto clear = Recommend(apart, query);
+  ASSERT_TRUE(clear.ok());
+  EXPECT_EQ(clear.value().runner_up_reason.find("across rounds"), std::string::npos) << clear.value().runner_up_reason;
+}
+
+}  // namespace
+}  // namespace edgebench
