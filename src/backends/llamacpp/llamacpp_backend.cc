@@ -364,12 +364,15 @@ class LlamaCppBackend : public Backend {
     auto ubatch = options.Int("ubatch", 512, 1, 1 << 20);
     auto fa = options.Choice("fa", "auto", {"on", "off", "auto"});
     auto kv = options.Choice("kv", "f16", {"f16", "q8_0", "q4_0"});
+    // mmap=on maps the GGUF (llama.cpp's default, use_mmap): a cold load reads pages as they are
+    // touched; off reads the whole file into memory at load.
+    auto mmap = options.Choice("mmap", "on", {"on", "off"});
     // Without ctx=, the context holds every sequence's prompt and generation (and, with a
     // projector, its images' tokens, known once the projector is loaded), rounded up to 256.
     auto ctx = options.Int("ctx", 256, 1, 1 << 24);
     int64_t vision_image_tokens = 0;
     for (const Status& s : {threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
-                            ctx.status(), options.CheckAllUsed()}) {
+                            mmap.status(), ctx.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
     }
     std::error_code ec;
@@ -381,6 +384,11 @@ class LlamaCppBackend : public Backend {
     log_.TakeErrors();
     llama_model_params model_params = llama_model_default_params();
     model_params.n_gpu_layers = 0;
+    // llama.cpp reads the file instead where it cannot map it: the record holds what ran.
+    const bool use_mmap = mmap.value() == "on" && llama_supports_mmap();
+    // Set either way (llama-bench's default is mmap=1): the record then says what ran, not what
+    // llama.cpp's automatic mode would pick.
+    model_params.load_mode = use_mmap ? LLAMA_LOAD_MODE_MMAP : LLAMA_LOAD_MODE_NONE;
     std::unique_ptr<llama_model, ModelDeleter> model(llama_model_load_from_file(artifact.path.c_str(), model_params));
     if (!model) {
       const std::string why = log_.TakeErrors();
@@ -491,7 +499,11 @@ class LlamaCppBackend : public Backend {
                               {"ubatch", std::to_string(effective_ubatch)},
                               {"fa", fa.value()},
                               {"kv", kv.value()},
+                              {"mmap", use_mmap ? "on" : "off"},
                               {"ctx", std::to_string(info.context_size)}};
+    if (mmap.value() == "on" && !use_mmap) {
+      info.notes.push_back("mmap=on was asked; this llama.cpp build cannot map files and read the model instead (mmap=off)");
+    }
     const std::string variant = log_.cpu_variant();
     if (!variant.empty()) info.environment["ggml_cpu_backend"] = variant;
     info.environment["llama_system_info"] = llama_print_system_info();
