@@ -696,6 +696,9 @@ void FinishRecord(Record& r) {
     if (r.load) CheckLoad(r, *scenario);
   }
   FinishMonitor(r);
+  if (r.start && r.status == CaseStatus::kOk) {
+    if (std::string problem = ColdStartProblem(*r.start); !problem.empty()) r.invalid_reasons.push_back(problem);
+  }
   r.valid = r.invalid_reasons.empty();
 }
 

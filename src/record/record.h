@@ -30,6 +30,7 @@
 #include "record/tensor_drift_record.h"
 #include "record/pipeline_record.h"
 #include "record/round_tag.h"
+#include "record/start_record.h"
 #include "record/tune_tag.h"
 #include "record/record_token_drift.h"
 #include "core/llm_types.h"
@@ -263,6 +264,8 @@ struct Record {
   std::optional<TuneTag> tune;
   // --rounds: which round the case was and in what order its round ran (record/round_tag.h).
   std::optional<RoundTag> round;
+  // --start cold|warm|both: how the case started (record/start_record.h).
+  std::optional<StartRecord> start;
   // A pipeline's case: what each stage cost (record/pipeline_record.h); absent for one model.
   std::optional<PipelineRecord> pipeline;
   // The device monitor (docs/monitoring.md): series sampled beside the case and what they show.

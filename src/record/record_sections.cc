@@ -131,6 +131,17 @@ std::vector<RecordSection> MakeSections() {
          return Status::Ok();
        },
        nullptr, nullptr, /*mode=*/false},
+      // Beside any record: whether it started cold, with the page-cache proof, or warm.
+      {"start", [](const Record& r) { return r.start.has_value(); },
+       [](const Record& r) { return StartRecordToJson(*r.start); },
+       [](const json& j, Record& r) {
+         if (j.is_null()) return Status::Ok();
+         auto start = StartRecordFromJson(j);
+         if (start.ok()) r.start = start.take();
+         else r.read_warnings.push_back("record " + r.id + ": start section left out: " + start.error());
+         return Status::Ok();
+       },
+       nullptr, nullptr, /*mode=*/false},
       // Beside any record: which of --rounds it was. One that does not read is left out with a
       // warning: the record is then a run of its own.
       {"round", [](const Record& r) { return r.round.has_value(); },

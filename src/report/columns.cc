@@ -486,6 +486,38 @@ std::vector<Column> WithProfileColumn(std::vector<Column> columns) {
   return columns;
 }
 
+// --start (docs/cold-start.md): how the case started, its load and its first query (a language
+// model's first request's TTFT); "-" in records without a start section, so tables of other
+// runs drop them.
+std::vector<Column> WithStartColumns(std::vector<Column> columns) {
+  const std::vector<Column> start = {
+      {"start", [](const Record& r) -> std::string { return r.start ? r.start->mode : kNoValue; }},
+      {"load (ms)",
+       [](const Record& r) -> std::string {
+         return r.start && r.status == CaseStatus::kOk ? FormatSignificant(static_cast<double>(r.load_ns) / 1e6)
+                                                       : kNoValue;
+       },
+       true},
+      {"1st query (ms)",
+       [](const Record& r) -> std::string {
+         if (!r.start || r.status != CaseStatus::kOk) return kNoValue;
+         std::optional<int64_t> first;
+         if (r.llm) {
+           if (!r.llm->warmup.empty()) first = r.llm->warmup.front().ttft_ns();
+           else if (!r.llm->measured.empty()) first = r.llm->measured.front().ttft_ns();
+         } else if (!r.warmup_ns.empty()) {
+           first = r.warmup_ns.front();
+         } else if (!r.measured_ns.empty()) {
+           first = r.measured_ns.front();
+         }
+         return first ? FormatSignificant(static_cast<double>(*first) / 1e6) : kNoValue;
+       },
+       true},
+  };
+  columns.insert(columns.end() - 1, start.begin(), start.end());
+  return columns;
+}
+
 std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_token) {
   auto derived = [](const Record& r) -> const MonitorDerived* {
     return Measured(r) && r.monitor && r.monitor->disabled_reason.empty() ? &r.monitor->derived : nullptr;
@@ -512,12 +544,12 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
 // its ':'). Immutable once built.
 const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
   static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
-      {"single-stream", WithProfileColumn(WithMonitorColumns(SingleStreamColumns(), false))},
+      {"single-stream", WithStartColumns(WithProfileColumn(WithMonitorColumns(SingleStreamColumns(), false)))},
       {"multi-stream", WithProfileColumn(WithMonitorColumns(MultiStreamColumns(), false))},
       {"server", WithProfileColumn(WithMonitorColumns(ServerColumns(), false))},
       {"offline", WithProfileColumn(WithMonitorColumns(OfflineColumns(), false))},
       {"soak", WithProfileColumn(WithMonitorColumns(SoakColumns(), false))},
-      {"llm", WithProfileColumn(WithMonitorColumns(LlmColumns(), true))},
+      {"llm", WithStartColumns(WithProfileColumn(WithMonitorColumns(LlmColumns(), true)))},
       {"agree", AgreementColumns()},
       {"accuracy", WithMonitorColumns(AccuracyColumns(), false)},
       {"drift", DriftColumns()},

@@ -25,6 +25,7 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"case_key", spec.case_key},
           {"monitor", MonitorSettingsToJson(spec.monitor)},
           {"profile", spec.profile},
+          {"start", spec.start},
           {"tune", spec.tune},
           {"pipeline", spec.pipeline}};
 }
@@ -50,6 +51,7 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.case_key = j.value("case_key", "");
     if (j.contains("monitor")) spec.monitor = MonitorSettingsFromJson(j.at("monitor"));
     spec.profile = j.value("profile", false);
+    spec.start = j.value("start", "");
     if (j.contains("tune")) spec.tune = j.at("tune");
     if (j.contains("pipeline")) spec.pipeline = j.at("pipeline");
     return spec;
@@ -108,6 +110,9 @@ std::string CaseKey(const CaseSpec& spec) {
   // A profiled case measures the runtime with its profiler on: not the same measurement. Absent
   // when off, so unprofiled cases keep the keys they had.
   if (spec.profile) identity["profile"] = true;
+  // A cold start measures the load from disk: not what a warm one measures. Absent when warm,
+  // so warm cases keep the keys they had.
+  if (spec.start == "cold") identity["start"] = "cold";
   if (!spec.tune.is_null()) identity["tune"] = spec.tune;
   // A pipeline's stages, their targets and artifacts decide what it measures; the artifact
   // digest is the pipeline file's.

@@ -43,6 +43,10 @@ struct CaseSpec {
   // --profile: per-operator times from the runtime's profiler over the measured runs. Part of
   // the case key: the profiler's own cost is in the latencies.
   bool profile = false;
+  // --start: "cold" drops the model's files from the page cache before the load (core/page_cache.h),
+  // "warm" does not; empty: not asked (warm, no start section in the record). Cold is part of
+  // the case key.
+  std::string start;
   // `edgebench tune`: which race, configuration and round this case measures (tune/race_records.h);
   // null outside a race. Part of the case key: each round of a race is a case of its own.
   nlohmann::json tune;

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/clock.h"
+#include "core/page_cache.h"
 #include "core/process_memory.h"
 #include "core/log.h"
 #include "load/batch_binding.h"
@@ -376,6 +377,36 @@ Record RunMonitored(const CaseSpec& spec, Record r, const StageCallback& stage, 
 
 }  // namespace
 
+namespace {
+
+// The files a case's load reads: the artifact (every file of a directory artifact), an OpenVINO
+// IR's weights beside its .xml, an ONNX model's external data under the names exporters give it
+// (MODEL.onnx.data, MODEL.onnx_data, MODEL.data), a vision model's projector.
+std::vector<std::string> ArtifactFiles(const CaseSpec& spec) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(spec.artifact, ec)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(spec.artifact, ec)) {
+      if (entry.is_regular_file(ec)) files.push_back(entry.path().string());
+    }
+  } else {
+    files.push_back(spec.artifact);
+    const std::filesystem::path path(spec.artifact);
+    std::vector<std::filesystem::path> beside;
+    if (path.extension() == ".xml") beside.push_back(std::filesystem::path(path).replace_extension(".bin"));
+    if (path.extension() == ".onnx") {
+      beside = {path.string() + ".data", path.string() + "_data", std::filesystem::path(path).replace_extension(".data")};
+    }
+    for (const auto& file : beside) {
+      if (std::filesystem::is_regular_file(file, ec)) files.push_back(file.string());
+    }
+  }
+  if (!spec.llm.mmproj.empty()) files.push_back(spec.llm.mmproj);
+  return files;
+}
+
+}  // namespace
+
 Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on_stage,
                RunObserver* observer) {
   Record r = MakeBaseRecord(spec, registry);
@@ -390,6 +421,11 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   }
   const TargetResolution resolution = ResolveTarget(spec.target, registry, run.session_kind());
   if (!resolution.resolved) return FailedRecord(r, resolution.status, "target", resolution.error);
+  if (!spec.start.empty()) {
+    r.start = StartRecord{spec.start, std::nullopt};
+    // Just before the load: what the runtime then reads comes from the disk.
+    if (spec.start == "cold") r.start->drop = DropFromPageCache(ArtifactFiles(spec));
+  }
   return RunMonitored(spec, std::move(r), on_stage, observer,
                       [&](Record base, const StageCallback& stage, RunObserver* watched) {
                         return run.session_kind() == SessionKind::kLanguageModel

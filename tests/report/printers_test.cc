@@ -114,11 +114,11 @@ TEST(Printers, CsvKeepsEveryColumnAndNamesTheScenario) {
   EXPECT_EQ(PrintWith("csv", {FastRecord(), FailedRecord()}),
             "model,target,scenario,status,ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),"
             "mean (ms),throughput (q/s),roofline (%),settled at q,p90 early-stop (ms),stable,peak RSS (MiB),energy (mJ/q),device,"
-            "top operators (share of op time),verdict,why\n"
+            "top operators (share of op time),start,load (ms),1st query (ms),verdict,why\n"
             "m,null:spin,single-stream,ok,spin:1,200,0.00123,0.00123,0.00123,0.00123,200.0,-,6,-,-,"
-            "-,-,-,-,VALID,\n"
+            "-,-,-,-,-,-,-,VALID,\n"
             "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,single-stream,failed,-,-,-,"
-            "-,-,-,-,-,-,-,-,-,-,-,-,INVALID,load failed: bad model see the runtime's log\n");
+            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,load failed: bad model see the runtime's log\n");
 }
 
 TEST(Printers, RanOnCountsTheModelsOwnNodesWhereTheRuntimeToldThem) {
@@ -156,7 +156,7 @@ TEST(Printers, TableAndMarkdownDropColumnsEmptyInEveryRowCsvKeepsThem) {
   EXPECT_EQ(csv.substr(0, csv.find('\n') + 1),
             "model,target,scenario,status,ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),"
             "mean (ms),throughput (q/s),roofline (%),settled at q,p90 early-stop (ms),stable,peak RSS (MiB),energy (mJ/q),device,"
-            "top operators (share of op time),verdict,why\n");
+            "top operators (share of op time),start,load (ms),1st query (ms),verdict,why\n");
   // Every row VALID: markdown has no `why` column.
   EXPECT_EQ(PrintWith("markdown", {FastRecord()}).find("why"), std::string::npos);
 }
@@ -187,9 +187,9 @@ TEST(Printers, LlmCsvKeepsEveryColumn) {
             "rate (req/s),requests,image tokens,preprocess p50 (ms),encode p50 (ms),"
             "image prefill p50 (ms),text prefill p50 (ms),TTFT p50 (ms),TTFT p99 (ms),TPOT p50 (ms),TPOT p99 (ms),"
             "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),decode roofline (%),KV cache (MiB),peak RSS (MiB),"
-            "energy (mJ/tok),device,top operators (share of op time),verdict,why\n"
+            "energy (mJ/tok),device,top operators (share of op time),start,load (ms),1st query (ms),verdict,why\n"
             "llama-tiny,llamacpp:cpu,llm,ok,128,64,1,-,-,5,-,-,-,-,-,22.0,-,5.00,-,5.00,5818.2,929.2,-,-,16.0,"
-            "300.0,-,-,-,VALID,\n");
+            "300.0,-,-,-,-,-,-,VALID,\n");
 }
 
 TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
@@ -229,12 +229,12 @@ TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
             "ITL p99 (ms),prefill (tok/s),tokens/s,goodput (req/s),decode roofline (%),KV cache (MiB),"
             "ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),mean (ms),throughput (q/s),roofline (%),"
             "settled at q,p90 early-stop (ms),stable,peak RSS (MiB),energy (mJ/tok),energy (mJ/q),"
-            "device,top operators (share of op time),verdict,why\n"
+            "device,top operators (share of op time),start,load (ms),1st query (ms),verdict,why\n"
             "mobilenet_v3_large_100_224_float32,ort:xnnpack?threads=2,single-stream,failed,-,-,-,"
-            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
+            "-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
             "load failed: bad model see the runtime's log\n"
             "llama-tiny,llamacpp:cpu,llm,crashed,512,64,1,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,"
-            "-,-,-,-,-,-,-,-,INVALID,worker died on signal 11 (SIGSEGV)\n");
+            "-,-,-,-,-,-,-,-,-,-,-,INVALID,worker died on signal 11 (SIGSEGV)\n");
 }
 
 TEST(Printers, ScenarioWithoutColumnSetPrintsTheCommonColumns) {
@@ -255,8 +255,8 @@ TEST(Printers, MarkdownEscapesPipesAndCsvQuotesPerRfc4180) {
   EXPECT_EQ(PrintWith("csv", {r}),
             "model,target,scenario,status,ran on (nodes),queries,p50 (ms),p90 (ms),p99 (ms),"
             "mean (ms),throughput (q/s),roofline (%),settled at q,p90 early-stop (ms),stable,peak RSS (MiB),energy (mJ/q),device,"
-            "top operators (share of op time),verdict,why\n"
-            "a|b,ort:xnnpack?threads=2,single-stream,failed,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
+            "top operators (share of op time),start,load (ms),1st query (ms),verdict,why\n"
+            "a|b,ort:xnnpack?threads=2,single-stream,failed,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,INVALID,"
             "\"bad, very \"\"bad\"\"\"\n");
 }
 
