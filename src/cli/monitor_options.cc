@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "load/scenario_spec.h"
 #include "monitor/sysfs_text.h"
 
 namespace edgebench {
@@ -30,6 +31,10 @@ void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags) {
   cmd->add_flag("--allow-busy", flags.settings.allow_busy,
                 "keep a case measured on a busy machine VALID, labelled with the figures")
       ->group(group);
+  cmd->add_option("--idle", flags.idle,
+                  "before each case's load, sample power this long with nothing running (10s, 500ms): the record "
+                  "keeps idle power, active power and the energy above idle per query and per token")
+      ->group(group);
   cmd->add_option("--cooldown", flags.cooldown,
                   "before each case, wait until the hottest sensor is within N C of its reading at the start "
                   "(2C; 2C,max=120s,fallback=10s), or a fixed time (30s)")
@@ -55,6 +60,18 @@ Result<CheckedMonitorFlags> CheckMonitorFlags(const MonitorFlags& flags) {
   if (flags.settings.sysfs_root.empty() || !PathExists(flags.settings.sysfs_root)) {
     return Status::Error("--sysfs-root '" + flags.settings.sysfs_root +
                          "' does not exist; give a directory holding proc/ and sys/ (default /)");
+  }
+  if (!flags.idle.empty()) {
+    const auto idle = ParseDurationMs(flags.idle);
+    if (!idle.ok() || idle.value() < 0 || idle.value() > 600'000) {
+      return Status::Error("--idle '" + flags.idle + "': give a duration up to 10 minutes, e.g. 10s or 500ms");
+    }
+    // Two samples at least bracket the window; fewer give no idle power.
+    if (idle.value() > 0 && static_cast<double>(idle.value()) * checked.settings.sample_hz < 2000) {
+      return Status::Error("--idle " + flags.idle + " holds fewer than 2 samples at --sample-hz " +
+                           std::to_string(checked.settings.sample_hz) + "; give a longer window (e.g. --idle 10s)");
+    }
+    checked.settings.idle_ms = idle.value();
   }
   if (!flags.cooldown.empty()) {
     auto cooldown = ParseCooldown(flags.cooldown);

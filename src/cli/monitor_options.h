@@ -15,6 +15,7 @@ struct MonitorFlags {
   MonitorSettings settings;
   bool no_monitor = false;
   std::string cooldown;  // empty: none
+  std::string idle;      // --idle DURATION; empty: none
 };
 
 // --sample-hz, --no-monitor, --sysfs-root, --max-growth-mb, --max-busy-share, --allow-busy,

@@ -1,5 +1,7 @@
 #include "record/monitor_derive.h"
 
+#include "record/energy_phases.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -603,6 +605,27 @@ void DeriveWindows(const MonitorSeries& s, const MonitorContext& ctx, MonitorDer
 
 }  // namespace
 
+std::optional<double> DeviceTotalEnergyUj(const MonitorSeries& s, int64_t a, int64_t b, std::string* why) {
+  std::vector<size_t> totals;
+  for (size_t c = 0; c < s.channels.size(); ++c) {
+    if (IsEnergyChannel(s.channels[c]) && s.channels[c].device_total) totals.push_back(c);
+  }
+  if (totals.empty()) {
+    if (why) *why = "no channel measures the device's total";
+    return std::nullopt;
+  }
+  double uj = 0;
+  for (size_t c : totals) {
+    const Energy e = EnergyBetween(s, c, a, b);
+    if (!e.uj) {
+      if (why) *why = e.reason;
+      return std::nullopt;
+    }
+    uj += *e.uj;
+  }
+  return uj;
+}
+
 double PlausiblePowerBoundMw(const Channel& channel) {
   if (channel.reader == "rapl") return kMaxRaplPowerMw;
   if (channel.reader == "hwmon" || channel.reader == "nvml") return kMaxBoardPowerMw;
@@ -616,6 +639,7 @@ MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& 
   const int64_t min_interval_ns =
       series.effective_hz > 0 ? static_cast<int64_t>(0.5e9 / series.effective_hz) : 0;
   d.energy = DeriveEnergy(series, context, min_interval_ns);
+  DeriveEnergyPhases(series, context, d.energy);
   d.memory = DeriveMemory(series, context);
   DeriveThrottling(series, context, d);
   DeriveWindows(series, context, d);

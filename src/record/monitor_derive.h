@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -23,9 +24,22 @@ struct MonitorContext {
   int64_t queries = 0;                // measured queries (requests, for language models)
   std::optional<int64_t> tokens;      // language models: tokens generated in the measured phase
   double max_growth_mb = 10;          // per 10,000 queries
+  // Language models (record/energy_phases.h): each measured request's prefill [start, first
+  // token] and decode [first token, last token] on the series' axis, with its prompt tokens and
+  // the tokens decoded after the first. Empty for tensor models.
+  struct LlmPhase {
+    int64_t start_ns = 0, first_token_ns = 0, end_ns = 0;
+    int64_t prompt_tokens = 0, decoded_tokens = 0;
+  };
+  std::vector<LlmPhase> llm_phases;
 };
 
 MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context);
+
+// The device total's energy in uJ over [a, b] on the series' axis (the sum of the channels
+// marked device_total, each unwrapped and interpolated as the phase's energy is); nullopt with
+// `why` when a total channel does not bracket [a, b] or none exists.
+std::optional<double> DeviceTotalEnergyUj(const MonitorSeries& series, int64_t a, int64_t b, std::string* why);
 
 // The most power a sensor of each kind can read, stated: a reading that implies more (a power
 // channel above it, an energy counter stepping faster than it) is a glitch, dropped with a note,

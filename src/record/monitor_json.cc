@@ -25,7 +25,22 @@ json EnergyToJson(const EnergyResult& e) {
   return {{"total_channels", e.total_channels}, {"energy_mj", OptionalNumber(e.energy_mj)},
           {"mean_power_mw", OptionalNumber(e.mean_power_mw)}, {"peak_power_mw", OptionalNumber(e.peak_power_mw)},
           {"per_query_mj", OptionalNumber(e.per_query_mj)}, {"per_token_mj", OptionalNumber(e.per_token_mj)},
-          {"reason", e.reason}, {"channels", channels}};
+          {"reason", e.reason}, {"channels", channels},
+          {"method",
+           {{"window", "the measured phase only, from the same run as the latencies"},
+            {"sample_hz", e.sample_hz},
+            {"sensors", e.sensors},
+            {"ranging", "MLPerf Power's ranging run sets an external analyzer's range; on-board counters have "
+                        "none to set"}}},
+          {"idle",
+           {{"window_ns", e.idle_ns}, {"power_mw", OptionalNumber(e.idle_power_mw)},
+            {"above_idle_mj", OptionalNumber(e.above_idle_mj)},
+            {"above_idle_per_query_mj", OptionalNumber(e.above_idle_per_query_mj)},
+            {"above_idle_per_token_mj", OptionalNumber(e.above_idle_per_token_mj)}, {"reason", e.idle_reason}}},
+          {"llm_split",
+           {{"prefill_mj", OptionalNumber(e.prefill_mj)}, {"decode_mj", OptionalNumber(e.decode_mj)},
+            {"prefill_per_token_mj", OptionalNumber(e.prefill_per_token_mj)},
+            {"decode_per_token_mj", OptionalNumber(e.decode_per_token_mj)}, {"reason", e.split_reason}}}};
 }
 
 json MemoryToJson(const MemoryResult& m) {
@@ -127,7 +142,8 @@ json ReaderStatusToJson(const ReaderStatus& r) {
 
 json MonitorSettingsToJson(const MonitorSettings& s) {
   return {{"enabled", s.enabled}, {"sample_hz", s.sample_hz}, {"sysfs_root", s.sysfs_root},
-          {"max_growth_mb", s.max_growth_mb}, {"max_busy_share", s.max_busy_share}, {"allow_busy", s.allow_busy}};
+          {"max_growth_mb", s.max_growth_mb}, {"max_busy_share", s.max_busy_share}, {"allow_busy", s.allow_busy},
+          {"idle_ms", s.idle_ms}};
 }
 
 MonitorSettings MonitorSettingsFromJson(const json& j) {
@@ -138,6 +154,7 @@ MonitorSettings MonitorSettingsFromJson(const json& j) {
   s.max_growth_mb = j.value("max_growth_mb", s.max_growth_mb);
   s.max_busy_share = j.value("max_busy_share", s.max_busy_share);
   s.allow_busy = j.value("allow_busy", s.allow_busy);
+  s.idle_ms = j.value("idle_ms", s.idle_ms);
   return s;
 }
 

@@ -23,6 +23,9 @@ struct MonitorSettings {
   // measured phase make the case INVALID (record/busy_machine.h); --allow-busy keeps it, labelled.
   double max_busy_share = 0.25;
   bool allow_busy = false;
+  // --idle: sample the device this long with nothing running, before the model loads, for the
+  // idle power that energy above idle subtracts (record/energy_phases.h). 0: none.
+  int64_t idle_ms = 0;
 };
 
 // A phase or stage boundary, on the series' time axis.
@@ -66,6 +69,22 @@ struct EnergyResult {
   std::optional<double> per_token_mj;  // language models: per generated token
   std::string reason;                  // why the total is absent
   std::vector<ChannelEnergy> channels;
+  // How it was measured (MLPerf Power's rules, docs/monitoring.md): only over the measured phase,
+  // in the same run as the latencies, at this sampling rate, from these sensors.
+  double sample_hz = 0;
+  std::vector<std::string> sensors;  // "rapl.intel-rapl:0 (sys/class/powercap/..., 1 uJ counter)"
+  // --idle: the device total's mean power over the idle window before the load, and the energy
+  // the case spent above it.
+  int64_t idle_ns = 0;
+  std::optional<double> idle_power_mw;
+  std::optional<double> above_idle_mj;
+  std::optional<double> above_idle_per_query_mj;
+  std::optional<double> above_idle_per_token_mj;
+  std::string idle_reason;  // why there is no idle figure when --idle was given
+  // Language models: the energy over the requests' prefills and over their decodes, per prompt
+  // token and per decoded token (after the first, which prefill produced).
+  std::optional<double> prefill_mj, decode_mj, prefill_per_token_mj, decode_per_token_mj;
+  std::string split_reason;  // why there is no split
 };
 
 struct MemoryResult {

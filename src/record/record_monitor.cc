@@ -74,6 +74,13 @@ void FinishMonitor(Record& r) {
     int64_t tokens = 0;
     for (const LlmRequestTiming& t : r.llm->measured) tokens += t.generated_tokens();
     context.tokens = tokens;
+    // On the series' axis as Progress puts them: relative to the first request's start.
+    int64_t first_start = r.llm->measured.empty() ? 0 : r.llm->measured.front().start_ns;
+    for (const LlmRequestTiming& t : r.llm->measured) first_start = std::min(first_start, t.start_ns);
+    for (const LlmRequestTiming& t : r.llm->measured) {
+      context.llm_phases.push_back({t.start_ns - first_start, t.first_token_ns - first_start, t.end_ns() - first_start,
+                                    t.prompt_tokens, t.generated_tokens() - 1});
+    }
   } else {
     context.measured_wall_ns = r.measured_wall_ns;
     context.queries = r.summary.count;

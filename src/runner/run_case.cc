@@ -1,7 +1,9 @@
 #include "runner/run_case.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "core/clock.h"
 #include "core/page_cache.h"
@@ -359,6 +361,13 @@ Record RunMonitored(const CaseSpec& spec, Record r, const StageCallback& stage, 
     roots.root = spec.monitor.sysfs_root;
     sampler = std::make_unique<Sampler>(OpenDeviceSensors(roots), spec.monitor.sample_hz);
     sampler->Start();
+    if (spec.monitor.idle_ms > 0) {
+      // --idle: nothing runs but the sampler, before the model loads.
+      if (stage) stage("idle");
+      sampler->Mark("idle", "start");
+      std::this_thread::sleep_for(std::chrono::milliseconds(spec.monitor.idle_ms));
+      sampler->Mark("idle", "end");
+    }
   }
   std::optional<MonitoringObserver> monitoring;
   if (sampler) monitoring.emplace(observer, *sampler);

@@ -150,5 +150,43 @@ TEST(EnergyCli, EnergyPerTokenForALanguageModel) {
   EXPECT_NEAR(energy["energy_mj"].get<double>(), 1000.0 * wall_s, 200.0 * wall_s + 10.0) << energy;
 }
 
+TEST(EnergyCli, IdleBaselineAndPrefillDecodeSplitEndToEnd) {
+  OneWattRapl rapl("idle");
+  auto r = RunCommand(Executable() + " llm " + testing::TestModel("llama-tiny.gguf") +
+                      " -p 32 -n 16 -r 3 --warmup 1 --idle 1s --sysfs-root " + rapl.root() +
+                      " --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto record = FirstRecord(r.output);
+  ASSERT_TRUE(record.is_object()) << r.output;
+  EXPECT_EQ(record["monitor"]["settings"]["idle_ms"], 1000);
+  const auto& energy = record["monitor"]["derived"]["energy"];
+  // The same 1 W idle and running: idle power 1 W, and next to nothing above it.
+  const auto& idle = energy["idle"];
+  EXPECT_EQ(idle["window_ns"].get<int64_t>() / 100'000'000, 10) << idle;  // 1 s, to 0.1 s
+  ASSERT_TRUE(idle["power_mw"].is_number()) << idle;
+  EXPECT_NEAR(idle["power_mw"].get<double>(), 1000.0, 50.0) << idle;
+  ASSERT_TRUE(idle["above_idle_mj"].is_number()) << idle;
+  EXPECT_NEAR(idle["above_idle_mj"].get<double>(), 0.0, 0.2 * energy["energy_mj"].get<double>() + 10.0) << idle;
+  // Three requests one after another: their prefills and decodes add up to about the phase.
+  const auto& split = energy["llm_split"];
+  ASSERT_TRUE(split["prefill_mj"].is_number()) << split;
+  const double parts = split["prefill_mj"].get<double>() + split["decode_mj"].get<double>();
+  EXPECT_GT(split["prefill_mj"].get<double>(), 0.0);
+  EXPECT_GT(split["decode_mj"].get<double>(), 0.0);
+  EXPECT_LE(parts, energy["energy_mj"].get<double>() * 1.05 + 5.0) << energy;
+  EXPECT_DOUBLE_EQ(split["decode_per_token_mj"].get<double>(), split["decode_mj"].get<double>() / 45);
+  EXPECT_EQ(energy["method"]["sample_hz"], 10.0);
+  EXPECT_EQ(energy["method"]["sensors"].size(), 1u);
+}
+
+TEST(EnergyCli, ABadIdleIsRefused) {
+  auto r = RunCommand(Executable() + " run x -t null:sleep --idle forever 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--idle 'forever'"), std::string::npos) << r.output;
+  auto short_window = RunCommand(Executable() + " run x -t null:sleep --idle 100ms 2>&1");
+  EXPECT_EQ(short_window.exit_code, 2);
+  EXPECT_NE(short_window.output.find("fewer than 2 samples"), std::string::npos) << short_window.output;
+}
+
 }  // namespace
 }  // namespace edgebench
