@@ -215,4 +215,49 @@ std::string FormatRoundsSummary(const RoundsSummary& summary) {
   return out;
 }
 
+namespace {
+
+nlohmann::json OptionalJson(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+nlohmann::json MetricJson(const RoundsMetric& m) {
+  return {{"name", m.name}, {"values", m.values}, {"median", OptionalJson(m.median)}, {"low", OptionalJson(m.ci_low)},
+          {"high", OptionalJson(m.ci_high)}, {"spread", OptionalJson(m.spread)}};
+}
+
+}  // namespace
+
+nlohmann::json RoundsSummaryJson(const RoundsSummary& summary) {
+  if (summary.cases.empty()) return nullptr;
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CaseRounds& c : summary.cases) {
+    cases.push_back({{"model", c.model}, {"target", c.target}, {"scenario", c.scenario}, {"rounds", c.rounds},
+                     {"measured", c.measured}, {"valid", c.valid}, {"order", c.order},
+                     {"first", MetricJson(c.first)}, {"second", MetricJson(c.second)}});
+  }
+  nlohmann::json rankings = nlohmann::json::array();
+  for (const RoundsRanking& ranking : summary.rankings) {
+    nlohmann::json entries = nlohmann::json::array();
+    for (size_t i = 0; i < ranking.cases.size(); ++i) {
+      const CaseRounds& c = summary.cases[ranking.cases[i]];
+      nlohmann::json entry = {{"target", c.target}, {"median", OptionalJson(c.first.median)},
+                              {"low", OptionalJson(c.first.ci_low)}, {"high", OptionalJson(c.first.ci_high)}};
+      if (i > 0) {
+        const NeighbourVerdict& v = ranking.verdicts[i - 1];
+        entry["verdict"] = v.verdict;
+        entry["against"] = summary.cases[ranking.cases[i - 1]].target;
+        entry["change"] = OptionalJson(v.change);
+        entry["change_low"] = OptionalJson(v.ci_low);
+        entry["change_high"] = OptionalJson(v.ci_high);
+        entry["p"] = OptionalJson(v.p);
+        entry["note"] = v.note;
+      }
+      entries.push_back(std::move(entry));
+    }
+    rankings.push_back({{"model", ranking.model}, {"scenario", ranking.scenario}, {"metric", ranking.metric},
+                        {"entries", entries}});
+  }
+  const std::string text = FormatRoundsSummary(summary);
+  return {{"cases", cases}, {"rankings", rankings}, {"rule", text.substr(text.rfind("rule: ") + 6)}};
+}
+
 }  // namespace edgebench

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "record/record.h"
 
 namespace edgebench {
@@ -65,5 +67,8 @@ RoundsSummary SummarizeRounds(const std::vector<Record>& records, double noise_t
 
 // The summary as text for the table format: the cases, the rankings and the rule.
 std::string FormatRoundsSummary(const RoundsSummary& summary);
+
+// The summary for the HTML report's "Across rounds" section; null when there is none.
+nlohmann::json RoundsSummaryJson(const RoundsSummary& summary);
 
 }  // namespace edgebench

@@ -435,11 +435,11 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                                TestModel("fashion/fashion_softmax.json") +
                                                " --target ort:cpu --limit 300 --out " + others));
   // Two more configurations of x for the trade-offs scatter (recommend's answer for model x:
-  // p99 against peak RSS); --max-cv 10 and --allow-busy keep a busy machine from making them INVALID, which
-  // would leave them out of the comparison.
+  // p99 against peak RSS), in two rounds for the section across rounds; --max-cv 10 and
+  // --allow-busy keep a busy machine from making them INVALID, which would leave them out.
   ASSERT_NO_FATAL_FAILURE(Make("configurations to trade off",
                                eb + " run x -t 'null:sleep?us=1000,null:sleep?us=2000'" + quick +
-                                   " --max-cv 10 --allow-busy --out " + loads));
+                                   " --rounds 2 --max-cv 10 --allow-busy --out " + loads));
 
   // Store 3: a tuning race over three configurations of known latency, measured as another host
   // of a fleet (EDGEBENCH_HOST, as `edgebench fleet` sets it): the hosts section compares them.

@@ -7,12 +7,12 @@
 (function () {
   'use strict';
 
-  var ORDER = ['environment', 'hosts', 'summary', 'latency', 'warmup', 'load', 'soak', 'memory',
+  var ORDER = ['environment', 'hosts', 'summary', 'rounds', 'latency', 'warmup', 'load', 'soak', 'memory',
                'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'vlm', 'roofline', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     hosts: 'The same cases on every host',
-    summary: 'Summary of every case',
+    summary: 'Summary of every case', rounds: 'Across rounds: medians, intervals and which targets separate',
     latency: 'Latency distribution',
     warmup: 'Warmup',
     load: 'Throughput and p99 under load',
@@ -750,7 +750,7 @@
     environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
     pipelines: drawPipelines, accuracy: drawAccuracy, llm: drawLlm, vlm: drawVlm,
-    roofline: decisions.roofline, tradeoffs: decisions.tradeoffs, tune: decisions.tune
+    roofline: decisions.roofline, tradeoffs: decisions.tradeoffs, tune: decisions.tune, rounds: decisions.rounds
   };
 
   // ---- the page --------------------------------------------------------------------------

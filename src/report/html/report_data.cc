@@ -1,3 +1,4 @@
+#include "report/rounds_summary.h"
 #include "report/html/report_data.h"
 
 #include "report/html/report_pipelines.h"
@@ -713,6 +714,7 @@ json BuildReportData(const ReportInputs& in) {
     add("environment", EnvironmentSection(in));
     add("hosts", HostsSection(in));
     add("summary", SummarySection(in));
+    add("rounds", RoundsSummaryJson(SummarizeRounds(in.records)));
   }
   add("latency", LatencySection(in));
   add("warmup", WarmupSection(in));

@@ -17,7 +17,7 @@ namespace edgebench {
 
 // Section ids, in page order; stable: the page's anchors and the browser test use them.
 inline const std::vector<std::string> kReportSectionIds = {
-    "environment", "hosts",    "summary", "latency", "warmup", "load",      "soak",
+    "environment", "hosts",    "summary", "rounds", "latency", "warmup", "load",      "soak",
     "memory",      "placement", "pipelines", "shapes",  "accuracy", "llm",   "vlm",   "roofline", "tradeoffs",
     "tune"};
 

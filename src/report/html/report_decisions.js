@@ -207,5 +207,39 @@ window.edgebenchDecisionSections = function (h) {
     }
   }
 
-  return {tradeoffs: drawTradeoffsSection, tune: drawTune, roofline: drawRoofline, drawTradeoffs: drawTradeoffs};
+  // --rounds (docs/rounds.md): each case's median across its VALID rounds with its 95% interval,
+  // then each model and scenario's targets ranked, each judged against the one above it.
+  function drawRounds(body, part) {
+    var interval = function (m) {
+      if (!isNumber(m.median)) return '-';
+      return fmt(m.median, 3) + (isNumber(m.low) ? ' [' + fmt(m.low, 3) + ', ' + fmt(m.high, 3) + ']' : '');
+    };
+    var first = part.cases[0].first.name, second = part.cases[0].second.name;
+    body.appendChild(table([{label: 'Model'}, {label: 'Target'}, {label: 'Scenario'}, {label: 'VALID rounds', num: true},
+                            {label: first + ' ms, median [95%]', num: true}, {label: second + ' ms, median [95%]', num: true},
+                            {label: 'Spread (%)', num: true}],
+      part.cases.map(function (c) {
+        return [c.model, c.target, c.scenario, c.valid + '/' + c.rounds, interval(c.first), interval(c.second),
+                isNumber(c.first.spread) ? fmt(100 * c.first.spread, 3) : '-'];
+      })));
+    part.rankings.forEach(function (r) {
+      body.appendChild(note('Ranking of ' + r.model + ' (' + r.scenario + ') by median ' + r.metric + ':'));
+      body.appendChild(table([{label: '#', num: true}, {label: 'Target'}, {label: r.metric + ' ms', num: true},
+                              {label: 'Against the one above', message: true}],
+        r.entries.map(function (e, i) {
+          var verdict = '';
+          if (i > 0) {
+            verdict = e.verdict === 'not tested' ? 'not tested: ' + e.note
+                : (e.verdict === 'not resolved at this noise' ? 'not separable from ' : e.verdict + ' than ') + e.against +
+                  ' (' + fmt(100 * e.change, 3) + '% [' + fmt(100 * e.change_low, 3) + ', ' + fmt(100 * e.change_high, 3) +
+                  '], p ' + fmt(e.p, 3) + ')';
+          }
+          return [i + 1, e.target, interval(e), verdict];
+        })));
+    });
+    body.appendChild(note('Rule: ' + part.rule));
+  }
+
+  return {tradeoffs: drawTradeoffsSection, tune: drawTune, roofline: drawRoofline, drawTradeoffs: drawTradeoffs,
+          rounds: drawRounds};
 };
