@@ -12,6 +12,26 @@ namespace {
 
 using json = nlohmann::json;
 
+// A section beside any record, held in an optional member: written when present; one that does
+// not read is left out with a warning naming it, and the record still reads.
+template <typename T, typename ToJson, typename FromJson>
+RecordSection BesideSection(const std::string& key, std::optional<T> Record::*member, ToJson to_json,
+                            FromJson from_json) {
+  return {key, [member](const Record& r) { return (r.*member).has_value(); },
+          [member, to_json](const Record& r) { return json(to_json(*(r.*member))); },
+          [key, member, from_json](const json& j, Record& r) {
+            if (j.is_null()) return Status::Ok();
+            auto value = from_json(j);
+            if (value.ok()) {
+              r.*member = value.take();
+            } else {
+              r.read_warnings.push_back("record " + r.id + ": " + key + " section left out: " + value.error());
+            }
+            return Status::Ok();
+          },
+          nullptr, nullptr, /*mode=*/false};
+}
+
 json AgreementToJson(const AgreementRecord& a) {
   json outputs = json::array();
   for (const OutputAgreement& o : a.outputs) {
@@ -121,51 +141,15 @@ std::vector<RecordSection> MakeSections() {
        }},
       // Beside any record: which race, configuration and round of `edgebench tune` it is. One that
       // is not a race's is left out with a warning, not taken for one (the record still reads).
-      {"tune", [](const Record& r) { return r.tune.has_value(); },
-       [](const Record& r) { return TuneTagToJson(*r.tune); },
-       [](const json& j, Record& r) {
-         if (j.is_null()) return Status::Ok();
-         auto tag = TuneTagFromJson(j);
-         if (tag.ok()) r.tune = tag.take();
-         else r.read_warnings.push_back("record " + r.id + ": tune section left out: " + tag.error());
-         return Status::Ok();
-       },
-       nullptr, nullptr, /*mode=*/false},
+      BesideSection("tune", &Record::tune, TuneTagToJson, TuneTagFromJson),
       // Beside any record: whether it started cold, with the page-cache proof, or warm.
-      {"start", [](const Record& r) { return r.start.has_value(); },
-       [](const Record& r) { return StartRecordToJson(*r.start); },
-       [](const json& j, Record& r) {
-         if (j.is_null()) return Status::Ok();
-         auto start = StartRecordFromJson(j);
-         if (start.ok()) r.start = start.take();
-         else r.read_warnings.push_back("record " + r.id + ": start section left out: " + start.error());
-         return Status::Ok();
-       },
-       nullptr, nullptr, /*mode=*/false},
+      BesideSection("start", &Record::start, StartRecordToJson, StartRecordFromJson),
       // Beside any record: which of --rounds it was. One that does not read is left out with a
       // warning: the record is then a run of its own.
-      {"round", [](const Record& r) { return r.round.has_value(); },
-       [](const Record& r) { return RoundTagToJson(*r.round); },
-       [](const json& j, Record& r) {
-         if (j.is_null()) return Status::Ok();
-         auto tag = RoundTagFromJson(j);
-         if (tag.ok()) r.round = tag.take();
-         else r.read_warnings.push_back("record " + r.id + ": round section left out: " + tag.error());
-         return Status::Ok();
-       },
-       nullptr, nullptr, /*mode=*/false},
+      BesideSection("round", &Record::round, RoundTagToJson, RoundTagFromJson),
       // Beside a pipeline's measured record: what each stage cost. One that does not read is left
       // out with a warning; the end-to-end figures still read.
-      {"pipeline", [](const Record& r) { return r.pipeline.has_value(); },
-       [](const Record& r) { return PipelineRecordToJson(*r.pipeline); },
-       [](const json& j, Record& r) {
-         if (j.is_null()) return Status::Ok();
-         auto pipeline = PipelineRecordFromJson(j);
-         if (pipeline.ok()) r.pipeline = pipeline.take();
-         else r.read_warnings.push_back("record " + r.id + ": pipeline section left out: " + pipeline.error());
-         return Status::Ok();
-       },
-       nullptr, nullptr, /*mode=*/false},
+      BesideSection("pipeline", &Record::pipeline, PipelineRecordToJson, PipelineRecordFromJson),
       // Beside any record: this machine's limits as cached when it ran, or why there were none.
       // One that does not read is left out with a warning; the roofline then says it is missing.
       {"machine_limits",
