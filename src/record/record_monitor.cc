@@ -16,17 +16,23 @@ constexpr const char* kMonitorGapNote = "monitor: ";
 constexpr const char* kBusyKeptNote = "kept by --allow-busy: ";
 constexpr size_t kMaxEventNotes = 5;
 
+// Where a language model's requests sit on the series' axis: their timings are absolute in the
+// worker and relative once stored, so both are taken relative to the first request's start (the
+// series' origin is the measured phase's start mark, just before it).
+int64_t FirstRequestStart(const LlmRecord& llm) {
+  int64_t first_start = llm.measured.empty() ? 0 : llm.measured.front().start_ns;
+  for (const LlmRequestTiming& t : llm.measured) first_start = std::min(first_start, t.start_ns);
+  return first_start;
+}
+
 // Work done against time on the series' axis: each measured query's completion (issue +
 // latency), or each window's count where only histograms were kept, or each language-model
 // request's last token.
 std::vector<std::pair<int64_t, double>> Progress(const Record& r) {
   std::vector<std::pair<int64_t, double>> progress;
   if (r.llm) {
-    // Relative to the first request's start (the series' origin is the measured phase's start
-    // mark, just before it): timings are absolute in the worker and relative once stored.
     std::vector<int64_t> ends;
-    int64_t first_start = r.llm->measured.empty() ? 0 : r.llm->measured.front().start_ns;
-    for (const LlmRequestTiming& t : r.llm->measured) first_start = std::min(first_start, t.start_ns);
+    const int64_t first_start = FirstRequestStart(*r.llm);
     for (const LlmRequestTiming& t : r.llm->measured) ends.push_back(t.end_ns() - first_start);
     std::sort(ends.begin(), ends.end());
     for (size_t i = 0; i < ends.size(); ++i) progress.push_back({ends[i], static_cast<double>(i + 1)});
@@ -74,9 +80,7 @@ void FinishMonitor(Record& r) {
     int64_t tokens = 0;
     for (const LlmRequestTiming& t : r.llm->measured) tokens += t.generated_tokens();
     context.tokens = tokens;
-    // On the series' axis as Progress puts them: relative to the first request's start.
-    int64_t first_start = r.llm->measured.empty() ? 0 : r.llm->measured.front().start_ns;
-    for (const LlmRequestTiming& t : r.llm->measured) first_start = std::min(first_start, t.start_ns);
+    const int64_t first_start = FirstRequestStart(*r.llm);
     for (const LlmRequestTiming& t : r.llm->measured) {
       context.llm_phases.push_back({t.start_ns - first_start, t.first_token_ns - first_start, t.end_ns() - first_start,
                                     t.prompt_tokens, t.generated_tokens() - 1});
