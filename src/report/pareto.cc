@@ -570,12 +570,9 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     const auto& below = round_values[*out.runner_up];
     if (!above.empty() && !below.empty()) {
       const NeighbourVerdict v = JudgeRounds(above, below);
-      if (v.verdict == "not resolved at this noise") {
-        char change[96];
-        std::snprintf(change, sizeof change, "%+.1f%% [%+.1f%%, %+.1f%%], p %.3f", *v.change * 100, *v.ci_low * 100,
-                      *v.ci_high * 100, *v.p);
-        out.runner_up_reason += "; across rounds their " + round_metric + " are not separable at this noise (" + std::string(change) +
-                                "): the winner's lead on latency is within what varies from round to round";
+      if (v.not_resolved()) {
+        out.runner_up_reason += "; across rounds their " + round_metric + " are not separable at this noise (" +
+                                v.ChangeText() + "): the winner's lead on latency is within what varies from round to round";
       } else if (v.verdict == "not tested") {
         out.runner_up_reason += "; across rounds their " + round_metric + " were not tested (" + v.note + ")";
       }

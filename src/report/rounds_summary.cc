@@ -22,6 +22,14 @@ std::pair<std::optional<double>, std::optional<double>> RoundValues(const Record
   return {RoundsMs(r.summary.Percentile(0.5)), RoundsMs(r.summary.Percentile(0.99))};
 }
 
+std::string Fixed(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+std::string Percent(double fraction) { return Fixed("%+.1f%%", fraction * 100); }
+
 void FinishMetric(RoundsMetric& m) {
   std::vector<double> v = m.values;
   if (v.empty()) return;
@@ -65,9 +73,14 @@ NeighbourVerdict JudgeRounds(const std::vector<double>& above, const std::vector
   switch (JudgeChange(change->p, change->change, noise, /*higher_is_slower=*/true, alpha)) {
     case ChangeVerdict::kSlower: v.verdict = "slower"; break;
     case ChangeVerdict::kFaster: v.verdict = "faster"; break;
-    case ChangeVerdict::kNoChange: v.verdict = "not resolved at this noise"; break;
+    case ChangeVerdict::kNoChange: v.verdict = kNotResolved; break;
   }
   return v;
+}
+
+std::string NeighbourVerdict::ChangeText() const {
+  return Percent(*change) + " [" + Percent(*ci_low) + ", " + Percent(*ci_high) + "], p " +
+         (*p < 0.001 ? std::string("<0.001") : Fixed("%.3f", *p));
 }
 
 RoundsMetric SummarizeRoundValues(const std::string& name, std::vector<double> values) {
@@ -80,12 +93,6 @@ RoundsMetric SummarizeRoundValues(const std::string& name, std::vector<double> v
 
 namespace {
 
-std::string Fixed(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
 // "10.4 [10.2, 10.6]" with 3 significant digits at least.
 std::string MetricText(const RoundsMetric& m) {
   if (!m.median) return "-";
@@ -96,7 +103,13 @@ std::string MetricText(const RoundsMetric& m) {
   return text;
 }
 
-std::string Percent(double fraction) { return Fixed("%+.1f%%", fraction * 100); }
+// The verdicts' rule, in words: printed under the table and shown in the report.
+std::string RuleText(const RoundsSummary& summary) {
+  return "a target is faster or slower than the one ranked above it when p < " + Fixed("%g", summary.alpha) +
+         " and the whole 95% interval of the change lies outside +-" + Fixed("%g", summary.noise_threshold * 100) +
+         "% (Student's t on the rounds' logarithms, as `edgebench compare` run by run); otherwise not resolved "
+         "at this noise";
+}
 
 std::string Pad(std::string text, size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
@@ -198,21 +211,14 @@ std::string FormatRoundsSummary(const RoundsSummary& summary) {
         if (v.verdict == "not tested") {
           out += ": not tested against " + above + " (" + v.note + ")";
         } else {
-          out += ": " + (v.verdict == "not resolved at this noise" ? std::string("not separable from ")
-                                                                  : v.verdict + " than ") +
-                 above + " (" + Percent(*v.change) + " [" + Percent(*v.ci_low) + ", " + Percent(*v.ci_high) + "], p " +
-                 (*v.p < 0.001 ? std::string("<0.001") : Fixed("%.3f", *v.p)) +
-                 (v.verdict == "not resolved at this noise" ? "; not resolved at this noise" : "") + ")";
+          out += ": " + (v.not_resolved() ? std::string("not separable from ") : v.verdict + " than ") + above +
+                 " (" + v.ChangeText() + (v.not_resolved() ? std::string("; ") + kNotResolved : "") + ")";
         }
       }
       out += "\n";
     }
   }
-  out += "rule: a target is faster or slower than the one ranked above it when p < " + Fixed("%g", summary.alpha) +
-         " and the whole 95% interval of the change lies outside +-" + Fixed("%g", summary.noise_threshold * 100) +
-         "% (Student's t on the rounds' logarithms, as `edgebench compare` run by run); otherwise not resolved "
-         "at this noise\n";
-  return out;
+  return out + "rule: " + RuleText(summary) + "\n";
 }
 
 namespace {
@@ -256,8 +262,7 @@ nlohmann::json RoundsSummaryJson(const RoundsSummary& summary) {
     rankings.push_back({{"model", ranking.model}, {"scenario", ranking.scenario}, {"metric", ranking.metric},
                         {"entries", entries}});
   }
-  const std::string text = FormatRoundsSummary(summary);
-  return {{"cases", cases}, {"rankings", rankings}, {"rule", text.substr(text.rfind("rule: ") + 6)}};
+  return {{"cases", cases}, {"rankings", rankings}, {"rule", RuleText(summary)}};
 }
 
 }  // namespace edgebench

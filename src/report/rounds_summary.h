@@ -34,10 +34,16 @@ struct CaseRounds {
   RoundsMetric first, second;  // p50 and p99 (tpot p50 and ttft p50 for language models)
 };
 
+inline constexpr const char* kNotResolved = "not resolved at this noise";
+
 struct NeighbourVerdict {
   std::string verdict;  // "faster", "slower", "not resolved at this noise", or "not tested"
   std::optional<double> change, ci_low, ci_high, p;  // this case against the one ranked above it
   std::string note;  // why not tested
+
+  bool not_resolved() const { return verdict == kNotResolved; }
+  // "+8.5% [-9.6%, +30.2%], p 0.333" (p "<0.001" below that); for a tested verdict only.
+  std::string ChangeText() const;
 };
 
 struct RoundsRanking {
