@@ -4,12 +4,10 @@
 #include <cmath>
 #include <string>
 
+#include "core/greedy_token.h"
+
 namespace edgebench {
 namespace {
-
-int32_t ArgmaxOf(std::span<const float> values) {
-  return static_cast<int32_t>(std::max_element(values.begin(), values.end()) - values.begin());
-}
 
 Status CheckFinite(std::span<const float> logits, const char* side) {
   for (size_t i = 0; i < logits.size(); ++i) {
@@ -54,8 +52,8 @@ Result<TokenComparison> CompareTokenLogits(std::span<const float> reference, std
     // exp of a very negative log-probability underflows to 0, and so does its term.
     c.kl_divergence += std::exp(log_p_ref[i]) * (log_p_ref[i] - log_p_cand[i]);
   }
-  c.reference_top = ArgmaxOf(reference);
-  c.candidate_top = ArgmaxOf(candidate);
+  c.reference_top = GreedyToken(reference);
+  c.candidate_top = GreedyToken(candidate);
   c.same_top = c.reference_top == c.candidate_top;
   const size_t next = static_cast<size_t>(next_token);
   c.delta_p = std::exp(log_p_cand[next]) - std::exp(log_p_ref[next]);

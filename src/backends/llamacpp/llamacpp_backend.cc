@@ -16,6 +16,7 @@
 #include "backends/llamacpp/llamacpp_vision.h"
 #include "backends/llamacpp/llamacpp_work.h"
 #include "core/environment.h"
+#include "core/greedy_token.h"
 
 namespace edgebench {
 namespace {
@@ -59,7 +60,7 @@ class ThreadPool {
 };
 
 int32_t Argmax(const float* logits, int32_t n) {
-  return static_cast<int32_t>(std::max_element(logits, logits + n) - logits);
+  return GreedyToken(std::span<const float>(logits, static_cast<size_t>(n)));
 }
 
 // RAII for llama_batch.
