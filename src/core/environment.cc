@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/commit.h"
+#include "core/cpu_description.h"
 #include "core/version.h"
 
 namespace edgebench {
@@ -23,16 +24,26 @@ std::string ReadFirstLine(const std::string& path) {
   return line;
 }
 
-std::string CpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-    }
+std::string ReadEnvironmentFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The highest cpuinfo_max_freq of any core: cpu0 is a little core on big.LITTLE SoCs.
+std::string CpuMaxFrequencyMhz() {
+  long long best_khz = -1;
+  for (int cpu = 0; cpu < 4096; ++cpu) {
+    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(cpu);
+    if (cpu > 0 && ::access(dir.c_str(), F_OK) != 0) break;
+    const std::string khz = ReadFirstLine(dir + "/cpufreq/cpuinfo_max_freq");
+    if (khz == "unavailable") continue;
+    char* end = nullptr;
+    const long long value = std::strtoll(khz.c_str(), &end, 10);
+    if (end != khz.c_str()) best_khz = std::max(best_khz, value);
   }
-  return "unknown";
+  return best_khz < 0 ? "unavailable" : std::to_string(best_khz / 1000);
 }
 
 std::string OsName() {
@@ -46,31 +57,6 @@ std::string OsName() {
     }
   }
   return "unknown";
-}
-
-// The ISA features of /proc/cpuinfo's "flags" (x86) or "Features" (Arm) line that decide which
-// kernels inference runtimes pick.
-std::vector<std::string> CpuFeatures() {
-  static const char* const kRelevant[] = {
-      "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
-      "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16",
-      "asimd", "asimdhp", "asimddp", "fphp", "i8mm", "bf16", "sve", "sve2", "sme"};
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("flags", 0) != 0 && line.rfind("Features", 0) != 0) continue;
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::istringstream words(line.substr(colon + 1));
-    std::vector<std::string> present;
-    for (std::string w; words >> w;) present.push_back(w);
-    std::vector<std::string> features;
-    for (const char* f : kRelevant) {
-      if (std::find(present.begin(), present.end(), f) != present.end()) features.push_back(f);
-    }
-    return features;
-  }
-  return {};
 }
 
 int64_t MemoryTotalBytes() {
@@ -106,16 +92,15 @@ Environment ReadEnvironment() {
     env.kernel = std::string(uts.sysname) + " " + uts.release + " " + uts.machine;
     env.architecture = uts.machine;
   }
-  env.cpu_model = CpuModel();
+  const std::string cpuinfo = ReadEnvironmentFile("/proc/cpuinfo");
+  env.cpu_model = DescribeCpuModel(cpuinfo, ReadEnvironmentFile("/proc/device-tree/model"));
   env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
   env.usable_cores = UsableCores();
-  env.cpu_features = CpuFeatures();
+  env.cpu_features = ParseCpuFeatures(cpuinfo);
   env.memory_total_bytes = MemoryTotalBytes();
   env.load_average = LoadAverage();
   env.cpu_governor = ReadFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
-  const std::string max_khz = ReadFirstLine("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
-  env.cpu_max_freq_mhz =
-      max_khz == "unavailable" ? max_khz : std::to_string(std::stoll(max_khz) / 1000);
+  env.cpu_max_freq_mhz = CpuMaxFrequencyMhz();
 #if defined(__clang__)
   env.compiler = std::string("clang ") + __clang_version__;
 #elif defined(__GNUC__)

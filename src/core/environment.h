@@ -24,7 +24,7 @@ struct Environment {
   // logical_cores on a machine that reserves cores. 0 when unknown.
   int usable_cores = 0;
   std::string cpu_governor;      // "unavailable" when the kernel exposes none
-  std::string cpu_max_freq_mhz;  // of cpu0; "unavailable" when not exposed
+  std::string cpu_max_freq_mhz;  // the highest of any core; "unavailable" when not exposed
   // ISA features that decide which kernels a runtime picks (AVX2, AVX-512, AMX, NEON, SVE...),
   // as /proc/cpuinfo names them; only the ones that matter for inference kernels.
   std::vector<std::string> cpu_features;
