@@ -28,6 +28,7 @@ std::unique_ptr<SensorReader> OpenCpufreqReader(const SensorRoots& roots) {
   std::vector<std::string> unreadable;
   std::set<int64_t> packages_seen;
   bool any_cpufreq = false;
+  bool any_throttle_counter = false;
   for (const std::string& name : ListDirectory(cpu_dir, "cpu")) {
     if (!IsCoreDirectory(name)) continue;
     const int cpu = std::atoi(name.c_str() + 3);
@@ -57,6 +58,7 @@ std::unique_ptr<SensorReader> OpenCpufreqReader(const SensorRoots& roots) {
       auto max_khz = ReadIntegerFile(core + "/cpufreq/cpuinfo_max_freq");
       if (max_khz.ok()) freq->max_khz = max_khz.value();
     }
+    if (PathExists(core + "/thermal_throttle")) any_throttle_counter = true;
     add(core + "/thermal_throttle/core_throttle_count", name + ".core_throttle",
         ChannelKind::kThrottleCount, name + " core throttle");
     auto package = ReadIntegerFile(core + "/topology/physical_package_id");
@@ -69,6 +71,13 @@ std::unique_ptr<SensorReader> OpenCpufreqReader(const SensorRoots& roots) {
   if (!any_cpufreq) {
     AddReason(status, "absent: no cpufreq under " + cpu_dir +
                           " (a VM or container usually has none)");
+  }
+  if (any_cpufreq && !any_throttle_counter) {
+    // thermal_throttle is the x86 kernels' (Intel's and AMD's) counter; Arm kernels cap the
+    // frequency through the thermal zones' cooling devices and count nothing.
+    AddReason(status, "no throttle counters: no thermal_throttle under " + cpu_dir +
+                          " (x86 kernels have them, Arm kernels do not); throttling shows as a"
+                          " core's frequency below its cpuinfo_max_freq");
   }
   for (const std::string& why : unreadable) AddReason(status, why);
   return MakeFileChannelReader(status, std::move(files));

@@ -1,5 +1,6 @@
 // The readers on boards' trees: a Jetson's ina3221 power rails beside a temperature chip, and a
-// Raspberry Pi with one thermal zone, a shared cpufreq policy and no power sensors.
+// Raspberry Pi with one thermal zone, a shared cpufreq policy and no power sensors, and an RK3588
+// with three policies over eight big.LITTLE cores and seven zones.
 #include <gtest/gtest.h>
 
 #include "monitor/cpufreq_reader.h"
@@ -15,6 +16,7 @@ namespace {
 
 using testing::BuildJetsonHwmon;
 using testing::BuildRaspberryPi;
+using testing::BuildRk3588;
 using testing::FakeTree;
 using testing::Ids;
 using testing::ReadOnce;
@@ -101,7 +103,12 @@ TEST(RaspberryPi, ThermalZoneSharedCpufreqPolicyAndNoPower) {
 
   auto cpufreq = OpenCpufreqReader(tree.Roots());
   EXPECT_TRUE(cpufreq->status().available);
-  EXPECT_EQ(cpufreq->status().reason, "");  // no thermal_throttle on ARM, and nothing to say
+  // No thermal_throttle on Arm: the reader says where throttling shows instead.
+  EXPECT_EQ(cpufreq->status().reason,
+            "no throttle counters: no thermal_throttle under " +
+                tree.Path("sys/devices/system/cpu") +
+                " (x86 kernels have them, Arm kernels do not); throttling shows as a core's"
+                " frequency below its cpuinfo_max_freq");
   ASSERT_EQ(Ids(cpufreq->channels()), (Strings{"cpu0.freq", "cpu1.freq", "cpu2.freq", "cpu3.freq"}));
   EXPECT_EQ(cpufreq->channels()[3].max_khz, 1800000);
   EXPECT_EQ(ReadOnce(*cpufreq).values, (Values{1500000, 1500000, 1500000, 1500000}));
@@ -124,6 +131,46 @@ TEST(RaspberryPi, ThermalZoneSharedCpufreqPolicyAndNoPower) {
   for (const Channel& c : set.channels()) {
     EXPECT_NE(c.kind, ChannelKind::kPower) << c.id;
     EXPECT_NE(c.kind, ChannelKind::kEnergy) << c.id;
+  }
+}
+
+TEST(Rk3588, SevenZonesThreePoliciesAndNoPowerOrThrottleCounters) {
+  FakeTree tree("rk3588");
+  BuildRk3588(tree);
+
+  auto thermal = OpenThermalReader(tree.Roots());
+  ASSERT_EQ(thermal->channels().size(), 7u);
+  EXPECT_EQ(thermal->channels()[1].label, "bigcore0-thermal");
+  EXPECT_EQ(thermal->channels()[6].label, "npu-thermal");
+  ASSERT_EQ(thermal->channels()[6].trips.size(), 2u);
+  EXPECT_EQ(thermal->channels()[6].trips[0].type, "passive");
+  EXPECT_EQ(thermal->channels()[6].trips[0].temp_mc, 85000);
+  EXPECT_EQ(ReadOnce(*thermal).values,
+            (Values{46200, 47100, 46900, 45800, 45400, 44500, 61000}));
+
+  auto cpufreq = OpenCpufreqReader(tree.Roots());
+  EXPECT_TRUE(cpufreq->status().available);
+  EXPECT_NE(cpufreq->status().reason.find("no throttle counters"), std::string::npos);
+  ASSERT_EQ(cpufreq->channels().size(), 8u);  // one frequency per core, no throttle counter
+  for (const Channel& c : cpufreq->channels()) EXPECT_EQ(c.kind, ChannelKind::kFrequency) << c.id;
+  EXPECT_EQ(cpufreq->channels()[0].max_khz, 1800000);
+  EXPECT_EQ(cpufreq->channels()[7].max_khz, 2256000);
+  EXPECT_EQ(ReadOnce(*cpufreq).values, (Values{1800000, 1800000, 1800000, 1800000, 2256000,
+                                               2256000, 1608000, 1608000}));
+  // A cooling device caps the second big pair: both its cores move, the others do not.
+  tree.Write("sys/devices/system/cpu/cpufreq/policy6/scaling_cur_freq", 1200000);
+  const Values after = ReadOnce(*cpufreq).values;
+  EXPECT_EQ(after[5], 2256000);
+  EXPECT_EQ(after[6], 1200000);
+  EXPECT_EQ(after[7], 1200000);
+
+  auto rapl = OpenRaplReader(tree.Roots());
+  EXPECT_FALSE(rapl->status().available);
+  EXPECT_NE(rapl->status().reason.find("no RAPL on this machine"), std::string::npos);
+  SensorSet set = OpenDeviceSensors(tree.Roots());
+  for (const Channel& c : set.channels()) {
+    EXPECT_NE(c.kind, ChannelKind::kPower) << c.id;
+    EXPECT_NE(c.kind, ChannelKind::kThrottleCount) << c.id;
   }
 }
 

@@ -159,4 +159,35 @@ inline void BuildRaspberryPi(const FakeTree& tree) {
   tree.Write("sys/class/hwmon/hwmon1/in0_lcrit_alarm", 0);
 }
 
+// A Rockchip RK3588 board (the white paper's): three cpufreq policies (cpu0-3 Cortex-A55,
+// cpu4-5 and cpu6-7 Cortex-A76 pairs), seven thermal zones with passive and critical trips, no
+// thermal_throttle counters, no RAPL and no power sensor.
+inline void BuildRk3588(const FakeTree& tree) {
+  const char* zones[] = {"soc-thermal", "bigcore0-thermal", "bigcore1-thermal",
+                         "littlecore-thermal", "center-thermal", "gpu-thermal", "npu-thermal"};
+  const long long temps[] = {46200, 47100, 46900, 45800, 45400, 44500, 61000};
+  for (int z = 0; z < 7; ++z) {
+    const std::string dir = "sys/class/thermal/thermal_zone" + std::to_string(z) + "/";
+    tree.Write(dir + "type", zones[z]);
+    tree.Write(dir + "temp", temps[z]);
+    tree.Write(dir + "trip_point_0_temp", 85000);
+    tree.Write(dir + "trip_point_0_type", "passive");
+    tree.Write(dir + "trip_point_1_temp", 115000);
+    tree.Write(dir + "trip_point_1_type", "critical");
+  }
+  const int policy_of[] = {0, 0, 0, 0, 4, 4, 6, 6};
+  const std::string cpufreq = "sys/devices/system/cpu/cpufreq/";
+  tree.Write(cpufreq + "policy0/scaling_cur_freq", 1800000);
+  tree.Write(cpufreq + "policy0/cpuinfo_max_freq", 1800000);
+  tree.Write(cpufreq + "policy4/scaling_cur_freq", 2256000);
+  tree.Write(cpufreq + "policy4/cpuinfo_max_freq", 2256000);
+  tree.Write(cpufreq + "policy6/scaling_cur_freq", 1608000);  // capped by bigcore1-thermal
+  tree.Write(cpufreq + "policy6/cpuinfo_max_freq", 2256000);
+  for (int cpu = 0; cpu < 8; ++cpu) {
+    const std::string dir = "sys/devices/system/cpu/cpu" + std::to_string(cpu);
+    tree.Symlink("../cpufreq/policy" + std::to_string(policy_of[cpu]), dir + "/cpufreq");
+    tree.Write(dir + "/topology/physical_package_id", 0);
+  }
+}
+
 }  // namespace edgebench::testing
