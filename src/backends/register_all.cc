@@ -45,6 +45,8 @@ void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
                       kOpenVinoNotBuiltReason);
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_MEDIAPIPE,
                       Declared("mediapipe", "MediaPipe Tasks", {".tflite"}), kMediaPipeNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_OPENCV,
+                      Declared("opencv", "OpenCV DNN", {".onnx", ".tflite"}), kOpenCvNotBuiltReason);
 }
 
 void RegisterBuiltBackends(Registry& registry) {

@@ -1,0 +1,28 @@
+# The runtimes Debian packages whole, besides ONNX Runtime, TensorFlow Lite and llama.cpp (found
+# in CMakeLists.txt): OpenCV's DNN module, LibTorch and Arm NN. Each sets
+# EDGEBENCH_WITH_<NAME> (1 or 0) and EDGEBENCH_<NAME>_REASON (why not built), which
+# src/backends/build_config.h.in carries into the registry, and the targets its plugin links.
+
+# OpenCV DNN (libopencv-dnn-dev): no pkg-config file or CMake package comes with the dnn module
+# alone (they are in libopencv-dev, with every other module), so its header and the two
+# libraries it needs are found directly.
+find_path(OPENCV_DNN_INCLUDE_DIR opencv2/dnn.hpp PATH_SUFFIXES opencv4)
+find_library(OPENCV_DNN_LIBRARY opencv_dnn)
+find_library(OPENCV_CORE_LIBRARY opencv_core)
+if(OPENCV_DNN_INCLUDE_DIR AND OPENCV_DNN_LIBRARY AND OPENCV_CORE_LIBRARY)
+  file(STRINGS "${OPENCV_DNN_INCLUDE_DIR}/opencv2/core/version.hpp" _opencv_version_lines
+       REGEX "#define CV_VERSION_(MAJOR|MINOR|REVISION) ")
+  set(EDGEBENCH_OPENCV_VERSION "")
+  foreach(_line ${_opencv_version_lines})
+    string(REGEX MATCH "[0-9]+$" _part "${_line}")
+    string(APPEND EDGEBENCH_OPENCV_VERSION "${_part}.")
+  endforeach()
+  string(REGEX REPLACE "\\.$" "" EDGEBENCH_OPENCV_VERSION "${EDGEBENCH_OPENCV_VERSION}")
+  set(EDGEBENCH_WITH_OPENCV 1)
+  set(EDGEBENCH_OPENCV_REASON "")
+  message(STATUS "edgebench: OpenCV ${EDGEBENCH_OPENCV_VERSION} DNN found (${OPENCV_DNN_LIBRARY}): backend 'opencv' is built")
+else()
+  set(EDGEBENCH_WITH_OPENCV 0)
+  set(EDGEBENCH_OPENCV_REASON "OpenCV's DNN module (opencv2/dnn.hpp, libopencv_dnn, libopencv_core) was not found at configure time (install libopencv-dnn-dev)")
+  message(STATUS "edgebench: ${EDGEBENCH_OPENCV_REASON}: backend 'opencv' is NOT built")
+endif()
