@@ -26,3 +26,20 @@ else()
   set(EDGEBENCH_OPENCV_REASON "OpenCV's DNN module (opencv2/dnn.hpp, libopencv_dnn, libopencv_core) was not found at configure time (install libopencv-dnn-dev)")
   message(STATUS "edgebench: ${EDGEBENCH_OPENCV_REASON}: backend 'opencv' is NOT built")
 endif()
+
+# Arm NN (libarmnn-dev, libarmnntfliteparser-dev): the library and its TFLite parser. Its
+# compute backends (CpuRef here; CpuAcc, GpuAcc on arm64) are dynamic backends Arm NN opens at
+# run time from its backends directory.
+find_path(ARMNN_INCLUDE_DIR armnn/ArmNN.hpp)
+find_path(ARMNN_TFLITE_PARSER_INCLUDE_DIR armnnTfLiteParser/ITfLiteParser.hpp)
+find_library(ARMNN_LIBRARY armnn)
+find_library(ARMNN_TFLITE_PARSER_LIBRARY armnnTfLiteParser)
+if(ARMNN_INCLUDE_DIR AND ARMNN_TFLITE_PARSER_INCLUDE_DIR AND ARMNN_LIBRARY AND ARMNN_TFLITE_PARSER_LIBRARY)
+  set(EDGEBENCH_WITH_ARMNN 1)
+  set(EDGEBENCH_ARMNN_REASON "")
+  message(STATUS "edgebench: Arm NN found (${ARMNN_LIBRARY}): backend 'armnn' is built")
+else()
+  set(EDGEBENCH_WITH_ARMNN 0)
+  set(EDGEBENCH_ARMNN_REASON "Arm NN and its TFLite parser (armnn/ArmNN.hpp, libarmnn, libarmnnTfLiteParser) were not found at configure time (install libarmnn-dev libarmnntfliteparser-dev)")
+  message(STATUS "edgebench: ${EDGEBENCH_ARMNN_REASON}: backend 'armnn' is NOT built")
+endif()
