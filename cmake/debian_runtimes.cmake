@@ -27,6 +27,21 @@ else()
   message(STATUS "edgebench: ${EDGEBENCH_OPENCV_REASON}: backend 'opencv' is NOT built")
 endif()
 
+# LibTorch (libtorch-dev): its CMake package. Debian links kineto (the profiler's tracer) into
+# libtorch_cpu and ships no libkineto, for which TorchConfig.cmake still looks and warns: a real
+# libkineto is taken where there is one, else libtorch_cpu, which holds kineto's code.
+find_library(kineto_LIBRARY NAMES kineto torch_cpu)
+find_package(Torch CONFIG QUIET)
+if(Torch_FOUND)
+  set(EDGEBENCH_WITH_LIBTORCH 1)
+  set(EDGEBENCH_LIBTORCH_REASON "")
+  message(STATUS "edgebench: LibTorch ${Torch_VERSION} found: backend 'libtorch' is built")
+else()
+  set(EDGEBENCH_WITH_LIBTORCH 0)
+  set(EDGEBENCH_LIBTORCH_REASON "LibTorch's CMake package (TorchConfig.cmake) was not found at configure time (install libtorch-dev)")
+  message(STATUS "edgebench: ${EDGEBENCH_LIBTORCH_REASON}: backend 'libtorch' is NOT built")
+endif()
+
 # Arm NN (libarmnn-dev, libarmnntfliteparser-dev): the library and its TFLite parser. Its
 # compute backends (CpuRef here; CpuAcc, GpuAcc on arm64) are dynamic backends Arm NN opens at
 # run time from its backends directory.

@@ -8,6 +8,8 @@ ExecuTorch). Writes, for NETWORK into OUT:
   NETWORK.xnnpack.pte       ExecuTorch, lowered to XNNPACK, fp32
   NETWORK.xnnpack-q8.pte    ExecuTorch, XNNPACK, 8-bit (XNNPACKQuantizer, PT2E, per-channel)
   NETWORK.tflite            litert-torch, when it imports (otherwise the manifest says why not)
+  NETWORK.pt                TorchScript (torch.jit.trace at batch 2, eval mode, not frozen), for
+                            LibTorch; its extra file edgebench.json names the inputs and outputs
   NETWORK.input_0.npy       a reference input (batch 1) and eager PyTorch's fp32 outputs for it:
   NETWORK.output_0.npy      what every fp32 artifact must reproduce
   NETWORK.json              the manifest: one model, its artifacts, per-node delegation counts
@@ -281,6 +283,44 @@ def export_tflite(model, reference, path):
     edge_model.export(path)
 
 
+def export_torchscript(model, reference, max_batch, path):
+    """torch.jit.trace at batch 2 (a traced size of 1 could be specialised), checked against eager
+    PyTorch at batch 1 and max_batch, saved with an extra file that says what the file alone cannot
+    (TorchScript keeps no input shapes): the inputs' and outputs' names, dtypes and shapes."""
+    example = reference.repeat(2, *[1] * (reference.dim() - 1))
+    with torch.no_grad():
+        traced = torch.jit.trace(model, (example,), check_trace=False)
+        for batch in (1, max_batch):
+            x = torch.randn(batch, *reference.shape[1:], generator=torch.Generator().manual_seed(batch))
+            got, want = traced(x), model(x)
+            if got.shape != want.shape or not torch.allclose(got, want, rtol=1e-4, atol=1e-5):
+                raise RuntimeError(f"the traced module differs from eager PyTorch at batch {batch} "
+                                   f"(max abs diff {(got - want).abs().max().item():g})")
+        output = model(reference)
+    batch = {"0": {"min": 1, "max": max_batch}}
+    described = {
+        "exporter": f"torch.jit.trace (torch {torch.__version__})",
+        "inputs": [{"name": "input_0", "dtype": "float32", "shape": list(reference.shape),
+                    "dynamic_dims": batch}],
+        "outputs": [{"name": "output_0", "dtype": "float32", "shape": list(output.shape),
+                     "dynamic_dims": batch}],
+    }
+    torch.jit.save(traced, path,
+                   _extra_files={"edgebench.json": json.dumps(described, sort_keys=True)})
+
+
+def same_torchscript(kept_path, fresh_path):
+    """A .pt is a zip whose bytes need not repeat across machines (its debug records name the
+    exporting script's path): two are the same module when their code and tensors are equal."""
+    kept, fresh = torch.jit.load(kept_path), torch.jit.load(fresh_path)
+    if kept.code != fresh.code:
+        return "its TorchScript code differs"
+    a, b = kept.state_dict(), fresh.state_dict()
+    if sorted(a) != sorted(b) or any(not torch.equal(a[k], b[k]) for k in a):
+        return "its tensors differ"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -288,8 +328,8 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="output directory (default: "
                         "$EDGEBENCH_CACHE/models/torch/NETWORK-sSEED)")
-    parser.add_argument("--formats", default="onnx,pte,tflite",
-                        help="comma-separated subset of onnx,pte,tflite; pte-fp32 for the fp32 .pte "
+    parser.add_argument("--formats", default="onnx,pte,tflite,pt",
+                        help="comma-separated subset of onnx,pte,tflite,pt; pte-fp32 for the fp32 .pte "
                         "only (8-bit quantization of clip-vit-l14-336 ran for over 30 minutes on 2 cores)")
     parser.add_argument("--check", metavar="DIR",
                         help="export into a temporary directory and check that DIR's kept "
@@ -362,6 +402,10 @@ def main():
         path = os.path.join(out, f"{name}.tflite")
         step("tflite", path, lambda: export_tflite(model, reference, path),
              format="tflite", layout=layout, dtype="float32", exporter="litert-torch")
+    if "pt" in formats:
+        path = os.path.join(out, f"{name}.pt")
+        step("pt", path, lambda: export_torchscript(model, reference, max_batch, path),
+             format="pt", layout=layout, dtype="float32", exporter="torch.jit.trace")
 
     with open(os.path.join(out, f"{name}.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=False)
@@ -392,6 +436,12 @@ def check_kept(kept_dir, fresh_dir, name):
     fresh_paths = sorted(a["path"] for a in fresh["artifacts"])
     if kept_paths != fresh_paths:
         problems.append(f"artifacts differ: kept {kept_paths}, exported now {fresh_paths}")
+    for entry in kept["artifacts"]:
+        fresh_path = os.path.join(fresh_dir, entry["path"])
+        if entry.get("format") == "pt" and os.path.exists(fresh_path):
+            differs = same_torchscript(os.path.join(kept_dir, entry["path"]), fresh_path)
+            if differs:
+                problems.append(f"{entry['path']}: {differs} from what the export writes now")
     for p in problems:
         print(f"check {name}: {p}", file=sys.stderr)
     if problems:

@@ -47,6 +47,8 @@ void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir) {
                       Declared("mediapipe", "MediaPipe Tasks", {".tflite"}), kMediaPipeNotBuiltReason);
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_OPENCV,
                       Declared("opencv", "OpenCV DNN", {".onnx", ".tflite"}), kOpenCvNotBuiltReason);
+  AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_LIBTORCH,
+                      Declared("libtorch", "LibTorch", {".pt"}), kLibTorchNotBuiltReason);
   AddPluginOrNotBuilt(registry, plugin_dir, EDGEBENCH_WITH_ARMNN,
                       Declared("armnn", "Arm NN", {".tflite"}), kArmNnNotBuiltReason);
 }
