@@ -75,13 +75,18 @@ TEST(OrtBackend, ReportsWhichProvidersRanTheNodes) {
 }
 
 // vit_micro.onnx has 68 nodes (tests/models/make_test_models.py); ONNX Runtime 1.23 fuses the
-// CPU's share to 60 with optimizations on.
+// CPU's share to 60 with optimizations on (59 in its arm64 build, which fuses one more).
 TEST(OrtBackend, PlacementCountsTheModelsOwnNodes) {
   auto backend = MakeOrtBackend();
   auto cpu = Load(*backend, "vit_micro.onnx", "ort:cpu");
   ASSERT_TRUE(cpu);
   const Placement p = cpu->GetPlacement();
-  EXPECT_EQ(p.nodes_by_device, (std::map<std::string, int>{{"cpu", 60}}));
+#if defined(__aarch64__)
+  const int fused_cpu_nodes = 59;
+#else
+  const int fused_cpu_nodes = 60;
+#endif
+  EXPECT_EQ(p.nodes_by_device, (std::map<std::string, int>{{"cpu", fused_cpu_nodes}}));
   EXPECT_EQ(p.model_nodes, 68);
   EXPECT_EQ(p.original_nodes_by_device, (std::map<std::string, int>{{"cpu", 68}}));
   EXPECT_TRUE(p.partitions_by_device.empty());

@@ -118,7 +118,13 @@ TEST_F(FleetCli, ThreeHostsWithAnUnreachableAndALostOneEndWithOneRecordPerHostAn
     if (!fs::exists(fixture)) GTEST_SKIP() << "fixture missing: " << fixture;
   }
   std::string litert;
-  for (const auto& entry : fs::directory_iterator("/usr/lib/x86_64-linux-gnu")) {
+  // Debian's multiarch library directory of the architecture this test was built for.
+#if defined(__aarch64__)
+  const char* const multiarch_lib_dir = "/usr/lib/aarch64-linux-gnu";
+#else
+  const char* const multiarch_lib_dir = "/usr/lib/x86_64-linux-gnu";
+#endif
+  for (const auto& entry : fs::directory_iterator(multiarch_lib_dir)) {
     if (entry.path().filename().string().rfind("libtensorflow-lite.so.", 0) == 0) litert = entry.path().string();
   }
   ASSERT_FALSE(litert.empty()) << "no libtensorflow-lite.so.* to hide from fleet-c";

@@ -386,9 +386,12 @@ TEST(InputPool, ImagesWithDeclaredPreprocessing) {
   EXPECT_EQ(bindings.value().at("w"), 2);
   auto pool = BuildInputPool(s, {{1, 3, 1, 2}}, o);
   ASSERT_TRUE(pool.ok()) << pool.error();
-  // value = (pixel * 0.01 - 1) / 2, channel-major.
-  EXPECT_EQ(Values<float>(pool.value().samples[0][0]),
-            (std::vector<float>{-0.5f, 0.5f, 0.0f, 0.0f, 0.5f, -0.5f}));
+  // value = (pixel * 0.01 - 1) / 2, channel-major. Within 1e-6: where the compiler fuses the
+  // multiply and add (arm64), 100 * 0.01 - 1 is 2e-17, not 0.
+  const std::vector<float> preprocessed = Values<float>(pool.value().samples[0][0]);
+  const std::vector<float> expected_values{-0.5f, 0.5f, 0.0f, 0.0f, 0.5f, -0.5f};
+  ASSERT_EQ(preprocessed.size(), expected_values.size());
+  for (size_t i = 0; i < expected_values.size(); ++i) EXPECT_NEAR(preprocessed[i], expected_values[i], 1e-6) << i;
   EXPECT_EQ(pool.value().provenance[0],
             "image " + path + " (no resize, scale 0.01, mean 1:1:1, std 2:2:2, nchw)");
   // The default layout is nhwc: against an nchw input the error says so.

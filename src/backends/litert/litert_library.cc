@@ -24,9 +24,18 @@ Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& pa
   library->handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library->handle_) {
     const char* why = ::dlerror();
+#if defined(__x86_64__)
+    const std::string what_to_do = " (run scripts/fixtures to fetch ai-edge-litert " +
+                                   std::string(kLiteRtWheelVersion) + ", or set EDGEBENCH_LITERT_LIB)";
+#else
+    // scripts/fixtures fetches the wheel's x86-64 build only (scripts/fixtures.lock).
+    const std::string what_to_do = " (scripts/fixtures fetches ai-edge-litert " +
+                                   std::string(kLiteRtWheelVersion) +
+                                   " for x86-64 only, which this build cannot load: set EDGEBENCH_LITERT_LIB to the "
+                                   "libLiteRt.so of the wheel built for this processor)";
+#endif
     return Status::Error("cannot load LiteRT from '" + path + "': " + (why ? why : "unknown error") +
-                         " (run scripts/fixtures to fetch ai-edge-litert " + kLiteRtWheelVersion +
-                         ", or set EDGEBENCH_LITERT_LIB)");
+                         what_to_do);
   }
   std::string missing;
   auto resolve = [&](auto& fn, const char* name) {
