@@ -15,6 +15,12 @@ size_t DefaultMaxSamples(size_t channels) {
   return std::min<size_t>(36'000, std::max<size_t>(1'000, 1'000'000 / std::max<size_t>(channels, 1)));
 }
 
+int64_t NextTickAfterSample(int64_t next_tick_ns, int64_t sample_ns, int64_t period_ns) {
+  if (sample_ns < next_tick_ns) return next_tick_ns;  // a mark's sample between ticks
+  const int64_t next = next_tick_ns + period_ns;
+  return next > sample_ns ? next : sample_ns + period_ns;
+}
+
 Sampler::Sampler(SensorSet sensors, double sample_hz, size_t max_samples)
     : sensors_(std::move(sensors)),
       period_ns_(static_cast<int64_t>(1e9 / std::max(sample_hz, 1e-3))),
@@ -97,12 +103,7 @@ void Sampler::Loop(int64_t next) {
     lock.lock();
     Keep(sample);
     if (last) break;  // the sample just taken is the last one, taken after the stop was asked
-    // A tick moves the next one a period on (a late tick is not repeated in a burst); a sample
-    // asked for by a mark between ticks leaves the ticks where they were.
-    if (t >= next) {
-      next += period_ns_;
-      if (next <= t) next = t + period_ns_;
-    }
+    next = NextTickAfterSample(next, t, period_ns_);
   }
 }
 

@@ -20,6 +20,12 @@ namespace edgebench {
 // channels: its record stays under about 10 MB).
 size_t DefaultMaxSamples(size_t channels);
 
+// The sampling thread's next tick after a sample taken at `sample_ns`, when the next tick was due
+// at `next_tick_ns`: a sample a mark asked for between ticks leaves the ticks where they were; a
+// tick moves the next one a period on; a tick so late that it missed whole periods is not made up
+// for in a burst (the next is a period after it).
+int64_t NextTickAfterSample(int64_t next_tick_ns, int64_t sample_ns, int64_t period_ns);
+
 class Sampler {
  public:
   // `max_samples`: past it, every other sample is dropped and the period doubles (a day-long
