@@ -55,7 +55,7 @@ compiler_cache_report() {
     echo "$who: compiler cache: nothing compiled" >&2
   else
     echo "$who: compiler cache: $hits of $total compiles from the cache ($(( 100 * hits / total ))%)$([ "$other" -eq 0 ] || echo ", $other not cacheable")," \
-      "$(ccache --print-stats 2>/dev/null | awk -F'\t' '$1 == "cache_size_kibibyte" { printf "%.1f GiB", $2 / 1048576 }') of ${CCACHE_MAXSIZE:-"ccache's default"} in ${CCACHE_DIR:-~/.cache/ccache}" >&2
+      "$(ccache --print-stats 2>/dev/null | awk -F'\t' '$1 == "cache_size_kibibyte" { if ($2 < 1048576) printf "%d MiB", $2 / 1024; else printf "%.1f GiB", $2 / 1048576 }') of ${CCACHE_MAXSIZE:-"ccache's default"} in ${CCACHE_DIR:-~/.cache/ccache}" >&2
   fi
 }
 
