@@ -28,8 +28,11 @@ TEST(ShapesCli, EachShapeIsItsOwnCellAndAMisbehavingShapeCostsOnlyItsCell) {
   // abort at batch 4, hang at 8, allocate without bound at 16; a second target runs every shape.
   const std::string faulty = "null:cpu?us=200&dynamic=true&abort_batch=4&hang_batch=8&balloon_batch=16";
   const std::string healthy = "null:sleep?us=100&dynamic=true";
+  // The timeout is what makes the hang a cell of its own, and every other cell must finish
+  // within it: each takes about 0.05 s (0.2 s under ASan), so 10 s leaves a margin of fifty
+  // for a machine that two test suites and a build share (3 s was a margin of fifteen).
   auto r = RunCommand(Executable() + " shapes none --target '" + faulty + "," + healthy +
-                      "' --dim batch=1,2,4,8,16" + kQuickShapes + " --timeout 3000 --case-memory 300 --out " + dir +
+                      "' --dim batch=1,2,4,8,16" + kQuickShapes + " --timeout 10000 --case-memory 300 --out " + dir +
                       " 2>/dev/null");
   EXPECT_EQ(r.exit_code, 1) << r.output;  // some cells did not measure
   const auto records = JsonLines(dir + "/results.jsonl");
