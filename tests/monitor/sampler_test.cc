@@ -148,7 +148,13 @@ TEST(Sampler, ALongRunThinsItsSeriesAndStatesTheRateItKept) {
   std::atomic<int> reads{0};
   Sampler sampler(Counting(reads), 1000, 16);
   sampler.Start();
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  // Until 40 samples were read (more than twice the 16 kept), however long a loaded machine
+  // leaves the nice-19 thread waiting: counted reads, not a sleep, decide that it thinned.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (reads.load() < 40 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_GE(reads.load(), 40);
   const MonitorSeries series = sampler.Finish(NowNs());
   EXPECT_LT(series.t_ns.size(), 16u);
   EXPECT_LT(series.effective_hz, 1000);
