@@ -62,9 +62,16 @@ TEST(ClosedLoop, SleepingStreamsOverlapSoThroughputScalesWithStreams) {
 
 TEST(ClosedLoop, SharedSessionServesAllStreams) {
   auto s = Make("null:sleep?us=100", 1);
-  const ScenarioResult r = RunClosedLoop(s->raw, s->pool, Plan(3, 1, 60, 0, 60000));
-  ASSERT_TRUE(r.error.ok());
-  EXPECT_EQ(std::set<int32_t>(r.measured.stream.begin(), r.measured.stream.end()).size(), 3u);
+  const ScenarioResult r = RunClosedLoop(s->raw, s->pool, Plan(3, 2, 60, 0, 60000));
+  ASSERT_TRUE(r.error.ok()) << r.error.message();
+  // Every stream runs its warmup on the one session before the measured phase starts: 2 each.
+  // (Which streams issue the measured queries is the scheduler's choice: on a loaded machine one
+  // stream may not be scheduled before the other two reach 60.)
+  EXPECT_EQ(r.warmup.latency_ns.size(), 6u);
+  EXPECT_GE(r.measured.latency_ns.size(), 60u);
+  const std::set<int32_t> streams(r.measured.stream.begin(), r.measured.stream.end());
+  EXPECT_FALSE(streams.empty());
+  for (int32_t id : streams) EXPECT_TRUE(id >= 0 && id < 3) << id;
 }
 
 TEST(ClosedLoop, AFailingQueryStopsEveryStreamAndNamesItsStream) {
