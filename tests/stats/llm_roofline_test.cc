@@ -7,7 +7,7 @@
 namespace edgebench {
 namespace {
 
-LlmSessionInfo Session() {
+LlmSessionInfo LlmSessionOfTheTest() {
   LlmSessionInfo s;
   LlmWork w;
   w.weight_bytes_per_token = 1'000'000;
@@ -19,7 +19,7 @@ LlmSessionInfo Session() {
   return s;
 }
 
-MachineLimits Limits() {
+MachineLimits LlmMachineLimits() {
   MachineLimits m;
   BandwidthMeasurement one, all;
   one.gb_per_s = 5;
@@ -51,8 +51,8 @@ TEST(LlmRoofline, DecodeIsItsBytesOverTheBandwidthAgainstTheMedianTpot) {
   settings.gen_tokens = 11;
   const auto measured = Requests(3);
   const LlmSummary summary = SummarizeLlm(measured, 100, settings);
-  const MachineLimits limits = Limits();
-  const LlmRoofline r = ComputeLlmRoofline(Session(), summary, settings, measured, 100, &limits, "");
+  const MachineLimits limits = LlmMachineLimits();
+  const LlmRoofline r = ComputeLlmRoofline(LlmSessionOfTheTest(), summary, settings, measured, 100, &limits, "");
   ASSERT_TRUE(r.computed()) << r.omitted;
   ASSERT_TRUE(r.decode_omitted.empty());
   EXPECT_EQ(r.bandwidth_threads, 2);  // the session's threads pick the all-cores figure
@@ -72,9 +72,9 @@ TEST(LlmRoofline, DecodeIsItsBytesOverTheBandwidthAgainstTheMedianTpot) {
 TEST(LlmRoofline, OneThreadIsHeldToTheOneThreadBandwidthAndAPublishedPeakGivesPrefillAShare) {
   LlmSettings settings;
   const auto measured = Requests(3);
-  LlmSessionInfo session = Session();
+  LlmSessionInfo session = LlmSessionOfTheTest();
   session.effective_options["threads"] = "1";
-  MachineLimits limits = Limits();
+  MachineLimits limits = LlmMachineLimits();
   limits.published_peak_gflops = 100;
   const LlmRoofline r =
       ComputeLlmRoofline(session, SummarizeLlm(measured, 100, settings), settings, measured, 100, &limits, "");
@@ -87,9 +87,9 @@ TEST(LlmRoofline, OneThreadIsHeldToTheOneThreadBandwidthAndAPublishedPeakGivesPr
 TEST(LlmRoofline, PrefillIsHeldToTheRuntimesOwnPeakAtTheModelsPrecision) {
   LlmSettings settings;
   const auto measured = Requests(3);
-  LlmSessionInfo session = Session();
+  LlmSessionInfo session = LlmSessionOfTheTest();
   session.work->precision = "int8";
-  MachineLimits limits = Limits();
+  MachineLimits limits = LlmMachineLimits();
   limits.published_peak_gflops = 100;
   ComputePeak peak;
   peak.target = "llamacpp:cpu";
@@ -115,23 +115,23 @@ TEST(LlmRoofline, IsOmittedWithTheReason) {
   LlmSettings settings;
   const auto measured = Requests(3);
   const LlmSummary summary = SummarizeLlm(measured, 100, settings);
-  const MachineLimits limits = Limits();
-  EXPECT_EQ(ComputeLlmRoofline(Session(), summary, settings, measured, 100, nullptr, "never measured here").omitted,
+  const MachineLimits limits = LlmMachineLimits();
+  EXPECT_EQ(ComputeLlmRoofline(LlmSessionOfTheTest(), summary, settings, measured, 100, nullptr, "never measured here").omitted,
             "never measured here");
   LlmSessionInfo unknown;
   unknown.work_unknown = "split model";
   EXPECT_EQ(ComputeLlmRoofline(unknown, summary, settings, measured, 100, &limits, "").omitted, "split model");
   LlmSettings serving = settings;
   serving.concurrency = 4;
-  EXPECT_NE(ComputeLlmRoofline(Session(), summary, serving, measured, 100, &limits, "").omitted.find("serving"),
+  EXPECT_NE(ComputeLlmRoofline(LlmSessionOfTheTest(), summary, serving, measured, 100, &limits, "").omitted.find("serving"),
             std::string::npos);
   MachineLimits empty;
-  EXPECT_NE(ComputeLlmRoofline(Session(), summary, settings, measured, 100, &empty, "").omitted.find("bandwidth"),
+  EXPECT_NE(ComputeLlmRoofline(LlmSessionOfTheTest(), summary, settings, measured, 100, &empty, "").omitted.find("bandwidth"),
             std::string::npos);
   // Single-token requests: no decode figure, prefill still there.
   std::vector<LlmRequestTiming> single = measured;
   for (auto& t : single) t.token_ns.clear();
-  const LlmRoofline r = ComputeLlmRoofline(Session(), SummarizeLlm(single, 100, settings), settings, single, 100, &limits, "");
+  const LlmRoofline r = ComputeLlmRoofline(LlmSessionOfTheTest(), SummarizeLlm(single, 100, settings), settings, single, 100, &limits, "");
   ASSERT_TRUE(r.computed());
   EXPECT_FALSE(r.decode_omitted.empty());
   EXPECT_GT(r.prefill_gflops, 0);
