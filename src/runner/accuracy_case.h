@@ -14,7 +14,7 @@
 #include "core/placement.h"
 #include "inputs/labelled_images.h"
 #include "runner/model_spec.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 

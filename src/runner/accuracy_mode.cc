@@ -2,7 +2,7 @@
 
 #include "core/sha256.h"
 #include "runner/accuracy_case.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 namespace {

@@ -5,7 +5,7 @@
 #include "core/sha256.h"
 #include "diagnose/output_mapping.h"
 #include "runner/outputs_case.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 namespace {

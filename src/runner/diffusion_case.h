@@ -14,7 +14,7 @@
 #include "pipeline/pipeline_system.h"
 #include "record/diffusion_record.h"
 #include "runner/diffusion_settings.h"
-#include "runner/pipeline_case.h"
+#include "runner/built_pipeline.h"
 
 namespace edgebench {
 

@@ -7,7 +7,7 @@
 #include "core/sha256.h"
 #include "diagnose/candidate_drift.h"
 #include "runner/intermediates_case.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 namespace {

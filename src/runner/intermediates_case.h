@@ -17,7 +17,7 @@
 #include "core/layout.h"
 #include "inputs/input_source.h"
 #include "inputs/labelled_images.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 

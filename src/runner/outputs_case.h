@@ -12,7 +12,7 @@
 #include "backends/registry.h"
 #include "core/tensor.h"
 #include "runner/model_spec.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 

@@ -7,7 +7,7 @@
 #include "core/sha256.h"
 #include "core/strings.h"
 #include "load/settings.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 #include "runner/token_logits_case.h"
 
 namespace edgebench {

@@ -17,7 +17,7 @@
 
 #include "backends/registry.h"
 #include "diagnose/token_drift.h"
-#include "runner/run_case.h"
+#include "runner/case_record.h"
 
 namespace edgebench {
 
