@@ -14,36 +14,13 @@
 #include "backends/armnn/armnn_graph.h"
 #include "backends/armnn/armnn_tflite_options.h"
 #include "inputs/npy_file.h"
+#include "torch_exports.h"
 
 namespace edgebench {
+
+std::unique_ptr<Backend> MakeBackendUnderTest() { return MakeArmNnBackend(); }
+
 namespace {
-
-const std::string kArmNnModels = EDGEBENCH_TORCH_MODELS_DIR;
-
-Result<std::unique_ptr<Session>> TryArmNnLoad(const std::string& path, const std::string& target_text,
-                                              bool profile = false) {
-  auto backend = MakeArmNnBackend();
-  auto target = ParseTarget(target_text);
-  if (!target.ok()) return target.status();
-  target.value().profile_operators = profile;
-  return backend->Load({path}, target.value());
-}
-
-Tensor ArmNnReference(const std::string& network, const std::string& kind) {
-  auto t = ReadNpyFile(kArmNnModels + "/" + network + "." + kind + "_0.npy");
-  EXPECT_TRUE(t.ok()) << t.error();
-  return t.ok() ? t.take() : Tensor{};
-}
-
-double ArmNnMaxAbsDiff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape, b.shape);
-  if (a.shape != b.shape || a.dtype != DType::kFloat32 || b.dtype != DType::kFloat32) return 1e9;
-  double worst = 0;
-  for (int64_t i = 0; i < a.element_count(); ++i) {
-    worst = std::max(worst, static_cast<double>(std::fabs(a.as<float>()[i] - b.as<float>()[i])));
-  }
-  return worst;
-}
 
 // SerializeToDot's text as Arm NN 23.08 writes it (two layers fused from three TFLite operators,
 // one that fell back to CpuRef).
@@ -150,7 +127,7 @@ TEST(ArmNnBackend, ListsItsBackendsWithArmNnsAnswer) {
     if (info.devices[i].available) continue;
     EXPECT_NE(info.devices[i].reason.find(i == 1 ? "CpuAcc" : "GpuAcc"), std::string::npos) << info.devices[i].reason;
     EXPECT_NE(info.devices[i].reason.find("CpuRef"), std::string::npos) << info.devices[i].reason;
-    auto session = TryArmNnLoad(kArmNnModels + "/mlp-test.tflite", "armnn:" + info.devices[i].name);
+    auto session = TryLoad(kTorchModels + "/mlp-test.tflite", "armnn:" + info.devices[i].name);
     ASSERT_FALSE(session.ok());
     EXPECT_NE(session.error().find("not available"), std::string::npos) << session.error();
   }
@@ -158,16 +135,16 @@ TEST(ArmNnBackend, ListsItsBackendsWithArmNnsAnswer) {
 
 TEST(ArmNnBackend, MatchesEagerPyTorchOnTheTinyModels) {
   for (const std::string network : {"mlp-test", "mobilenet-tiny-test"}) {
-    auto session = TryArmNnLoad(kArmNnModels + "/" + network + ".tflite", "armnn:cpuref");
+    auto session = TryLoad(kTorchModels + "/" + network + ".tflite", "armnn:cpuref");
     ASSERT_TRUE(session.ok()) << network << ": " << session.error();
-    const Tensor input = ArmNnReference(network, "input");
-    const Tensor expected = ArmNnReference(network, "output");
+    const Tensor input = Reference(network, "input");
+    const Tensor expected = Reference(network, "output");
     ASSERT_TRUE(session.value()->Prepare({input.shape}).ok());
     std::vector<Tensor> outputs;
     const Status ran = session.value()->Run({input}, outputs);
     ASSERT_TRUE(ran.ok()) << ran.message();
     ASSERT_EQ(outputs.size(), 1u);
-    EXPECT_LT(ArmNnMaxAbsDiff(outputs[0], expected), 1e-4) << network;
+    EXPECT_LT(MaxAbsDiff(outputs[0], expected), 1e-4) << network;
     const auto options = session.value()->effective_options();
     EXPECT_EQ(options.at("fallback"), "none");
     EXPECT_EQ(options.at("threads"), "1");
@@ -175,7 +152,7 @@ TEST(ArmNnBackend, MatchesEagerPyTorchOnTheTinyModels) {
 }
 
 TEST(ArmNnBackend, PlacesEveryLayerOfMobileNetOnCpuRef) {
-  auto session = TryArmNnLoad(kArmNnModels + "/mobilenet-tiny-test.tflite", "armnn:cpuref");
+  auto session = TryLoad(kTorchModels + "/mobilenet-tiny-test.tflite", "armnn:cpuref");
   ASSERT_TRUE(session.ok()) << session.error();
   const Placement p = session.value()->GetPlacement();
   ASSERT_TRUE(p.known);
@@ -187,9 +164,9 @@ TEST(ArmNnBackend, PlacesEveryLayerOfMobileNetOnCpuRef) {
 }
 
 TEST(ArmNnBackend, ProfilesEachWorkloadOfTheMeasuredRuns) {
-  auto session = TryArmNnLoad(kArmNnModels + "/mlp-test.tflite", "armnn:cpuref", /*profile=*/true);
+  auto session = TryLoad(kTorchModels + "/mlp-test.tflite", "armnn:cpuref", /*profile=*/true);
   ASSERT_TRUE(session.ok()) << session.error();
-  const Tensor input = ArmNnReference("mlp-test", "input");
+  const Tensor input = Reference("mlp-test", "input");
   ASSERT_TRUE(session.value()->Prepare({input.shape}).ok());
   std::vector<Tensor> outputs;
   ASSERT_TRUE(session.value()->Run({input}, outputs).ok());  // warmup: not in the profile
@@ -209,50 +186,50 @@ TEST(ArmNnBackend, ProfilesEachWorkloadOfTheMeasuredRuns) {
 }
 
 TEST(ArmNnBackend, RefusesOptionsItCannotApply) {
-  const std::string mlp = kArmNnModels + "/mlp-test.tflite";
-  auto threads = TryArmNnLoad(mlp, "armnn:cpuref?threads=4");
+  const std::string mlp = kTorchModels + "/mlp-test.tflite";
+  auto threads = TryLoad(mlp, "armnn:cpuref?threads=4");
   ASSERT_FALSE(threads.ok());
   EXPECT_NE(threads.error().find("one thread"), std::string::npos) << threads.error();
-  EXPECT_TRUE(TryArmNnLoad(mlp, "armnn:cpuref?threads=1").ok());
-  auto bogus = TryArmNnLoad(mlp, "armnn:cpuref?fallback=npu");
+  EXPECT_TRUE(TryLoad(mlp, "armnn:cpuref?threads=1").ok());
+  auto bogus = TryLoad(mlp, "armnn:cpuref?fallback=npu");
   ASSERT_FALSE(bogus.ok());
   EXPECT_NE(bogus.error().find("'npu' is not an Arm NN backend"), std::string::npos) << bogus.error();
-  auto self = TryArmNnLoad(mlp, "armnn:cpuref?fallback=cpuref");
+  auto self = TryLoad(mlp, "armnn:cpuref?fallback=cpuref");
   ASSERT_FALSE(self.ok());
   EXPECT_NE(self.error().find("listed twice"), std::string::npos) << self.error();
   if (!MakeArmNnBackend()->Info().devices[1].available) {
     // Arm NN would drop a missing backend from Optimize's list without a word; edgebench refuses it.
-    auto absent = TryArmNnLoad(mlp, "armnn:cpuref?fallback=cpuacc");
+    auto absent = TryLoad(mlp, "armnn:cpuref?fallback=cpuacc");
     ASSERT_FALSE(absent.ok());
     EXPECT_NE(absent.error().find("no CpuAcc backend here"), std::string::npos) << absent.error();
   }
-  EXPECT_FALSE(TryArmNnLoad(mlp, "armnn:cpuref?speed=max").ok());
-  EXPECT_FALSE(TryArmNnLoad(mlp, "armnn:cpu").ok());
+  EXPECT_FALSE(TryLoad(mlp, "armnn:cpuref?speed=max").ok());
+  EXPECT_FALSE(TryLoad(mlp, "armnn:cpu").ok());
 }
 
 TEST(ArmNnBackend, SaysArmNnsOwnErrorForBadModels) {
   // The ViT export uses a TFLite operator (GELU) newer than Arm NN 23.08's parser knows.
-  auto vit = TryArmNnLoad(kArmNnModels + "/vit-tiny-test.tflite", "armnn:cpuref");
+  auto vit = TryLoad(kTorchModels + "/vit-tiny-test.tflite", "armnn:cpuref");
   ASSERT_FALSE(vit.ok());
   EXPECT_NE(vit.error().find("Arm NN's TFLite parser cannot read"), std::string::npos) << vit.error();
   EXPECT_NE(vit.error().find("Operator code"), std::string::npos) << vit.error();
   EXPECT_NE(vit.error().find("operator #54 is GELU in the file"), std::string::npos) << vit.error();
   const std::string corrupt = ::testing::TempDir() + "/armnn_corrupt.tflite";
   std::ofstream(corrupt) << "not a flatbuffer";
-  auto bad = TryArmNnLoad(corrupt, "armnn:cpuref");
+  auto bad = TryLoad(corrupt, "armnn:cpuref");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find(corrupt), std::string::npos) << bad.error();
-  EXPECT_FALSE(TryArmNnLoad(kArmNnModels + "/missing.tflite", "armnn:cpuref").ok());
+  EXPECT_FALSE(TryLoad(kTorchModels + "/missing.tflite", "armnn:cpuref").ok());
 }
 
 TEST(ArmNnBackend, RefusesAShapeOrInputOtherThanTheNetworks) {
-  auto session = TryArmNnLoad(kArmNnModels + "/mlp-test.tflite", "armnn:cpuref");
+  auto session = TryLoad(kTorchModels + "/mlp-test.tflite", "armnn:cpuref");
   ASSERT_TRUE(session.ok()) << session.error();
   const Status wrong_shape = session.value()->Prepare({{4, 16}});
   ASSERT_FALSE(wrong_shape.ok());
   EXPECT_NE(wrong_shape.message().find("[1x16]"), std::string::npos) << wrong_shape.message();
   ASSERT_TRUE(session.value()->Prepare({{1, 16}}).ok());
-  Tensor small = ArmNnReference("mlp-test", "input");
+  Tensor small = Reference("mlp-test", "input");
   small.data.resize(small.data.size() / 2);
   std::vector<Tensor> outputs;
   const Status ran = session.value()->Run({small}, outputs);
@@ -266,7 +243,7 @@ TEST(ArmNnBackend, SaysWhereItsParserDroppedHalfPixelCenters) {
   const std::string model = std::string(EDGEBENCH_FIXTURES_DIR) +
                             "/mediapipe_face_detection_0.4.1657300184/face_detection_full_range.tflite";
   if (!std::filesystem::exists(model)) GTEST_SKIP() << model << " is not here (run scripts/fixtures)";
-  auto session = TryArmNnLoad(model, "armnn:cpuref");
+  auto session = TryLoad(model, "armnn:cpuref");
   ASSERT_TRUE(session.ok()) << session.error();
   int dropped = 0;
   for (const std::string& note : session.value()->notes()) {
@@ -278,7 +255,7 @@ TEST(ArmNnBackend, SaysWhereItsParserDroppedHalfPixelCenters) {
   // The tiny MobileNet has no Resize: nothing to say.
   auto layers = ParseArmNnDot(kArmNnDot);
   ASSERT_TRUE(layers.ok());
-  EXPECT_TRUE(ArmNnResizeOptionNotes(kArmNnModels + "/mobilenet-tiny-test.tflite", layers.value()).empty());
+  EXPECT_TRUE(ArmNnResizeOptionNotes(kTorchModels + "/mobilenet-tiny-test.tflite", layers.value()).empty());
 }
 
 }  // namespace

@@ -10,53 +10,13 @@
 #include <fstream>
 
 #include "inputs/npy_file.h"
+#include "torch_exports.h"
 
 namespace edgebench {
+
+std::unique_ptr<Backend> MakeBackendUnderTest() { return MakeExecuTorchBackend(); }
+
 namespace {
-
-const std::string kModels = EDGEBENCH_TORCH_MODELS_DIR;
-
-std::unique_ptr<Session> LoadOrDie(const std::string& file, const std::string& target_text) {
-  static std::unique_ptr<Backend> backend = MakeExecuTorchBackend();
-  auto target = ParseTarget(target_text);
-  EXPECT_TRUE(target.ok()) << target.error();
-  auto session = backend->Load({kModels + "/" + file}, target.value());
-  EXPECT_TRUE(session.ok()) << file << " on " << target_text << ": " << session.error();
-  return session.ok() ? session.take() : nullptr;
-}
-
-Result<std::unique_ptr<Session>> TryLoad(const std::string& path, const std::string& target_text) {
-  auto backend = MakeExecuTorchBackend();
-  auto target = ParseTarget(target_text);
-  if (!target.ok()) return target.status();
-  return backend->Load({path}, target.value());
-}
-
-Tensor Reference(const std::string& network, const std::string& kind) {
-  auto t = ReadNpyFile(kModels + "/" + network + "." + kind + "_0.npy");
-  EXPECT_TRUE(t.ok()) << t.error();
-  return t.ok() ? t.take() : Tensor{};
-}
-
-// The largest absolute difference between two float32 tensors of the same shape.
-double MaxAbsDiff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape, b.shape);
-  EXPECT_EQ(a.dtype, DType::kFloat32);
-  double worst = 0;
-  for (int64_t i = 0; i < std::min(a.element_count(), b.element_count()); ++i) {
-    worst = std::max(worst, static_cast<double>(std::fabs(a.as<float>()[i] - b.as<float>()[i])));
-  }
-  return worst;
-}
-
-std::vector<Tensor> RunOnce(Session& session, const Tensor& input) {
-  std::vector<Tensor> outputs;
-  Status prepared = session.Prepare({input.shape});
-  EXPECT_TRUE(prepared.ok()) << prepared.message();
-  Status ran = session.Run({input}, outputs);
-  EXPECT_TRUE(ran.ok()) << ran.message();
-  return outputs;
-}
 
 TEST(ExecuTorchBackend, ListsCpuAndXnnpack) {
   const BackendInfo info = MakeExecuTorchBackend()->Info();
@@ -75,7 +35,7 @@ TEST_P(EveryNetwork, KernelsAndXnnpackReproduceEagerPyTorch) {
   const Tensor expected = Reference(network, "output");
   for (const auto& [file, target] : {std::pair{network + ".cpu.pte", "executorch:cpu"},
                                      std::pair{network + ".xnnpack.pte", "executorch:xnnpack"}}) {
-    auto session = LoadOrDie(file, target);
+    auto session = LoadOrDie(kTorchModels + "/" + file, target);
     ASSERT_NE(session, nullptr);
     ASSERT_EQ(session->signature().inputs.size(), 1u);
     EXPECT_EQ(session->signature().inputs[0].name, "input_0") << "unnamed inputs are numbered";
@@ -89,7 +49,7 @@ TEST_P(EveryNetwork, EightBitStaysCloseToFp32) {
   const std::string network = GetParam();
   const Tensor input = Reference(network, "input");
   const Tensor expected = Reference(network, "output");
-  auto session = LoadOrDie(network + ".xnnpack-q8.pte", "executorch:xnnpack");
+  auto session = LoadOrDie(kTorchModels + "/" + network + ".xnnpack-q8.pte", "executorch:xnnpack");
   ASSERT_NE(session, nullptr);
   auto outputs = RunOnce(*session, input);
   ASSERT_EQ(outputs.size(), 1u);
@@ -107,19 +67,10 @@ TEST_P(EveryNetwork, EightBitStaysCloseToFp32) {
 INSTANTIATE_TEST_SUITE_P(Kept, EveryNetwork,
                          testing::Values("vit-tiny-test", "mobilenet-tiny-test", "mlp-test"));
 
-// A batch of `n` copies of a batch-1 input.
-Tensor Repeat(const Tensor& one, int64_t n) {
-  Tensor t = one;
-  t.shape[0] = n;
-  t.data.clear();
-  for (int64_t i = 0; i < n; ++i) t.data.insert(t.data.end(), one.data.begin(), one.data.end());
-  return t;
-}
-
 TEST(ExecuTorchBackend, DynamicBatchWithinBoundsRuns) {
   const Tensor input = Reference("vit-tiny-test", "input");
   const Tensor expected = Reference("vit-tiny-test", "output");
-  auto session = LoadOrDie("vit-tiny-test.xnnpack.pte", "executorch:xnnpack");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.xnnpack.pte", "executorch:xnnpack");
   ASSERT_NE(session, nullptr);
   EXPECT_FALSE(session->signature().inputs[0].shape[0].fixed()) << "the manifest marks batch dynamic";
   auto outputs = RunOnce(*session, Repeat(input, 3));
@@ -134,7 +85,7 @@ TEST(ExecuTorchBackend, DynamicBatchWithinBoundsRuns) {
 
 TEST(ExecuTorchBackend, BatchBeyondTheExportedBoundIsAnErrorWithExecuTorchsReason) {
   const Tensor input = Reference("vit-tiny-test", "input");
-  auto session = LoadOrDie("vit-tiny-test.cpu.pte", "executorch:cpu");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.cpu.pte", "executorch:cpu");
   ASSERT_NE(session, nullptr);
   Status s = session->Prepare({Repeat(input, 5).shape});  // exported with batch <= 4
   ASSERT_FALSE(s.ok());
@@ -145,18 +96,18 @@ TEST(ExecuTorchBackend, BatchBeyondTheExportedBoundIsAnErrorWithExecuTorchsReaso
 TEST(ExecuTorchBackend, ThreadsOptionRunsAndIsRecorded) {
   const Tensor input = Reference("mobilenet-tiny-test", "input");
   const Tensor expected = Reference("mobilenet-tiny-test", "output");
-  auto session = LoadOrDie("mobilenet-tiny-test.xnnpack.pte", "executorch:xnnpack?threads=2");
+  auto session = LoadOrDie(kTorchModels + "/mobilenet-tiny-test.xnnpack.pte", "executorch:xnnpack?threads=2");
   ASSERT_NE(session, nullptr);
   EXPECT_EQ(session->effective_options().at("threads"), "2");
   EXPECT_LT(MaxAbsDiff(RunOnce(*session, input)[0], expected), 1e-4);
-  auto one = LoadOrDie("mobilenet-tiny-test.xnnpack.pte", "executorch:xnnpack?threads=1");
+  auto one = LoadOrDie(kTorchModels + "/mobilenet-tiny-test.xnnpack.pte", "executorch:xnnpack?threads=1");
   ASSERT_NE(one, nullptr);
   EXPECT_EQ(one->effective_options().at("threads"), "1");
   EXPECT_LT(MaxAbsDiff(RunOnce(*one, input)[0], expected), 1e-4);
 }
 
 TEST(ExecuTorchBackend, UnknownOptionIsRefused) {
-  auto session = TryLoad(kModels + "/mlp-test.cpu.pte", "executorch:cpu?thread=2");
+  auto session = TryLoad(kTorchModels + "/mlp-test.cpu.pte", "executorch:cpu?thread=2");
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().find("thread"), std::string::npos) << session.error();
 }
@@ -166,7 +117,7 @@ TEST(ExecuTorchBackend, TruncatedPteIsAClearError) {
   std::filesystem::create_directories(dir);
   const std::string truncated = (dir / "truncated.pte").string();
   {
-    std::ifstream in(kModels + "/vit-tiny-test.cpu.pte", std::ios::binary);
+    std::ifstream in(kTorchModels + "/vit-tiny-test.cpu.pte", std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), {});
     std::ofstream(truncated, std::ios::binary).write(bytes.data(), bytes.size() / 2);
   }
@@ -178,7 +129,7 @@ TEST(ExecuTorchBackend, TruncatedPteIsAClearError) {
 }
 
 TEST(ExecuTorchBackend, PlacementCountsBlocksAndTheManifestsNodes) {
-  auto session = LoadOrDie("vit-tiny-test.xnnpack.pte", "executorch:xnnpack");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.xnnpack.pte", "executorch:xnnpack");
   ASSERT_NE(session, nullptr);
   const Placement p = session->GetPlacement();
   EXPECT_TRUE(p.known);
@@ -190,16 +141,16 @@ TEST(ExecuTorchBackend, PlacementCountsBlocksAndTheManifestsNodes) {
 }
 
 TEST(ExecuTorchBackend, TargetsRefuseTheOtherKindOfPte) {
-  auto on_cpu = TryLoad(kModels + "/mlp-test.xnnpack.pte", "executorch:cpu");
+  auto on_cpu = TryLoad(kTorchModels + "/mlp-test.xnnpack.pte", "executorch:cpu");
   ASSERT_FALSE(on_cpu.ok());
   EXPECT_NE(on_cpu.error().find("XnnpackBackend"), std::string::npos) << on_cpu.error();
-  auto on_xnnpack = TryLoad(kModels + "/mlp-test.cpu.pte", "executorch:xnnpack");
+  auto on_xnnpack = TryLoad(kTorchModels + "/mlp-test.cpu.pte", "executorch:xnnpack");
   ASSERT_FALSE(on_xnnpack.ok());
   EXPECT_NE(on_xnnpack.error().find("no block delegated"), std::string::npos) << on_xnnpack.error();
 }
 
 TEST(ExecuTorchBackend, FallbackFailNamesWhatStaysOnTheKernels) {
-  auto session = TryLoad(kModels + "/vit-tiny-test.xnnpack.pte", "executorch:xnnpack?fallback=fail");
+  auto session = TryLoad(kTorchModels + "/vit-tiny-test.xnnpack.pte", "executorch:xnnpack?fallback=fail");
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().find("fallback=fail"), std::string::npos) << session.error();
   EXPECT_NE(session.error().find("op types:"), std::string::npos) << session.error();

@@ -16,61 +16,13 @@
 
 #include "backends/libtorch/libtorch_module_facts.h"
 #include "inputs/npy_file.h"
+#include "torch_exports.h"
 
 namespace edgebench {
+
+std::unique_ptr<Backend> MakeBackendUnderTest() { return MakeLibTorchBackend(); }
+
 namespace {
-
-const std::string kTorchModels = EDGEBENCH_TORCH_MODELS_DIR;
-
-Result<std::unique_ptr<Session>> TryLoadTorch(const std::string& path, const std::string& target_text,
-                                              bool profile = false) {
-  auto backend = MakeLibTorchBackend();
-  auto target = ParseTarget(target_text);
-  if (!target.ok()) return target.status();
-  target.value().profile_operators = profile;
-  return backend->Load({path}, target.value());
-}
-
-std::unique_ptr<Session> LoadTorchOrDie(const std::string& path, const std::string& target_text,
-                                        bool profile = false) {
-  auto session = TryLoadTorch(path, target_text, profile);
-  EXPECT_TRUE(session.ok()) << path << " on " << target_text << ": " << session.error();
-  return session.ok() ? session.take() : nullptr;
-}
-
-Tensor TorchReference(const std::string& network, const std::string& kind) {
-  auto t = ReadNpyFile(kTorchModels + "/" + network + "." + kind + "_0.npy");
-  EXPECT_TRUE(t.ok()) << t.error();
-  return t.ok() ? t.take() : Tensor{};
-}
-
-double TorchMaxAbsDiff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape, b.shape);
-  if (a.shape != b.shape || a.dtype != DType::kFloat32 || b.dtype != DType::kFloat32) return 1e9;
-  double worst = 0;
-  for (int64_t i = 0; i < a.element_count(); ++i) {
-    worst = std::max(worst, static_cast<double>(std::fabs(a.as<float>()[i] - b.as<float>()[i])));
-  }
-  return worst;
-}
-
-Tensor TorchRepeat(const Tensor& one, int64_t n) {
-  Tensor batch = one;
-  batch.shape[0] = n;
-  batch.data.clear();
-  for (int64_t i = 0; i < n; ++i) batch.data.insert(batch.data.end(), one.data.begin(), one.data.end());
-  return batch;
-}
-
-std::string WriteTruncatedCopy(const std::string& from, const std::string& name, double share) {
-  const std::string path = ::testing::TempDir() + name;
-  std::ifstream in(from, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_GT(bytes.size(), 100u);
-  std::ofstream(path, std::ios::binary)
-      .write(bytes.data(), static_cast<std::streamsize>(static_cast<double>(bytes.size()) * share));
-  return path;
-}
 
 TEST(LibTorchBackend, ListsTheCpuWithLibTorchsVersion) {
   const BackendInfo info = MakeLibTorchBackend()->Info();
@@ -88,9 +40,9 @@ class EveryTorchScriptNetwork : public testing::TestWithParam<std::string> {};
 
 TEST_P(EveryTorchScriptNetwork, ReproducesEagerPyTorch) {
   const std::string network = GetParam();
-  const Tensor input = TorchReference(network, "input");
-  const Tensor expected = TorchReference(network, "output");
-  auto session = LoadTorchOrDie(kTorchModels + "/" + network + ".pt", "libtorch:cpu");
+  const Tensor input = Reference(network, "input");
+  const Tensor expected = Reference(network, "output");
+  auto session = LoadOrDie(kTorchModels + "/" + network + ".pt", "libtorch:cpu");
   ASSERT_NE(session, nullptr);
   const Signature& signature = session->signature();
   ASSERT_EQ(signature.inputs.size(), 1u);
@@ -107,7 +59,7 @@ TEST_P(EveryTorchScriptNetwork, ReproducesEagerPyTorch) {
   ASSERT_TRUE(ran.ok()) << ran.message();
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0].name, "output_0");
-  EXPECT_LT(TorchMaxAbsDiff(outputs[0], expected), 1e-5) << network;
+  EXPECT_LT(MaxAbsDiff(outputs[0], expected), 1e-5) << network;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kept, EveryTorchScriptNetwork,
@@ -115,23 +67,23 @@ INSTANTIATE_TEST_SUITE_P(Kept, EveryTorchScriptNetwork,
 
 // The ViT was traced at batch 2: its reshapes read the batch from the input at run time.
 TEST(LibTorchBackend, RunsTheBatchPrepareAsksFor) {
-  const Tensor input = TorchReference("vit-tiny-test", "input");
-  const Tensor expected = TorchReference("vit-tiny-test", "output");
-  auto session = LoadTorchOrDie(kTorchModels + "/vit-tiny-test.pt", "libtorch:cpu");
+  const Tensor input = Reference("vit-tiny-test", "input");
+  const Tensor expected = Reference("vit-tiny-test", "output");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.pt", "libtorch:cpu");
   ASSERT_NE(session, nullptr);
   for (int64_t batch : {3, 1, 4}) {
-    const Tensor inputs = TorchRepeat(input, batch);
+    const Tensor inputs = Repeat(input, batch);
     ASSERT_TRUE(session->Prepare({inputs.shape}).ok());
     EXPECT_EQ(session->PreparedInputShapes(), std::vector<std::vector<int64_t>>{inputs.shape});
     std::vector<Tensor> outputs;
     ASSERT_TRUE(session->Run({inputs}, outputs).ok());
     ASSERT_EQ(outputs[0].shape[0], batch);
-    EXPECT_LT(TorchMaxAbsDiff(outputs[0], TorchRepeat(expected, batch)), 1e-5) << "batch " << batch;
+    EXPECT_LT(MaxAbsDiff(outputs[0], Repeat(expected, batch)), 1e-5) << "batch " << batch;
   }
 }
 
 TEST(LibTorchBackend, AShapeThatDoesNotFitIsRefusedAtPrepare) {
-  auto session = LoadTorchOrDie(kTorchModels + "/mobilenet-tiny-test.pt", "libtorch:cpu");
+  auto session = LoadOrDie(kTorchModels + "/mobilenet-tiny-test.pt", "libtorch:cpu");
   ASSERT_NE(session, nullptr);
   const Status wrong_size = session->Prepare({{1, 3, 16, 16}});
   ASSERT_FALSE(wrong_size.ok());
@@ -140,14 +92,14 @@ TEST(LibTorchBackend, AShapeThatDoesNotFitIsRefusedAtPrepare) {
   const Status wrong_rank = session->Prepare({{1, 3, 32}});
   ASSERT_FALSE(wrong_rank.ok());
   std::vector<Tensor> outputs;
-  EXPECT_FALSE(session->Run({TorchReference("mobilenet-tiny-test", "input")}, outputs).ok())
+  EXPECT_FALSE(session->Run({Reference("mobilenet-tiny-test", "input")}, outputs).ok())
       << "no successful Prepare yet";
 }
 
 TEST(LibTorchBackend, AWrongInputDtypeIsAClearError) {
-  auto session = LoadTorchOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
+  auto session = LoadOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
   ASSERT_NE(session, nullptr);
-  Tensor input = TorchReference("mlp-test", "input");
+  Tensor input = Reference("mlp-test", "input");
   ASSERT_TRUE(session->Prepare({input.shape}).ok());
   input.dtype = DType::kInt32;
   std::vector<Tensor> outputs;
@@ -159,18 +111,18 @@ TEST(LibTorchBackend, AWrongInputDtypeIsAClearError) {
 // threads is LibTorch's intra-op count, read back; 0 is LibTorch's default for this process,
 // whatever an earlier session set.
 TEST(LibTorchBackend, ThreadsAreAppliedAndReadBack) {
-  auto defaults = LoadTorchOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
+  auto defaults = LoadOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
   ASSERT_NE(defaults, nullptr);
   const std::string default_threads = defaults->effective_options().at("threads");
-  auto two = LoadTorchOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu?threads=2");
+  auto two = LoadOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu?threads=2");
   ASSERT_NE(two, nullptr);
   EXPECT_EQ(two->effective_options().at("threads"), "2");
   EXPECT_EQ(at::get_num_threads(), 2);
-  auto again = LoadTorchOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
+  auto again = LoadOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
   ASSERT_NE(again, nullptr);
   EXPECT_EQ(again->effective_options().at("threads"), default_threads);
   // A run of the two-thread session puts its count back in force.
-  const Tensor input = TorchReference("mlp-test", "input");
+  const Tensor input = Reference("mlp-test", "input");
   ASSERT_TRUE(two->Prepare({input.shape}).ok());
   EXPECT_EQ(at::get_num_threads(), 2);
 }
@@ -178,16 +130,16 @@ TEST(LibTorchBackend, ThreadsAreAppliedAndReadBack) {
 // The inter-op pool's size is set once per process: the same value again is accepted, another
 // one is refused with LibTorch's reason.
 TEST(LibTorchBackend, InterOpThreadsAreSetOncePerProcess) {
-  auto first = TryLoadTorch(kTorchModels + "/mlp-test.pt", "libtorch:cpu?interop=3");
+  auto first = TryLoad(kTorchModels + "/mlp-test.pt", "libtorch:cpu?interop=3");
   if (!first.ok()) {
     // Another test of this binary set it first: the refusal must say so.
     EXPECT_NE(first.error().find("once per process"), std::string::npos) << first.error();
     GTEST_SKIP() << "the inter-op pool was sized earlier in this process";
   }
   EXPECT_EQ(first.value()->effective_options().at("interop"), "3");
-  auto same = TryLoadTorch(kTorchModels + "/mlp-test.pt", "libtorch:cpu?interop=3");
+  auto same = TryLoad(kTorchModels + "/mlp-test.pt", "libtorch:cpu?interop=3");
   ASSERT_TRUE(same.ok()) << same.error();
-  auto other = TryLoadTorch(kTorchModels + "/mlp-test.pt", "libtorch:cpu?interop=2");
+  auto other = TryLoad(kTorchModels + "/mlp-test.pt", "libtorch:cpu?interop=2");
   ASSERT_FALSE(other.ok());
   EXPECT_NE(other.error().find("interop=2"), std::string::npos) << other.error();
   EXPECT_NE(other.error().find("already has 3"), std::string::npos) << other.error();
@@ -198,7 +150,7 @@ TEST(LibTorchBackend, RejectsUnknownOptionsAndValues) {
   for (const auto& [target, words] :
        {std::pair{"libtorch:cpu?threads=-1", "threads"}, std::pair{"libtorch:cpu?interop=x", "interop"},
         std::pair{"libtorch:cpu?fuse=on", "fuse"}, std::pair{"libtorch:cuda", "not 'cuda'"}}) {
-    auto session = TryLoadTorch(model, target);
+    auto session = TryLoad(model, target);
     ASSERT_FALSE(session.ok()) << target;
     EXPECT_NE(session.error().find(words), std::string::npos) << session.error();
   }
@@ -206,14 +158,14 @@ TEST(LibTorchBackend, RejectsUnknownOptionsAndValues) {
 
 TEST(LibTorchBackend, ATruncatedModuleIsAClearError) {
   const std::string path = WriteTruncatedCopy(kTorchModels + "/mlp-test.pt", "libtorch_truncated.pt", 0.5);
-  auto session = TryLoadTorch(path, "libtorch:cpu");
+  auto session = TryLoad(path, "libtorch:cpu");
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().find("cannot load " + path + " as a TorchScript module"), std::string::npos)
       << session.error();
   EXPECT_EQ(session.error().find('\n'), std::string::npos) << "one line: " << session.error();
   EXPECT_EQ(session.error().find("frame #"), std::string::npos) << "no backtrace: " << session.error();
-  EXPECT_FALSE(TryLoadTorch(kTorchModels + "/no-such-model.pt", "libtorch:cpu").ok());
-  EXPECT_FALSE(TryLoadTorch(kTorchModels + "/mlp-test.onnx", "libtorch:cpu").ok());
+  EXPECT_FALSE(TryLoad(kTorchModels + "/no-such-model.pt", "libtorch:cpu").ok());
+  EXPECT_FALSE(TryLoad(kTorchModels + "/mlp-test.onnx", "libtorch:cpu").ok());
 }
 
 TEST(LibTorchBackend, TheExportDescriptionIsReadAndChecked) {
@@ -235,7 +187,7 @@ TEST(LibTorchBackend, TheExportDescriptionIsReadAndChecked) {
 }
 
 TEST(LibTorchBackend, PlacementCountsTheForwardGraphsOperators) {
-  auto session = LoadTorchOrDie(kTorchModels + "/mobilenet-tiny-test.pt", "libtorch:cpu");
+  auto session = LoadOrDie(kTorchModels + "/mobilenet-tiny-test.pt", "libtorch:cpu");
   ASSERT_NE(session, nullptr);
   const Placement placement = session->GetPlacement();
   ASSERT_TRUE(placement.known);
@@ -252,8 +204,8 @@ TEST(LibTorchBackend, PlacementCountsTheForwardGraphsOperators) {
 }
 
 TEST(LibTorchBackend, ProfileTimesTopLevelOperatorsOfMeasuredRunsOnly) {
-  const Tensor input = TorchReference("vit-tiny-test", "input");
-  auto session = LoadTorchOrDie(kTorchModels + "/vit-tiny-test.pt", "libtorch:cpu", /*profile=*/true);
+  const Tensor input = Reference("vit-tiny-test", "input");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.pt", "libtorch:cpu", /*profile=*/true);
   ASSERT_NE(session, nullptr);
   ASSERT_TRUE(session->Prepare({input.shape}).ok());
   std::vector<Tensor> outputs;
@@ -274,7 +226,7 @@ TEST(LibTorchBackend, ProfileTimesTopLevelOperatorsOfMeasuredRunsOnly) {
   }
   EXPECT_TRUE(saw_linear);
   // An unprofiled session says it has no profile.
-  auto plain = LoadTorchOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
+  auto plain = LoadOrDie(kTorchModels + "/mlp-test.pt", "libtorch:cpu");
   ASSERT_NE(plain, nullptr);
   EXPECT_FALSE(plain->TakeOperatorProfile().ok());
 }

@@ -17,61 +17,15 @@
 
 #include "backends/opencv/opencv_profile.h"
 #include "inputs/npy_file.h"
+#include "torch_exports.h"
 
 namespace edgebench {
+
+std::unique_ptr<Backend> MakeBackendUnderTest() { return MakeOpenCvBackend(); }
+
 namespace {
 
-const std::string kOpenCvModels = EDGEBENCH_TORCH_MODELS_DIR;
-
-Result<std::unique_ptr<Session>> TryLoadOpenCv(const std::string& path, const std::string& target_text,
-                                               bool profile = false) {
-  auto target = ParseTarget(target_text);
-  if (!target.ok()) return target.status();
-  target.value().profile_operators = profile;
-  return MakeOpenCvBackend()->Load({path}, target.value());
-}
-
-std::unique_ptr<Session> LoadOpenCvOrDie(const std::string& path, const std::string& target_text,
-                                         bool profile = false) {
-  auto session = TryLoadOpenCv(path, target_text, profile);
-  EXPECT_TRUE(session.ok()) << path << " on " << target_text << ": " << session.error();
-  return session.ok() ? session.take() : nullptr;
-}
-
-Tensor OpenCvReference(const std::string& network, const std::string& kind) {
-  auto t = ReadNpyFile(kOpenCvModels + "/" + network + "." + kind + "_0.npy");
-  EXPECT_TRUE(t.ok()) << t.error();
-  return t.ok() ? t.take() : Tensor{};
-}
-
-std::vector<Tensor> RunOpenCvOnce(Session& session, const Tensor& input) {
-  const Status prepared = session.Prepare({input.shape});
-  EXPECT_TRUE(prepared.ok()) << prepared.message();
-  std::vector<Tensor> outputs;
-  const Status s = session.Run({input}, outputs);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return outputs;
-}
-
-double OpenCvMaxAbsDiff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape, b.shape);
-  if (a.shape != b.shape || a.dtype != DType::kFloat32 || b.dtype != DType::kFloat32) return 1e9;
-  double worst = 0;
-  for (int64_t i = 0; i < a.element_count(); ++i) {
-    worst = std::max(worst, static_cast<double>(std::fabs(a.as<float>()[i] - b.as<float>()[i])));
-  }
-  return worst;
-}
-
-Tensor OpenCvRepeat(const Tensor& one, int64_t n) {
-  Tensor batch = one;
-  batch.shape[0] = n;
-  batch.data.clear();
-  for (int64_t i = 0; i < n; ++i) batch.data.insert(batch.data.end(), one.data.begin(), one.data.end());
-  return batch;
-}
-
-const std::string kMobileNet = kOpenCvModels + "/mobilenet-tiny-test.onnx";
+const std::string kMobileNet = kTorchModels + "/mobilenet-tiny-test.onnx";
 
 TEST(OpenCvBackend, ListsItsDevicesAsOpenCvAnswers) {
   const BackendInfo info = MakeOpenCvBackend()->Info();
@@ -103,33 +57,33 @@ TEST(OpenCvBackend, ListsItsDevicesAsOpenCvAnswers) {
 }
 
 TEST(OpenCvBackend, MobileNetReproducesEagerPyTorch) {
-  auto session = LoadOpenCvOrDie(kMobileNet, "opencv:cpu");
+  auto session = LoadOrDie(kMobileNet, "opencv:cpu");
   ASSERT_TRUE(session);
   ASSERT_EQ(session->signature().inputs.size(), 1u);
   EXPECT_EQ(session->signature().inputs[0].name, "input_0");
   EXPECT_EQ(session->signature().inputs[0].dtype, DType::kFloat32);
-  const Tensor input = OpenCvReference("mobilenet-tiny-test", "input");
-  const Tensor expected = OpenCvReference("mobilenet-tiny-test", "output");
-  const auto outputs = RunOpenCvOnce(*session, input);
+  const Tensor input = Reference("mobilenet-tiny-test", "input");
+  const Tensor expected = Reference("mobilenet-tiny-test", "output");
+  const auto outputs = RunOnce(*session, input);
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0].name, session->signature().outputs[0].name);
-  EXPECT_LT(OpenCvMaxAbsDiff(outputs[0], expected), 1e-4);
+  EXPECT_LT(MaxAbsDiff(outputs[0], expected), 1e-4);
 }
 
 TEST(OpenCvBackend, RunsTheBatchPrepareAsksFor) {
-  auto session = LoadOpenCvOrDie(kMobileNet, "opencv:cpu");
+  auto session = LoadOrDie(kMobileNet, "opencv:cpu");
   ASSERT_TRUE(session);
-  const Tensor input = OpenCvReference("mobilenet-tiny-test", "input");
-  const Tensor expected = OpenCvReference("mobilenet-tiny-test", "output");
+  const Tensor input = Reference("mobilenet-tiny-test", "input");
+  const Tensor expected = Reference("mobilenet-tiny-test", "output");
   for (int64_t batch : {3, 1, 2}) {
-    const auto outputs = RunOpenCvOnce(*session, OpenCvRepeat(input, batch));
+    const auto outputs = RunOnce(*session, Repeat(input, batch));
     ASSERT_EQ(outputs.size(), 1u);
-    EXPECT_LT(OpenCvMaxAbsDiff(outputs[0], OpenCvRepeat(expected, batch)), 1e-4) << "batch " << batch;
+    EXPECT_LT(MaxAbsDiff(outputs[0], Repeat(expected, batch)), 1e-4) << "batch " << batch;
   }
 }
 
 TEST(OpenCvBackend, OptionsReachOpenCvAndAreReadBack) {
-  auto session = LoadOpenCvOrDie(kMobileNet, "opencv:cpu?threads=1&fusion=off&winograd=off");
+  auto session = LoadOrDie(kMobileNet, "opencv:cpu?threads=1&fusion=off&winograd=off");
   ASSERT_TRUE(session);
   auto options = session->effective_options();
   EXPECT_EQ(options["backend"], "opencv");
@@ -139,23 +93,23 @@ TEST(OpenCvBackend, OptionsReachOpenCvAndAreReadBack) {
   EXPECT_EQ(options["winograd"], "off");
   EXPECT_EQ(cv::getNumThreads(), 1);
   // Without fusion no layer is folded into another: the placement counts every layer as run.
-  auto fused = LoadOpenCvOrDie(kMobileNet, "opencv:cpu");
+  auto fused = LoadOrDie(kMobileNet, "opencv:cpu");
   ASSERT_TRUE(fused);
   EXPECT_GT(session->GetPlacement().nodes_by_device["cpu"], fused->GetPlacement().nodes_by_device["cpu"]);
   // Unfused, the outputs are still eager PyTorch's.
-  const auto outputs = RunOpenCvOnce(*session, OpenCvReference("mobilenet-tiny-test", "input"));
+  const auto outputs = RunOnce(*session, Reference("mobilenet-tiny-test", "input"));
   ASSERT_EQ(outputs.size(), 1u);
-  EXPECT_LT(OpenCvMaxAbsDiff(outputs[0], OpenCvReference("mobilenet-tiny-test", "output")), 1e-4);
+  EXPECT_LT(MaxAbsDiff(outputs[0], Reference("mobilenet-tiny-test", "output")), 1e-4);
 }
 
 TEST(OpenCvBackend, ThreadsAreSetAgainWhereAnotherSessionChangedThem) {
-  auto one = LoadOpenCvOrDie(kMobileNet, "opencv:cpu?threads=1");
-  auto two = LoadOpenCvOrDie(kMobileNet, "opencv:cpu?threads=2");
+  auto one = LoadOrDie(kMobileNet, "opencv:cpu?threads=1");
+  auto two = LoadOrDie(kMobileNet, "opencv:cpu?threads=2");
   ASSERT_TRUE(one && two);
   EXPECT_EQ(cv::getNumThreads(), 2);  // process-wide: the last load's
-  RunOpenCvOnce(*one, OpenCvReference("mobilenet-tiny-test", "input"));
+  RunOnce(*one, Reference("mobilenet-tiny-test", "input"));
   EXPECT_EQ(cv::getNumThreads(), 1);
-  RunOpenCvOnce(*two, OpenCvReference("mobilenet-tiny-test", "input"));
+  RunOnce(*two, Reference("mobilenet-tiny-test", "input"));
   EXPECT_EQ(cv::getNumThreads(), 2);
   bool noted = false;
   for (const std::string& note : one->notes()) noted = noted || note.find("process-wide") != std::string::npos;
@@ -163,20 +117,20 @@ TEST(OpenCvBackend, ThreadsAreSetAgainWhereAnotherSessionChangedThem) {
 }
 
 TEST(OpenCvBackend, RejectsBadOptionsWithClearErrors) {
-  auto bad_value = TryLoadOpenCv(kMobileNet, "opencv:cpu?threads=many");
+  auto bad_value = TryLoad(kMobileNet, "opencv:cpu?threads=many");
   ASSERT_FALSE(bad_value.ok());
   EXPECT_NE(bad_value.error().find("threads"), std::string::npos) << bad_value.error();
-  auto unknown = TryLoadOpenCv(kMobileNet, "opencv:cpu?streams=2");
+  auto unknown = TryLoad(kMobileNet, "opencv:cpu?streams=2");
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.error().find("streams"), std::string::npos) << unknown.error();
-  auto other_target = TryLoadOpenCv(kMobileNet, "opencv:cpu?target=opencl");
+  auto other_target = TryLoad(kMobileNet, "opencv:cpu?target=opencl");
   ASSERT_FALSE(other_target.ok());
   EXPECT_NE(other_target.error().find("target"), std::string::npos) << other_target.error();
   if (!cv::dnn::getAvailableTargets(cv::dnn::DNN_BACKEND_VKCOM).empty()) GTEST_SKIP() << "this OpenCV has Vulkan";
-  auto unavailable = TryLoadOpenCv(kMobileNet, "opencv:cpu?backend=vkcom");
+  auto unavailable = TryLoad(kMobileNet, "opencv:cpu?backend=vkcom");
   ASSERT_FALSE(unavailable.ok());
   EXPECT_NE(unavailable.error().find("getAvailableBackends"), std::string::npos) << unavailable.error();
-  auto vulkan = TryLoadOpenCv(kMobileNet, "opencv:vulkan");
+  auto vulkan = TryLoad(kMobileNet, "opencv:vulkan");
   ASSERT_FALSE(vulkan.ok());
   EXPECT_NE(vulkan.error().find("not available"), std::string::npos) << vulkan.error();
 }
@@ -188,14 +142,14 @@ TEST(OpenCvBackend, ACorruptModelIsAClearError) {
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::ofstream(path, std::ios::binary) << bytes.substr(0, bytes.size() / 3);
   }
-  auto session = TryLoadOpenCv(path, "opencv:cpu");
+  auto session = TryLoad(path, "opencv:cpu");
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().find(path), std::string::npos) << session.error();
   EXPECT_NE(session.error().find("readNet"), std::string::npos) << session.error();
 }
 
 TEST(OpenCvBackend, WrongShapesAndTypesAreClearErrors) {
-  auto session = LoadOpenCvOrDie(kMobileNet, "opencv:cpu");
+  auto session = LoadOrDie(kMobileNet, "opencv:cpu");
   ASSERT_TRUE(session);
   const Status shape = session->Prepare({{1, 3, 40, 32}});
   ASSERT_FALSE(shape.ok());
@@ -203,7 +157,7 @@ TEST(OpenCvBackend, WrongShapesAndTypesAreClearErrors) {
   const Status rank = session->Prepare({{3, 32, 32}});
   EXPECT_FALSE(rank.ok());
   ASSERT_TRUE(session->Prepare({{1, 3, 32, 32}}).ok());
-  Tensor wrong_type = OpenCvReference("mobilenet-tiny-test", "input");
+  Tensor wrong_type = Reference("mobilenet-tiny-test", "input");
   wrong_type.dtype = DType::kInt32;
   std::vector<Tensor> outputs;
   const Status run = session->Run({wrong_type}, outputs);
@@ -217,9 +171,9 @@ TEST(OpenCvBackend, WrongShapesAndTypesAreClearErrors) {
 class OpenCvEveryExport : public testing::TestWithParam<std::string> {};
 
 TEST_P(OpenCvEveryExport, RunsLikeEagerPyTorchOrSaysWhyNot) {
-  const std::string file = kOpenCvModels + "/" + GetParam();
+  const std::string file = kTorchModels + "/" + GetParam();
   const std::string network = GetParam().substr(0, GetParam().find('.'));
-  auto session = TryLoadOpenCv(file, "opencv:cpu");
+  auto session = TryLoad(file, "opencv:cpu");
   if (!session.ok()) {
     EXPECT_NE(session.error().find(file), std::string::npos) << session.error();
     EXPECT_NE(session.error().find("OpenCV("), std::string::npos) << "not OpenCV's own error: " << session.error();
@@ -228,9 +182,9 @@ TEST_P(OpenCvEveryExport, RunsLikeEagerPyTorchOrSaysWhyNot) {
         << session.error();
     return;
   }
-  const auto outputs = RunOpenCvOnce(*session.value(), OpenCvReference(network, "input"));
+  const auto outputs = RunOnce(*session.value(), Reference(network, "input"));
   ASSERT_EQ(outputs.size(), 1u);
-  EXPECT_LT(OpenCvMaxAbsDiff(outputs[0], OpenCvReference(network, "output")), 1e-4) << file;
+  EXPECT_LT(MaxAbsDiff(outputs[0], Reference(network, "output")), 1e-4) << file;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kept, OpenCvEveryExport,
@@ -238,7 +192,7 @@ INSTANTIATE_TEST_SUITE_P(Kept, OpenCvEveryExport,
                                          "mobilenet-tiny-test.tflite", "vit-tiny-test.tflite"));
 
 TEST(OpenCvBackend, PlacementNamesTheLayersAndWhatWasFused) {
-  auto session = LoadOpenCvOrDie(kMobileNet, "opencv:cpu");
+  auto session = LoadOrDie(kMobileNet, "opencv:cpu");
   ASSERT_TRUE(session);
   const Placement placement = session->GetPlacement();
   EXPECT_TRUE(placement.known);
@@ -254,12 +208,12 @@ TEST(OpenCvBackend, PlacementNamesTheLayersAndWhatWasFused) {
 }
 
 TEST(OpenCvBackend, ProfileSumsGetPerfProfileOverMeasuredRuns) {
-  auto session = LoadOpenCvOrDie(kMobileNet, "opencv:cpu", /*profile=*/true);
+  auto session = LoadOrDie(kMobileNet, "opencv:cpu", /*profile=*/true);
   ASSERT_TRUE(session);
-  const Tensor input = OpenCvReference("mobilenet-tiny-test", "input");
-  RunOpenCvOnce(*session, input);  // before the measured phase: not in the profile
+  const Tensor input = Reference("mobilenet-tiny-test", "input");
+  RunOnce(*session, input);  // before the measured phase: not in the profile
   session->BeginOperatorProfile();
-  for (int i = 0; i < 3; ++i) RunOpenCvOnce(*session, input);
+  for (int i = 0; i < 3; ++i) RunOnce(*session, input);
   auto profile = session->TakeOperatorProfile();
   ASSERT_TRUE(profile.ok()) << profile.error();
   EXPECT_EQ(profile.value().runs, 3);

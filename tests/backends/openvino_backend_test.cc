@@ -13,60 +13,13 @@
 
 #include "backends/openvino/openvino_profile.h"
 #include "inputs/npy_file.h"
+#include "torch_exports.h"
 
 namespace edgebench {
+
+std::unique_ptr<Backend> MakeBackendUnderTest() { return MakeOpenVinoBackend(); }
+
 namespace {
-
-const std::string kModels = EDGEBENCH_TORCH_MODELS_DIR;
-
-Result<std::unique_ptr<Session>> TryLoad(const std::string& path, const std::string& target_text,
-                                         bool profile = false) {
-  auto backend = MakeOpenVinoBackend();
-  auto target = ParseTarget(target_text);
-  if (!target.ok()) return target.status();
-  target.value().profile_operators = profile;
-  return backend->Load({path}, target.value());
-}
-
-std::unique_ptr<Session> LoadOrDie(const std::string& path, const std::string& target_text,
-                                   bool profile = false) {
-  auto session = TryLoad(path, target_text, profile);
-  EXPECT_TRUE(session.ok()) << path << " on " << target_text << ": " << session.error();
-  return session.ok() ? session.take() : nullptr;
-}
-
-Tensor Reference(const std::string& network, const std::string& kind) {
-  auto t = ReadNpyFile(kModels + "/" + network + "." + kind + "_0.npy");
-  EXPECT_TRUE(t.ok()) << t.error();
-  return t.ok() ? t.take() : Tensor{};
-}
-
-std::vector<Tensor> RunOnce(Session& session, const Tensor& input) {
-  EXPECT_TRUE(session.Prepare({input.shape}).ok());
-  std::vector<Tensor> outputs;
-  const Status s = session.Run({input}, outputs);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return outputs;
-}
-
-double MaxAbsDiff(const Tensor& a, const Tensor& b) {
-  EXPECT_EQ(a.shape, b.shape);
-  if (a.shape != b.shape || a.dtype != DType::kFloat32 || b.dtype != DType::kFloat32) return 1e9;
-  double worst = 0;
-  for (int64_t i = 0; i < a.element_count(); ++i) {
-    worst = std::max(worst, static_cast<double>(std::fabs(a.as<float>()[i] - b.as<float>()[i])));
-  }
-  return worst;
-}
-
-// A batch of `n` copies of a batch-1 input.
-Tensor Repeat(const Tensor& one, int64_t n) {
-  Tensor batch = one;
-  batch.shape[0] = n;
-  batch.data.clear();
-  for (int64_t i = 0; i < n; ++i) batch.data.insert(batch.data.end(), one.data.begin(), one.data.end());
-  return batch;
-}
 
 TEST(OpenVinoBackend, ListsItsDevicesWithOpenVinosAnswer) {
   const BackendInfo info = MakeOpenVinoBackend()->Info();
@@ -94,7 +47,7 @@ TEST_P(EveryNetwork, OnnxAndTfliteReproduceEagerPyTorch) {
   const Tensor input = Reference(network, "input");
   const Tensor expected = Reference(network, "output");
   for (const std::string& file : {network + ".onnx", network + ".tflite"}) {
-    auto session = LoadOrDie(kModels + "/" + file, "openvino:cpu?precision=f32");
+    auto session = LoadOrDie(kTorchModels + "/" + file, "openvino:cpu?precision=f32");
     ASSERT_NE(session, nullptr);
     ASSERT_EQ(session->signature().inputs.size(), 1u);
     auto outputs = RunOnce(*session, input);
@@ -108,7 +61,7 @@ INSTANTIATE_TEST_SUITE_P(Kept, EveryNetwork,
                          testing::Values("vit-tiny-test", "mobilenet-tiny-test", "mlp-test"));
 
 TEST(OpenVinoBackend, EffectiveOptionsAreReadBackFromTheCompiledModel) {
-  auto latency = LoadOrDie(kModels + "/vit-tiny-test.onnx", "openvino:cpu?threads=1");
+  auto latency = LoadOrDie(kTorchModels + "/vit-tiny-test.onnx", "openvino:cpu?threads=1");
   ASSERT_NE(latency, nullptr);
   auto options = latency->effective_options();
   EXPECT_EQ(options["hint"], "latency");
@@ -117,7 +70,7 @@ TEST(OpenVinoBackend, EffectiveOptionsAreReadBackFromTheCompiledModel) {
   EXPECT_TRUE(options["precision"] == "f32" || options["precision"] == "bf16" ||
               options["precision"] == "f16") << options["precision"];
 
-  auto throughput = LoadOrDie(kModels + "/vit-tiny-test.onnx", "openvino:cpu?hint=throughput&streams=2");
+  auto throughput = LoadOrDie(kTorchModels + "/vit-tiny-test.onnx", "openvino:cpu?hint=throughput&streams=2");
   ASSERT_NE(throughput, nullptr);
   options = throughput->effective_options();
   EXPECT_EQ(options["hint"], "throughput");
@@ -125,7 +78,7 @@ TEST(OpenVinoBackend, EffectiveOptionsAreReadBackFromTheCompiledModel) {
 }
 
 TEST(OpenVinoBackend, RejectsUnknownOptionsAndValues) {
-  const std::string model = kModels + "/mlp-test.onnx";
+  const std::string model = kTorchModels + "/mlp-test.onnx";
   for (const auto& [target, words] :
        {std::pair{"openvino:cpu?hint=fast", "hint=fast"}, std::pair{"openvino:cpu?precision=int4", "precision=int4"},
         std::pair{"openvino:cpu?threads=-1", "threads=-1"}, std::pair{"openvino:cpu?streams=x", "streams=x"},
@@ -139,7 +92,7 @@ TEST(OpenVinoBackend, RejectsUnknownOptionsAndValues) {
 TEST(OpenVinoBackend, ACorruptModelIsAClearError) {
   const std::string path = ::testing::TempDir() + "openvino_truncated.onnx";
   {
-    std::ifstream in(kModels + "/mlp-test.onnx", std::ios::binary);
+    std::ifstream in(kTorchModels + "/mlp-test.onnx", std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ASSERT_GT(bytes.size(), 100u);
     std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size() / 2));
@@ -153,7 +106,7 @@ TEST(OpenVinoBackend, ACorruptModelIsAClearError) {
 TEST(OpenVinoBackend, ReshapesToTheBatchPrepareAsksFor) {
   const Tensor input = Reference("mlp-test", "input");
   const Tensor expected = Reference("mlp-test", "output");
-  auto session = LoadOrDie(kModels + "/mlp-test.onnx", "openvino:cpu?precision=f32");
+  auto session = LoadOrDie(kTorchModels + "/mlp-test.onnx", "openvino:cpu?precision=f32");
   ASSERT_NE(session, nullptr);
   for (int64_t batch : {3, 1, 4}) {
     const Tensor inputs = Repeat(input, batch);
@@ -170,7 +123,7 @@ TEST(OpenVinoBackend, ReshapesToTheBatchPrepareAsksFor) {
 // own from one compiled model, and each gets the single-threaded answer.
 TEST(OpenVinoBackend, ThroughputRunsFromSeveralThreadsAtOnce) {
   const Tensor input = Reference("vit-tiny-test", "input");
-  auto session = LoadOrDie(kModels + "/vit-tiny-test.onnx", "openvino:cpu?hint=throughput&precision=f32");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.onnx", "openvino:cpu?hint=throughput&precision=f32");
   ASSERT_NE(session, nullptr);
   const std::vector<Tensor> alone = RunOnce(*session, input);
   ASSERT_EQ(alone.size(), 1u);
@@ -197,7 +150,7 @@ TEST(OpenVinoBackend, ThroughputRunsFromSeveralThreadsAtOnce) {
 }
 
 TEST(OpenVinoBackend, PlacementComesFromTheExecutedGraph) {
-  auto session = LoadOrDie(kModels + "/vit-tiny-test.onnx", "openvino:cpu");
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.onnx", "openvino:cpu");
   ASSERT_NE(session, nullptr);
   EXPECT_TRUE(session->GetPlacement().known) << "the dynamic model is compiled at load too";
   ASSERT_TRUE(session->Prepare({{1, 3, 32, 32}}).ok());
@@ -219,7 +172,7 @@ TEST(OpenVinoBackend, PlacementComesFromTheExecutedGraph) {
 
 TEST(OpenVinoBackend, ProfileSumsTheMeasuredRunsOnly) {
   const Tensor input = Reference("vit-tiny-test", "input");
-  auto session = LoadOrDie(kModels + "/vit-tiny-test.onnx", "openvino:cpu", /*profile=*/true);
+  auto session = LoadOrDie(kTorchModels + "/vit-tiny-test.onnx", "openvino:cpu", /*profile=*/true);
   ASSERT_NE(session, nullptr);
   RunOnce(*session, input);  // warmup: before BeginOperatorProfile, not in the profile
   session->BeginOperatorProfile();
@@ -237,7 +190,7 @@ TEST(OpenVinoBackend, ProfileSumsTheMeasuredRunsOnly) {
 }
 
 TEST(OpenVinoBackend, UnprofiledSessionsSayTheyHaveNoProfile) {
-  auto session = LoadOrDie(kModels + "/mlp-test.onnx", "openvino:cpu");
+  auto session = LoadOrDie(kTorchModels + "/mlp-test.onnx", "openvino:cpu");
   ASSERT_NE(session, nullptr);
   EXPECT_FALSE(session->TakeOperatorProfile().ok());
 }
