@@ -22,13 +22,9 @@
 #include "core/tensor.h"
 #include "inputs/input_generator.h"
 #include "stats/summary.h"
+#include "side_by_side.h"
 
 namespace {
-
-int64_t MedianOf(std::vector<int64_t> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 const std::map<std::string, std::string> kArmNnBenchBackends = {
     {"cpuref", "CpuRef"}, {"cpuacc", "CpuAcc"}, {"gpuacc", "GpuAcc"}};
@@ -88,40 +84,13 @@ int64_t BareArmNnP50(armnn::IRuntime& runtime, const std::string& model, const s
   return *edgebench::NearestRankPercentile(samples, 0.5);
 }
 
-int64_t EdgebenchArmNnP50(const std::string& model, const std::string& device, int queries) {
-  const std::string command = std::string(EDGEBENCH_EXECUTABLE) + " run '" + model +
-                              "' --format jsonl --warmup 20 --min-duration 0 --min-queries " +
-                              std::to_string(queries) + " --target 'armnn:" + device + "'";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::string output;
-  char buffer[65536];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  ::pclose(pipe);
-  const auto record = nlohmann::json::parse(output, nullptr, false);
-  if (record.is_discarded() || record.value("status", "") != "ok") {
-    std::fprintf(stderr, "edgebench run failed: %s\n", output.c_str());
-    std::exit(1);
-  }
-  return record["summary"]["percentiles_ns"]["p50"].get<int64_t>();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MODEL.tflite [--device cpuref|cpuacc|gpuacc] [--queries N] [--rounds N]\n",
-                 argv[0]);
-    return 2;
-  }
-  const std::string model = argv[1];
-  std::string device = "cpuref";
-  int queries = 200, rounds = 5;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--device")) device = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--queries")) queries = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--rounds")) rounds = std::atoi(argv[i + 1]);
-  }
+  using namespace edgebench::bench;
+  const SideBySideArgs args = ParseSideBySideArgs(
+      argc, argv, "MODEL.tflite [--device cpuref|cpuacc|gpuacc] [--queries N] [--rounds N]", {{"device", "cpuref"}});
+  const std::string device = args.options.at("device");
   const auto backend = kArmNnBenchBackends.find(device);
   if (backend == kArmNnBenchBackends.end()) {
     std::fprintf(stderr, "--device %s: Arm NN's devices are cpuref, cpuacc, gpuacc\n", device.c_str());
@@ -129,26 +98,11 @@ int main(int argc, char** argv) {
   }
   armnn::ConfigureLogging(false, false, armnn::LogSeverity::Fatal);
   armnn::IRuntimePtr runtime = armnn::IRuntime::Create(armnn::IRuntime::CreationOptions());
-  std::vector<int64_t> bare, harness;
-  for (int r = 0; r < rounds; ++r) {
-    // Alternate which goes first so drift in machine state hits both.
-    if (r % 2 == 0) {
-      bare.push_back(BareArmNnP50(*runtime, model, backend->second, queries));
-      harness.push_back(EdgebenchArmNnP50(model, device, queries));
-    } else {
-      harness.push_back(EdgebenchArmNnP50(model, device, queries));
-      bare.push_back(BareArmNnP50(*runtime, model, backend->second, queries));
-    }
-    std::printf("round %d: bare p50 %.3f ms, edgebench p50 %.3f ms\n", r + 1, bare.back() / 1e6,
-                harness.back() / 1e6);
-    std::fflush(stdout);
-  }
-  const double ratio = static_cast<double>(MedianOf(harness)) / static_cast<double>(MedianOf(bare));
-  std::printf("model %s, Arm NN %s (%s), %d queries x %d rounds\n", model.c_str(), armnn::GetVersion().c_str(),
-              backend->second.c_str(), queries, rounds);
-  std::printf("median p50: bare IRuntime::EnqueueWorkload %.3f ms, edgebench run %.3f ms\n", MedianOf(bare) / 1e6,
-              MedianOf(harness) / 1e6);
-  std::printf("ratio edgebench / bare p50: %.4f (goal: within 2%%: %s)\n", ratio,
-              std::abs(ratio - 1.0) <= 0.02 ? "met" : "NOT met");
+  const SideBySide result = RunSideBySide(
+      args.rounds, [&] { return BareArmNnP50(*runtime, args.model, backend->second, args.queries); },
+      [&] { return EdgebenchRunP50(args.model, "armnn:" + device, args.queries); });
+  std::printf("model %s, Arm NN %s (%s), %d queries x %d rounds\n", args.model.c_str(), armnn::GetVersion().c_str(),
+              backend->second.c_str(), args.queries, args.rounds);
+  PrintSideBySide(result, "IRuntime::EnqueueWorkload");
   return 0;
 }

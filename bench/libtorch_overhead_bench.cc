@@ -23,13 +23,9 @@
 #include "core/tensor.h"
 #include "inputs/input_generator.h"
 #include "stats/summary.h"
+#include "side_by_side.h"
 
 namespace {
-
-int64_t LibTorchBenchMedian(std::vector<int64_t> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 // GCC 16 sees c10::InferenceMode's saved state as maybe uninitialized in its destructor: a false
 // positive in LibTorch's header (as in the backend).
@@ -69,61 +65,19 @@ int64_t BareLibTorchLoopP50(const std::string& model, int threads, int queries) 
 }
 #pragma GCC diagnostic pop
 
-int64_t EdgebenchLibTorchP50(const std::string& model, int threads, int queries) {
-  const std::string command = std::string(EDGEBENCH_EXECUTABLE) + " run '" + model +
-                              "' --format jsonl --warmup 20 --min-duration 0 --min-queries " +
-                              std::to_string(queries) + " --dim batch=1 --target 'libtorch:cpu?threads=" +
-                              std::to_string(threads) + "'";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::string output;
-  char buffer[65536];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  ::pclose(pipe);
-  const auto record = nlohmann::json::parse(output, nullptr, false);
-  if (record.is_discarded() || record["status"] != "ok") {
-    std::fprintf(stderr, "edgebench run failed: %s\n",
-                 record.is_discarded() ? output.c_str() : record["failure"]["error"].dump().c_str());
-    std::exit(1);
-  }
-  return record["summary"]["percentiles_ns"]["p50"].get<int64_t>();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MODEL.pt [--threads N] [--queries N] [--rounds N]\n", argv[0]);
-    return 2;
-  }
-  const std::string model = argv[1];
-  int threads = 2, queries = 200, rounds = 5;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const int value = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--threads")) threads = value;
-    else if (!std::strcmp(argv[i], "--queries")) queries = value;
-    else if (!std::strcmp(argv[i], "--rounds")) rounds = value;
-  }
-  std::vector<int64_t> bare, harness;
-  for (int r = 0; r < rounds; ++r) {
-    // Alternate which goes first so drift in machine state hits both.
-    if (r % 2 == 0) {
-      bare.push_back(BareLibTorchLoopP50(model, threads, queries));
-      harness.push_back(EdgebenchLibTorchP50(model, threads, queries));
-    } else {
-      harness.push_back(EdgebenchLibTorchP50(model, threads, queries));
-      bare.push_back(BareLibTorchLoopP50(model, threads, queries));
-    }
-    std::printf("round %d: bare p50 %.3f ms, edgebench p50 %.3f ms\n", r + 1, bare.back() / 1e6,
-                harness.back() / 1e6);
-    std::fflush(stdout);
-  }
-  const double ratio = static_cast<double>(LibTorchBenchMedian(harness)) / static_cast<double>(LibTorchBenchMedian(bare));
-  std::printf("model %s, LibTorch %s, %d threads, %d queries x %d rounds\n", model.c_str(), TORCH_VERSION, threads,
-              queries, rounds);
-  std::printf("median p50: bare Module::forward %.3f ms, edgebench run %.3f ms\n",
-              LibTorchBenchMedian(bare) / 1e6, LibTorchBenchMedian(harness) / 1e6);
-  std::printf("ratio edgebench / bare p50: %.4f (goal: within 2%%: %s)\n", ratio,
-              std::abs(ratio - 1.0) <= 0.02 ? "met" : "NOT met");
+  using namespace edgebench::bench;
+  const SideBySideArgs args = ParseSideBySideArgs(argc, argv, "MODEL.pt [--threads N] [--queries N] [--rounds N]");
+  const SideBySide result = RunSideBySide(
+      args.rounds, [&] { return BareLibTorchLoopP50(args.model, args.threads, args.queries); },
+      [&] {
+        return EdgebenchRunP50(args.model, "libtorch:cpu?threads=" + std::to_string(args.threads), args.queries,
+                               "--dim batch=1");
+      });
+  std::printf("model %s, LibTorch %s, %d threads, %d queries x %d rounds\n", args.model.c_str(), TORCH_VERSION,
+              args.threads, args.queries, args.rounds);
+  PrintSideBySide(result, "Module::forward");
   return 0;
 }

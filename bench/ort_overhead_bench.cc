@@ -18,15 +18,11 @@
 #include "core/tensor.h"
 #include "inputs/input_generator.h"
 #include "stats/summary.h"
+#include "side_by_side.h"
 
 namespace {
 
 using edgebench::DType;
-
-int64_t Median(std::vector<int64_t> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 DType FromOrt(ONNXTensorElementDataType t) {
   return t == ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT ? DType::kFloat32
@@ -83,61 +79,18 @@ int64_t BareLoopP50(Ort::Env& env, const std::string& model, int threads, int qu
   return *edgebench::NearestRankPercentile(samples, 0.5);
 }
 
-int64_t EdgebenchP50(const std::string& model, int threads, int queries) {
-  const std::string command = std::string(EDGEBENCH_EXECUTABLE) + " run '" + model +
-                              "' --format jsonl --warmup 20 --min-duration 0 --min-queries " +
-                              std::to_string(queries) + " --target 'ort:cpu?threads=" +
-                              std::to_string(threads) + "'";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::string output;
-  char buffer[65536];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  ::pclose(pipe);
-  const auto record = nlohmann::json::parse(output);
-  if (record["status"] != "ok") {
-    std::fprintf(stderr, "edgebench run failed: %s\n", record["failure"]["error"].dump().c_str());
-    std::exit(1);
-  }
-  return record["summary"]["percentiles_ns"]["p50"].get<int64_t>();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s MODEL.onnx [--threads N] [--queries N] [--rounds N]\n", argv[0]);
-    return 2;
-  }
-  const std::string model = argv[1];
-  int threads = 2, queries = 200, rounds = 5;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const int value = std::atoi(argv[i + 1]);
-    if (!std::strcmp(argv[i], "--threads")) threads = value;
-    else if (!std::strcmp(argv[i], "--queries")) queries = value;
-    else if (!std::strcmp(argv[i], "--rounds")) rounds = value;
-  }
+  using namespace edgebench::bench;
+  const SideBySideArgs args = ParseSideBySideArgs(argc, argv, "MODEL.onnx [--threads N] [--queries N] [--rounds N]");
   edgebench::StderrFilter quiet(edgebench::IsOnnxSchemaNoise);
   Ort::Env env(ORT_LOGGING_LEVEL_WARNING, "bench");
-  std::vector<int64_t> bare, harness;
-  for (int r = 0; r < rounds; ++r) {
-    // Alternate which goes first so drift in machine state hits both.
-    if (r % 2 == 0) {
-      bare.push_back(BareLoopP50(env, model, threads, queries));
-      harness.push_back(EdgebenchP50(model, threads, queries));
-    } else {
-      harness.push_back(EdgebenchP50(model, threads, queries));
-      bare.push_back(BareLoopP50(env, model, threads, queries));
-    }
-    std::printf("round %d: bare p50 %.3f ms, edgebench p50 %.3f ms\n", r + 1, bare.back() / 1e6,
-                harness.back() / 1e6);
-    std::fflush(stdout);
-  }
-  const double ratio = static_cast<double>(Median(harness)) / static_cast<double>(Median(bare));
-  std::printf("model %s, %d threads, %d queries x %d rounds\n", model.c_str(), threads, queries, rounds);
-  std::printf("median p50: bare Ort::Session::Run %.3f ms, edgebench run %.3f ms\n",
-              Median(bare) / 1e6, Median(harness) / 1e6);
-  std::printf("ratio edgebench / bare p50: %.4f (goal: within 2%%: %s)\n", ratio,
-              std::abs(ratio - 1.0) <= 0.02 ? "met" : "NOT met");
+  const SideBySide result = RunSideBySide(
+      args.rounds, [&] { return BareLoopP50(env, args.model, args.threads, args.queries); },
+      [&] { return EdgebenchRunP50(args.model, "ort:cpu?threads=" + std::to_string(args.threads), args.queries); });
+  std::printf("model %s, %d threads, %d queries x %d rounds\n", args.model.c_str(), args.threads, args.queries,
+              args.rounds);
+  PrintSideBySide(result, "Ort::Session::Run");
   return 0;
 }
