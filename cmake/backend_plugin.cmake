@@ -3,14 +3,16 @@
 # XNNPACK and ExecuTorch's, must never share a process's symbol namespace).
 #
 #   edgebench_add_backend_plugin(NAME <name>
-#                                FACTORY <function> HEADER <header>
+#                                FACTORY <function> DESCRIBE <function> HEADER <header>
 #                                SOURCES <source>...
 #                                [LIBRARIES <library or target>...]
 #                                [INCLUDE_DIRECTORIES <directory>...])
 #
 # NAME is the backend's registry name (the `ort` of `ort:cpu`); FACTORY the function in
-# namespace edgebench that returns std::unique_ptr<Backend>, declared in HEADER (a path
-# relative to src/, e.g. backends/ort/ort_backend.h). LIBRARIES are the runtime's libraries
+# namespace edgebench that returns std::unique_ptr<Backend>, and DESCRIBE the one that returns
+# its BackendDescription (what the plugin says of itself before the backend is created: the
+# backend's one declaration), both declared in HEADER (a path relative to src/, e.g.
+# backends/ort/ort_backend.h). LIBRARIES are the runtime's libraries
 # (linked to the plugin only; edgebench_core is always linked); INCLUDE_DIRECTORIES extra
 # header directories (taken as system headers).
 #
@@ -25,8 +27,8 @@
 #                                     own, or test it through the Registry (which opens plugins).
 # Call it after add_executable(edgebench).
 function(edgebench_add_backend_plugin)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;FACTORY;HEADER" "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES")
-  foreach(required NAME FACTORY HEADER SOURCES)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;FACTORY;DESCRIBE;HEADER" "SOURCES;LIBRARIES;INCLUDE_DIRECTORIES")
+  foreach(required NAME FACTORY DESCRIBE HEADER SOURCES)
     if(NOT ARG_${required})
       message(FATAL_ERROR "edgebench_add_backend_plugin: ${required} is required (see cmake/backend_plugin.cmake)")
     endif()

@@ -68,6 +68,18 @@ struct DeviceInfo {
   Capabilities capabilities;
 };
 
+// What a backend says of itself before it is created, in its own code: its plugin exports it
+// (backends/plugin_abi.h) and the Registry keeps the answer, so a backend is declared once. Its
+// Info() starts from the same description (InfoFromDescription).
+struct BackendDescription {
+  std::string name;     // the registry's name: "ort"
+  std::string runtime;  // the runtime's own name: "ONNX Runtime"
+  std::vector<std::string> artifact_extensions;  // the model files it reads: ".onnx", ".ort"
+  // Empty when the backend can run on this machine; otherwise why not, for a person (a library
+  // its runtime needs that is absent, a driver, a device). Asked when the plugin is opened.
+  std::string unusable;
+};
+
 struct BackendInfo {
   std::string name;  // "ort", "litert", "llamacpp", "null"
   std::string runtime;  // the runtime's own name, e.g. "ONNX Runtime"
@@ -80,6 +92,16 @@ struct BackendInfo {
   // the dynamic loader's error, another plugin ABI version).
   bool loaded = true;
 };
+
+// A backend's info as its description says, before its runtime is asked for its version and devices.
+inline BackendInfo InfoFromDescription(const BackendDescription& description) {
+  BackendInfo info;
+  info.name = description.name;
+  info.runtime = description.runtime;
+  info.artifact_extensions = description.artifact_extensions;
+  info.reason = description.unusable;
+  return info;
+}
 
 // A model file in one format.
 struct Artifact {

@@ -37,8 +37,7 @@ std::string BackendPluginPath(const std::string& dir, const std::string& name) {
   return dir + "/libedgebench_backend_" + name + ".so";
 }
 
-Result<std::unique_ptr<Backend>> LoadBackendPlugin(const std::string& path,
-                                                   const std::string& expected_name) {
+Result<BackendPlugin> OpenBackendPlugin(const std::string& path, const std::string& expected_name) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
     return Status::Error("its plugin '" + path + "' does not exist (build the `edgebench` target, " +
@@ -74,11 +73,27 @@ Result<std::unique_ptr<Backend>> LoadBackendPlugin(const std::string& path,
     return Status::Error("the plugin '" + path + "' is backend '" + name + "', not '" + expected_name +
                          "'");
   }
-  Backend* backend = plugin->create != nullptr ? plugin->create() : nullptr;
-  if (backend == nullptr) {
-    return Status::Error("the plugin '" + path + "' could not create backend '" + name + "'");
+  if (plugin->describe == nullptr || plugin->create == nullptr) {
+    return Status::Error("the plugin '" + path + "' has no way to " +
+                         (plugin->describe == nullptr ? "describe" : "create") + " its backend");
   }
-  Log(LogLevel::kDebug, "opened backend plugin '" + path + "'");
+  BackendPlugin opened;
+  opened.description = plugin->describe();
+  if (opened.description.name != name) {
+    return Status::Error("the plugin '" + path + "' describes backend '" + opened.description.name +
+                         "', not '" + name + "'");
+  }
+  opened.create = plugin->create;
+  Log(LogLevel::kDebug, "opened backend plugin '" + path + "'" +
+                            (opened.description.unusable.empty() ? "" : ": " + opened.description.unusable));
+  return opened;
+}
+
+Result<std::unique_ptr<Backend>> CreatePluginBackend(const BackendPlugin& plugin, const std::string& path) {
+  Backend* backend = plugin.create != nullptr ? plugin.create() : nullptr;
+  if (backend == nullptr) {
+    return Status::Error("the plugin '" + path + "' could not create backend '" + plugin.description.name + "'");
+  }
   return std::unique_ptr<Backend>(backend);
 }
 

@@ -9,40 +9,53 @@ void Registry::Add(std::unique_ptr<Backend> backend) {
   const std::string name = backend->Info().name;
   order_.push_back(name);
   Entry& entry = entries_[name];
+  entry.name = name;
   entry.backend = std::move(backend);
   entry.opened = true;
 }
 
-void Registry::AddPlugin(BackendInfo declared, std::string plugin_path) {
-  const std::string name = declared.name;
+void Registry::AddPlugin(std::string name, std::string plugin_path) {
   order_.push_back(name);
   Entry& entry = entries_[name];
-  entry.declared = std::move(declared);
+  entry.name = std::move(name);
   entry.plugin_path = std::move(plugin_path);
 }
 
-void Registry::AddNotBuilt(BackendInfo info) {
-  info.built = false;
-  const std::string name = info.name;
+void Registry::AddNotBuilt(std::string name, std::string reason) {
   order_.push_back(name);
-  entries_[name].declared = std::move(info);
+  Entry& entry = entries_[name];
+  entry.name = std::move(name);
+  entry.not_built_reason = std::move(reason);
 }
 
 void Registry::Open(Entry& entry) const {
-  if (entry.backend || entry.plugin_path.empty() || !entry.open_error.empty()) return;
-  auto backend = LoadBackendPlugin(entry.plugin_path, entry.declared.name);
+  if (entry.opened || entry.plugin_path.empty() || !entry.open_error.empty()) return;
+  auto plugin = OpenBackendPlugin(entry.plugin_path, entry.name);
+  if (!plugin.ok()) {
+    entry.open_error = plugin.error();
+    return;
+  }
+  entry.plugin = plugin.take();
+  entry.opened = true;
+}
+
+void Registry::Create(Entry& entry) const {
+  Open(entry);
+  if (entry.backend || !entry.opened || entry.plugin.create == nullptr || !entry.plugin.description.unusable.empty()) {
+    return;
+  }
+  auto backend = CreatePluginBackend(entry.plugin, entry.plugin_path);
   if (!backend.ok()) {
     entry.open_error = backend.error();
     return;
   }
   entry.backend = backend.take();
-  entry.opened = true;
 }
 
 Backend* Registry::Find(const std::string& name) const {
   const auto it = entries_.find(name);
   if (it == entries_.end()) return nullptr;
-  Open(it->second);
+  Create(it->second);
   return it->second.backend.get();
 }
 
@@ -50,15 +63,19 @@ std::vector<BackendInfo> Registry::List() const {
   std::vector<BackendInfo> infos;
   for (const std::string& name : order_) {
     Entry& entry = entries_.at(name);
-    Open(entry);
+    Create(entry);
     if (entry.backend) {
       infos.push_back(entry.backend->Info());
       continue;
     }
-    BackendInfo info = entry.declared;
-    if (!entry.open_error.empty()) {
+    BackendInfo info = InfoFromDescription(entry.plugin.description);
+    info.name = entry.name;
+    if (entry.plugin_path.empty() && !entry.not_built_reason.empty()) {
+      info.built = false;
+      info.reason = entry.not_built_reason;
+    } else {
       info.loaded = false;
-      info.reason = entry.open_error;
+      if (!entry.open_error.empty()) info.reason = entry.open_error;
     }
     infos.push_back(std::move(info));
   }
@@ -78,12 +95,15 @@ std::string Registry::WhyUnusable(const std::string& name) const {
     return "unknown backend '" + name + "'; known backends: " + Join(order_, ", ");
   }
   Entry& entry = it->second;
-  Open(entry);
+  Create(entry);
   if (entry.backend) return "";
-  if (!entry.open_error.empty()) {
-    return "backend '" + name + "' (" + entry.declared.runtime + ") is unavailable: " + entry.open_error;
+  const std::string runtime = entry.plugin.description.runtime;
+  const std::string which = "backend '" + name + "'" + (runtime.empty() ? "" : " (" + runtime + ")");
+  if (!entry.open_error.empty()) return which + " is unavailable: " + entry.open_error;
+  if (!entry.plugin.description.unusable.empty()) {
+    return which + " cannot run on this machine: " + entry.plugin.description.unusable;
   }
-  return "backend '" + name + "' is not built into this edgebench: " + entry.declared.reason;
+  return which + " is not built into this edgebench: " + entry.not_built_reason;
 }
 
 void Registry::ReleaseBackends() {

@@ -2,7 +2,9 @@
 //
 // A backend is built in (the null backend: constructed at registration), a plugin (a shared
 // object opened the first time a caller asks for that backend, so a process opens only the
-// runtimes it uses: docs/backends.md), or not built (with the reason CMake found).
+// runtimes it uses: docs/backends.md), or not built (with the reason CMake found). A plugin
+// describes itself when it is opened (name, runtime, files, whether it can run on this machine:
+// backends/plugin_abi.h) and the registry keeps the answer; nothing here declares it again.
 // Not thread-safe: a process asks for its backends before it starts its threads.
 #pragma once
 
@@ -12,31 +14,33 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/plugin_loader.h"
 
 namespace edgebench {
 
 class Registry {
  public:
   void Add(std::unique_ptr<Backend> backend);
-  // A backend built as a plugin at `plugin_path`, opened on first use. `declared` (name, runtime,
-  // artifact extensions) describes it until then, and for good if it cannot be opened.
-  void AddPlugin(BackendInfo declared, std::string plugin_path);
-  // A backend this build does not contain, with the reason (shown by `edgebench devices`).
-  void AddNotBuilt(BackendInfo info);
+  // Backend `name`, built as a plugin at `plugin_path`: opened, and asked to describe itself, on
+  // first use.
+  void AddPlugin(std::string name, std::string plugin_path);
+  // Backend `name`, which this build does not contain, with the reason (shown by `edgebench devices`).
+  void AddNotBuilt(std::string name, std::string reason);
 
-  // nullptr when the name is unknown, not built, or its plugin cannot be opened (WhyUnusable
-  // says which). Opens the backend's plugin on the first call for it.
+  // nullptr when the name is unknown, not built, its plugin cannot be opened, or it says it
+  // cannot run on this machine (WhyUnusable says which). Opens the backend's plugin and creates
+  // the backend on the first call for it.
   Backend* Find(const std::string& name) const;
   // Every backend's info, built or not, in registration order. Opens every plugin (their
-  // devices are known only to their runtimes); a plugin that cannot be opened is listed with
-  // loaded = false and the reason.
+  // devices are known only to their runtimes); a plugin that cannot be opened, or that cannot run
+  // here, is listed with loaded = false, the reason, and what it said of itself.
   std::vector<BackendInfo> List() const;
   // Every backend's name in registration order; opens nothing.
   std::vector<std::string> Names() const;
   // Whether backend `name`'s plugin has been opened (always true for a built-in backend).
   bool IsLoaded(const std::string& name) const;
-  // Why `name` cannot be used: unknown, not built, or its plugin cannot be opened. Empty when it
-  // can. Opens the plugin if no call did yet.
+  // Why `name` cannot be used: unknown, not built, its plugin cannot be opened, or it cannot run
+  // here. Empty when it can. Opens the plugin if no call did yet.
   std::string WhyUnusable(const std::string& name) const;
   // Destroys every backend now (their runtimes' global state with them). Plugin libraries stay
   // open; a later Find creates the backend anew.
@@ -44,14 +48,18 @@ class Registry {
 
  private:
   struct Entry {
-    BackendInfo declared;     // for plugins and backends not built
-    std::string plugin_path;  // empty: built in or not built
+    std::string name;
+    std::string plugin_path;       // empty: built in or not built
+    std::string not_built_reason;  // set for a backend this build does not contain
     std::unique_ptr<Backend> backend;
     bool opened = false;      // the plugin was opened (backend may since have been released)
-    std::string open_error;   // why the plugin could not be opened; set once tried
+    std::string open_error;   // why the plugin could not be opened or its backend created
+    BackendPlugin plugin;     // what the opened plugin said of itself, and its factory
   };
-  // Creates the backend of a plugin entry if it has none and was not refused before.
+  // Opens the plugin of a plugin entry if no call tried yet, keeping what it says of itself.
   void Open(Entry& entry) const;
+  // Opens the plugin, then creates the backend if it has none and can run here.
+  void Create(Entry& entry) const;
 
   std::vector<std::string> order_;
   // mutable: Find opens plugins lazily; what it finds does not change what the registry holds.

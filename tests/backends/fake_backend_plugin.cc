@@ -1,8 +1,11 @@
 // A backend plugin for the Registry's tests (tests/backends/registry_test.cc), built as
 // libedgebench_backend_fake.so twice: with this edgebench's plugin ABI version, and with
-// EDGEBENCH_FAKE_PLUGIN_ABI set to another one, to be refused.
+// EDGEBENCH_FAKE_PLUGIN_ABI set to another one, to be refused. It says it cannot run on this
+// machine when EDGEBENCH_FAKE_PLUGIN_UNUSABLE is set, giving that as the reason.
 #include "backends/plugin_abi.h"
 #include "core/log.h"
+
+#include <cstdlib>
 
 namespace edgebench {
 namespace {
@@ -25,6 +28,11 @@ class FakeBackend : public Backend {
 
 #ifndef EDGEBENCH_FAKE_PLUGIN_ABI
 std::unique_ptr<Backend> MakeFakeBackend() { return std::make_unique<FakeBackend>(); }
+
+BackendDescription DescribeFakeBackend() {
+  const char* unusable = std::getenv("EDGEBENCH_FAKE_PLUGIN_UNUSABLE");
+  return {"fake", "fake runtime", {".fake"}, unusable != nullptr ? unusable : ""};
+}
 #endif
 
 }  // namespace
@@ -32,9 +40,9 @@ std::unique_ptr<Backend> MakeFakeBackend() { return std::make_unique<FakeBackend
 
 #ifdef EDGEBENCH_FAKE_PLUGIN_ABI
 extern "C" __attribute__((visibility("default"))) const EdgebenchBackendPlugin* edgebench_backend_plugin() {
-  static const EdgebenchBackendPlugin plugin{EDGEBENCH_FAKE_PLUGIN_ABI, "fake", nullptr};
+  static const EdgebenchBackendPlugin plugin{EDGEBENCH_FAKE_PLUGIN_ABI, "fake", nullptr, nullptr};
   return &plugin;
 }
 #else
-EDGEBENCH_BACKEND_PLUGIN("fake", edgebench::MakeFakeBackend)
+EDGEBENCH_BACKEND_PLUGIN("fake", edgebench::MakeFakeBackend, edgebench::DescribeFakeBackend)
 #endif

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -17,11 +18,7 @@ namespace {
 TEST(Registry, FindsBuiltBackendsAndExplainsOthers) {
   Registry registry;
   registry.Add(std::make_unique<NullBackend>());
-  BackendInfo missing;
-  missing.name = "litert";
-  missing.runtime = "TensorFlow Lite";
-  missing.reason = "libtensorflow-lite-dev was not found";
-  registry.AddNotBuilt(missing);
+  registry.AddNotBuilt("litert", "libtensorflow-lite-dev was not found");
 
   EXPECT_NE(registry.Find("null"), nullptr);
   EXPECT_EQ(registry.Find("litert"), nullptr);
@@ -52,18 +49,11 @@ std::string MapsOfThisProcess() {
   return std::string((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
 }
 
-BackendInfo Declared(const std::string& name) {
-  BackendInfo info;
-  info.name = name;
-  info.runtime = name + " runtime";
-  return info;
-}
-
 TEST(Registry, OpensAPluginOnlyWhenItsBackendIsAskedFor) {
   const std::string fake = BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake");
   Registry registry;
-  registry.AddPlugin(Declared("fake"), fake);
-  registry.AddPlugin(Declared("other"), BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "other"));
+  registry.AddPlugin("fake", fake);
+  registry.AddPlugin("other", BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "other"));
   EXPECT_EQ(registry.Names(), (std::vector<std::string>{"fake", "other"}));
   EXPECT_FALSE(registry.IsLoaded("fake"));
   EXPECT_EQ(MapsOfThisProcess().find(fake), std::string::npos);
@@ -84,7 +74,7 @@ TEST(Registry, OpensAPluginOnlyWhenItsBackendIsAskedFor) {
 TEST(Registry, APluginSharesTheProcesssCore) {
   // The fake plugin reports the core's log level: its own copy of the core would not see this.
   Registry registry;
-  registry.AddPlugin(Declared("fake"), BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake"));
+  registry.AddPlugin("fake", BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake"));
   ASSERT_NE(registry.Find("fake"), nullptr) << registry.WhyUnusable("fake");
   SetLogLevel(LogLevel::kDebug);
   EXPECT_EQ(registry.Find("fake")->Info().version, "debug-on");
@@ -92,12 +82,41 @@ TEST(Registry, APluginSharesTheProcesssCore) {
   EXPECT_EQ(registry.Find("fake")->Info().version, "debug-off");
 }
 
+TEST(Registry, APluginDescribesItselfWhenOpenedAndTheRegistryKeepsTheAnswer) {
+  Registry registry;
+  registry.AddPlugin("fake", BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake"));
+  EXPECT_EQ(registry.WhyUnusable("fake"), "");
+  const auto list = registry.List();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_TRUE(list[0].loaded);
+  EXPECT_EQ(list[0].runtime, "fake runtime");  // from the backend's Info(), created now
+
+  // A plugin that says it cannot run here: opened and described, its backend never created.
+  ::setenv("EDGEBENCH_FAKE_PLUGIN_UNUSABLE", "no fake accelerator on this machine", 1);
+  Registry unusable;
+  unusable.AddPlugin("fake", BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake"));
+  EXPECT_EQ(unusable.Find("fake"), nullptr);
+  ::unsetenv("EDGEBENCH_FAKE_PLUGIN_UNUSABLE");
+  EXPECT_TRUE(unusable.IsLoaded("fake"));
+  // Kept: the plugin is not asked again (it would now say it can run).
+  EXPECT_EQ(unusable.Find("fake"), nullptr);
+  EXPECT_EQ(unusable.WhyUnusable("fake"),
+            "backend 'fake' (fake runtime) cannot run on this machine: no fake accelerator on this machine");
+  const auto listed = unusable.List();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_TRUE(listed[0].built);
+  EXPECT_FALSE(listed[0].loaded);
+  EXPECT_EQ(listed[0].runtime, "fake runtime");
+  EXPECT_EQ(listed[0].artifact_extensions, std::vector<std::string>{".fake"});
+  EXPECT_EQ(listed[0].reason, "no fake accelerator on this machine");
+}
+
 TEST(Registry, AMissingPluginIsUnavailableWithTheReason) {
   Registry registry;
-  registry.AddPlugin(Declared("ort"), BackendPluginPath("/nonexistent/backends", "ort"));
+  registry.AddPlugin("ort", BackendPluginPath("/nonexistent/backends", "ort"));
   EXPECT_EQ(registry.Find("ort"), nullptr);
   const std::string why = registry.WhyUnusable("ort");
-  EXPECT_NE(why.find("backend 'ort' (ort runtime) is unavailable"), std::string::npos) << why;
+  EXPECT_NE(why.find("backend 'ort' is unavailable"), std::string::npos) << why;
   EXPECT_NE(why.find("'/nonexistent/backends/libedgebench_backend_ort.so' does not exist"),
             std::string::npos) << why;
   EXPECT_NE(why.find(kBackendDirVariable), std::string::npos) << why;
@@ -112,7 +131,7 @@ TEST(Registry, AFileTheLoaderRefusesGivesTheLoadersReason) {
   const std::string junk = testing::WriteTempFile("plugin_", "libedgebench_backend_junk.so",
                                                   "not a shared object");
   Registry registry;
-  registry.AddPlugin(Declared("junk"), junk);
+  registry.AddPlugin("junk", junk);
   EXPECT_EQ(registry.Find("junk"), nullptr);
   const std::string why = registry.WhyUnusable("junk");
   EXPECT_NE(why.find("could not be loaded: "), std::string::npos) << why;
@@ -122,7 +141,7 @@ TEST(Registry, AFileTheLoaderRefusesGivesTheLoadersReason) {
 
 TEST(Registry, APluginOfAnotherAbiVersionIsRefusedSayingSo) {
   Registry registry;
-  registry.AddPlugin(Declared("fake"), BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_OTHER_ABI_DIR, "fake"));
+  registry.AddPlugin("fake", BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_OTHER_ABI_DIR, "fake"));
   EXPECT_EQ(registry.Find("fake"), nullptr);
   const std::string why = registry.WhyUnusable("fake");
   EXPECT_NE(why.find("built for backend plugin ABI version 999, and this edgebench uses version " +
@@ -132,7 +151,7 @@ TEST(Registry, APluginOfAnotherAbiVersionIsRefusedSayingSo) {
 
 TEST(Registry, APluginNamedForAnotherBackendIsRefused) {
   Registry registry;
-  registry.AddPlugin(Declared("ort"), BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake"));
+  registry.AddPlugin("ort", BackendPluginPath(EDGEBENCH_FAKE_PLUGIN_DIR, "fake"));
   EXPECT_EQ(registry.Find("ort"), nullptr);
   EXPECT_NE(registry.WhyUnusable("ort").find("is backend 'fake', not 'ort'"), std::string::npos);
 }

@@ -502,11 +502,8 @@ class ArmNnBackend : public Backend {
  public:
   BackendInfo Info() const override {
     const std::shared_ptr<ArmNnRuntime> runtime = SharedArmNnRuntime();
-    BackendInfo info;
-    info.name = "armnn";
-    info.runtime = "Arm NN";
+    BackendInfo info = InfoFromDescription(DescribeArmNnBackend());
     info.version = armnn::GetVersion();
-    info.artifact_extensions = {".tflite"};
     info.reason = runtime->error;
     for (const ArmNnDevice& d : kArmNnDevices) {
       DeviceInfo device;
@@ -539,6 +536,10 @@ class ArmNnBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeArmNnBackend() {
+  return {"armnn", "Arm NN", {".tflite"}, ""};
+}
 
 std::unique_ptr<Backend> MakeArmNnBackend() { return std::make_unique<ArmNnBackend>(); }
 

@@ -27,5 +27,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeArmNnBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeArmNnBackend();
 
 }  // namespace edgebench

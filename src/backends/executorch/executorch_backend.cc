@@ -435,11 +435,8 @@ class ExecuTorchBackend : public Backend {
  public:
   BackendInfo Info() const override {
     InitRuntime();
-    BackendInfo info;
-    info.name = "executorch";
-    info.runtime = "ExecuTorch";
+    BackendInfo info = InfoFromDescription(DescribeExecuTorchBackend());
     info.version = EDGEBENCH_EXECUTORCH_VERSION;
-    info.artifact_extensions = {".pte"};
     DeviceInfo cpu;
     cpu.name = "cpu";
     cpu.description = "ExecuTorch's optimized and portable kernels (a .pte without delegates)";
@@ -469,6 +466,10 @@ class ExecuTorchBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeExecuTorchBackend() {
+  return {"executorch", "ExecuTorch", {".pte"}, ""};
+}
 
 std::unique_ptr<Backend> MakeExecuTorchBackend() { return std::make_unique<ExecuTorchBackend>(); }
 

@@ -17,5 +17,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeExecuTorchBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeExecuTorchBackend();
 
 }  // namespace edgebench

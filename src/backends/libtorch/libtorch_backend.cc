@@ -320,11 +320,8 @@ class TorchScriptSession : public Session {
 class LibTorchBackend : public Backend {
  public:
   BackendInfo Info() const override {
-    BackendInfo info;
-    info.name = "libtorch";
-    info.runtime = "LibTorch";
+    BackendInfo info = InfoFromDescription(DescribeLibTorchBackend());
     info.version = TORCH_VERSION;
-    info.artifact_extensions = {".pt"};
     DeviceInfo cpu;
     cpu.name = "cpu";
     cpu.description = "LibTorch's ATen CPU kernels (TorchScript .pt, torch::jit)";
@@ -349,6 +346,10 @@ class LibTorchBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeLibTorchBackend() {
+  return {"libtorch", "LibTorch", {".pt"}, ""};
+}
 
 std::unique_ptr<Backend> MakeLibTorchBackend() { return std::make_unique<LibTorchBackend>(); }
 

@@ -10,5 +10,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeLibTorchBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeLibTorchBackend();
 
 }  // namespace edgebench

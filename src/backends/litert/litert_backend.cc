@@ -349,11 +349,8 @@ class LiteRtSession : public Session {
 class LiteRtBackend : public Backend {
  public:
   BackendInfo Info() const override {
-    BackendInfo info;
-    info.name = "litert";
-    info.runtime = "TensorFlow Lite";
+    BackendInfo info = InfoFromDescription(DescribeLiteRtBackend());
     info.version = TfLiteVersion();
-    info.artifact_extensions = {".tflite"};
     // A TFLite interpreter is not safe to run from several threads at once.
     info.devices.push_back({"cpu", "TensorFlow Lite builtin kernels", true, "", "",
                             {.dynamic_shapes = true, .placement = true,
@@ -487,6 +484,10 @@ class LiteRtBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeLiteRtBackend() {
+  return {"litert", "TensorFlow Lite", {".tflite"}, ""};
+}
 
 std::unique_ptr<Backend> MakeLiteRtBackend() { return std::make_unique<LiteRtBackend>(); }
 

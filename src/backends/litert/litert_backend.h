@@ -18,5 +18,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeLiteRtBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeLiteRtBackend();
 
 }  // namespace edgebench

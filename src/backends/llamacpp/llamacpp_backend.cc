@@ -323,11 +323,8 @@ class LlamaCppBackend : public Backend {
 
   BackendInfo Info() const override {
     EnsureInit();
-    BackendInfo info;
-    info.name = "llamacpp";
-    info.runtime = "llama.cpp";
+    BackendInfo info = InfoFromDescription(DescribeLlamaCppBackend());
     info.version = LibraryVersion();
-    info.artifact_extensions = {".gguf"};
     bool cpu = false;
     for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
       if (ggml_backend_dev_type(ggml_backend_dev_get(i)) == GGML_BACKEND_DEVICE_TYPE_CPU) cpu = true;
@@ -542,6 +539,10 @@ class LlamaCppBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeLlamaCppBackend() {
+  return {"llamacpp", "llama.cpp", {".gguf"}, ""};
+}
 
 std::unique_ptr<Backend> MakeLlamaCppBackend() { return std::make_unique<LlamaCppBackend>(); }
 

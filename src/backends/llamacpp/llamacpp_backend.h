@@ -15,5 +15,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeLlamaCppBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeLlamaCppBackend();
 
 }  // namespace edgebench

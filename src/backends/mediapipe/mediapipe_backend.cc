@@ -730,11 +730,8 @@ class MediaPipeSession : public Session {
 class MediaPipeBackend : public Backend {
  public:
   BackendInfo Info() const override {
-    BackendInfo info;
-    info.name = "mediapipe";
-    info.runtime = "MediaPipe Tasks";
+    BackendInfo info = InfoFromDescription(DescribeMediaPipeBackend());
     info.version = EDGEBENCH_MEDIAPIPE_VERSION;
-    info.artifact_extensions = {".tflite"};
     DeviceInfo cpu;
     cpu.name = "cpu";
     cpu.description = "MediaPipe Tasks on the CPU (TFLite with XNNPACK inside libmediapipe)";
@@ -767,6 +764,10 @@ class MediaPipeBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeMediaPipeBackend() {
+  return {"mediapipe", "MediaPipe Tasks", {".tflite"}, ""};
+}
 
 std::unique_ptr<Backend> MakeMediaPipeBackend() { return std::make_unique<MediaPipeBackend>(); }
 

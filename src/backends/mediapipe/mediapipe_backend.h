@@ -26,5 +26,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeMediaPipeBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeMediaPipeBackend();
 
 }  // namespace edgebench

@@ -571,12 +571,8 @@ class OpenCvSession : public Session {
 class OpenCvBackend : public Backend {
  public:
   BackendInfo Info() const override {
-    BackendInfo info;
-    info.name = "opencv";
-    info.runtime = "OpenCV DNN";
+    BackendInfo info = InfoFromDescription(DescribeOpenCvBackend());
     info.version = cv::getVersionString();
-    info.artifact_extensions = {".onnx"};
-    if (OpenCvTflite().reads) info.artifact_extensions.push_back(".tflite");
     for (const OpenCvDevice& d : OpenCvDevices()) {
       DeviceInfo device;
       device.name = d.name;
@@ -600,6 +596,13 @@ class OpenCvBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeOpenCvBackend() {
+  BackendDescription description{"opencv", "OpenCV DNN", {".onnx"}, ""};
+  // Its TFLite importer is there only in the OpenCV releases that have one.
+  if (OpenCvTflite().reads) description.artifact_extensions.push_back(".tflite");
+  return description;
+}
 
 std::unique_ptr<Backend> MakeOpenCvBackend() { return std::make_unique<OpenCvBackend>(); }
 

@@ -36,5 +36,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeOpenCvBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeOpenCvBackend();
 
 }  // namespace edgebench

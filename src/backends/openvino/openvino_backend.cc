@@ -480,15 +480,12 @@ class OpenVinoSession : public Session {
 class OpenVinoBackend : public Backend {
  public:
   BackendInfo Info() const override {
-    BackendInfo info;
-    info.name = "openvino";
-    info.runtime = "OpenVINO";
+    BackendInfo info = InfoFromDescription(DescribeOpenVinoBackend());
     const ov::Version version = ov::get_openvino_version();
     // "2026.4.1-22982-e213a147257-releases/2026/4": the release and build number are enough.
     const std::string build = version.buildNumber;
     const size_t second_dash = build.find('-', build.find('-') + 1);
     info.version = build.substr(0, second_dash);
-    info.artifact_extensions = {".onnx", ".tflite", ".xml"};
     std::vector<std::string> available;
     try {
       available = core_.get_available_devices();
@@ -536,6 +533,10 @@ class OpenVinoBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeOpenVinoBackend() {
+  return {"openvino", "OpenVINO", {".onnx", ".tflite", ".xml"}, ""};
+}
 
 std::unique_ptr<Backend> MakeOpenVinoBackend() { return std::make_unique<OpenVinoBackend>(); }
 

@@ -30,5 +30,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeOpenVinoBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeOpenVinoBackend();
 
 }  // namespace edgebench

@@ -272,11 +272,8 @@ class OrtSession : public Session {
 class OrtBackend : public Backend {
  public:
   BackendInfo Info() const override {
-    BackendInfo info;
-    info.name = "ort";
-    info.runtime = "ONNX Runtime";
+    BackendInfo info = InfoFromDescription(DescribeOrtBackend());
     info.version = Ort::GetVersionString();
-    info.artifact_extensions = {".onnx", ".ort"};
     std::vector<std::string> available;
     try {
       available = Ort::GetAvailableProviders();
@@ -568,6 +565,10 @@ class OrtBackend : public Backend {
 };
 
 }  // namespace
+
+BackendDescription DescribeOrtBackend() {
+  return {"ort", "ONNX Runtime", {".onnx", ".ort"}, ""};
+}
 
 std::unique_ptr<Backend> MakeOrtBackend() { return std::make_unique<OrtBackend>(); }
 

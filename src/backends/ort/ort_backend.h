@@ -16,5 +16,7 @@
 namespace edgebench {
 
 std::unique_ptr<Backend> MakeOrtBackend();
+// What the backend says of itself before it is created (backends/backend.h); its plugin exports it.
+BackendDescription DescribeOrtBackend();
 
 }  // namespace edgebench
