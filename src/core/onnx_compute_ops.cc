@@ -16,7 +16,8 @@ Status ComputeRuleError(const OnnxGraphNode& node, const std::string& what) {
   return Status::Error("node '" + node.name + "' (" + node.op_type + "): " + what);
 }
 
-double ElementCount(const std::vector<int64_t>& shape) {
+// In double: FLOP counts of large tensors stay exact enough and never overflow.
+double ElementCountAsDouble(const std::vector<int64_t>& shape) {
   double n = 1;
   for (int64_t d : shape) n *= static_cast<double>(d);
   return n;
@@ -155,8 +156,8 @@ Status Conv(const OnnxGraphNode& node, const InferValue& x, const InferValue& we
   y.elem_type = out_type;
   y.shape = {x.shape[0], weight.shape[0]};
   y.shape.insert(y.shape.end(), sizes.value().begin(), sizes.value().end());
-  const double outputs = ElementCount(y.shape);
-  count.flops = 2 * outputs * ElementCount(std::vector<int64_t>(weight.shape.begin() + 1, weight.shape.end())) +
+  const double outputs = ElementCountAsDouble(y.shape);
+  count.flops = 2 * outputs * ElementCountAsDouble(std::vector<int64_t>(weight.shape.begin() + 1, weight.shape.end())) +
                 (has_bias ? outputs : 0);
   count.work_class = WorkClass::kConv;
   out.push_back(std::move(y));
@@ -195,8 +196,8 @@ Status ConvTranspose(const OnnxGraphNode& node, const InferInputs& in, std::vect
     if (size <= 0) return ComputeRuleError(node, "its output would be empty");
     y.shape.push_back(size);
   }
-  count.flops = 2 * ElementCount(x.shape) * ElementCount(std::vector<int64_t>(weight.shape.begin() + 1, weight.shape.end())) +
-                (in.size() > 2 && in[2] ? ElementCount(y.shape) : 0);
+  count.flops = 2 * ElementCountAsDouble(x.shape) * ElementCountAsDouble(std::vector<int64_t>(weight.shape.begin() + 1, weight.shape.end())) +
+                (in.size() > 2 && in[2] ? ElementCountAsDouble(y.shape) : 0);
   count.work_class = WorkClass::kConv;
   out.push_back(std::move(y));
   return Status::Ok();
@@ -222,7 +223,7 @@ Status MatMul(const OnnxGraphNode& node, const InferValue& a, const InferValue& 
   y.shape = batch.value();
   if (!vector_a) y.shape.push_back(m);
   if (!vector_b) y.shape.push_back(n);
-  count.flops = 2 * ElementCount(batch.value()) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  count.flops = 2 * ElementCountAsDouble(batch.value()) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   count.work_class = WorkClass::kMatMul;
   out.push_back(std::move(y));
   return Status::Ok();
@@ -256,7 +257,7 @@ Status Pool(const OnnxGraphNode& node, const InferValue& x, std::vector<InferVal
   count.work_class = WorkClass::kApproximate;
   if (node.op_type.rfind("Global", 0) == 0) {
     y.shape.insert(y.shape.end(), spatial, 1);
-    count.flops = ElementCount(x.shape);
+    count.flops = ElementCountAsDouble(x.shape);
   } else {
     const OnnxAttribute* kernel = node.attribute("kernel_shape");
     if (!kernel) return ComputeRuleError(node, "it has no kernel_shape");
@@ -266,7 +267,7 @@ Status Pool(const OnnxGraphNode& node, const InferValue& x, std::vector<InferVal
                               node.Int("ceil_mode", 0) != 0);
     if (!sizes.ok()) return sizes.status();
     y.shape.insert(y.shape.end(), sizes.value().begin(), sizes.value().end());
-    count.flops = ElementCount(y.shape) * ElementCount(kernel->ints);
+    count.flops = ElementCountAsDouble(y.shape) * ElementCountAsDouble(kernel->ints);
   }
   out.push_back(std::move(y));
   if (node.outputs.size() > 1) out.push_back(out.back());  // MaxPool's indices
@@ -303,7 +304,7 @@ Status Reduce(const OnnxGraphNode& node, const InferInputs& in, int64_t opset, s
     if (!reduced[i]) y.shape.push_back(x.shape[i]);
     else if (keep) y.shape.push_back(1);
   }
-  count.flops = ElementCount(x.shape);
+  count.flops = ElementCountAsDouble(x.shape);
   count.work_class = WorkClass::kApproximate;
   out.push_back(std::move(y));
   return Status::Ok();
@@ -332,7 +333,7 @@ Status Resize(const OnnxGraphNode& node, const InferInputs& in, std::vector<Infe
   } else {
     return ComputeRuleError(node, "its scales or sizes are computed at run time");
   }
-  count.flops = ElementCount(y.shape);
+  count.flops = ElementCountAsDouble(y.shape);
   count.work_class = WorkClass::kApproximate;
   out.push_back(std::move(y));
   return Status::Ok();
@@ -382,7 +383,7 @@ Status InferCompute(const OnnxGraphNode& node, const InferInputs& in, std::vecto
     InferValue y;
     y.elem_type = x.elem_type;
     y.shape = x.shape;
-    count.flops = rule->second * ElementCount(x.shape);
+    count.flops = rule->second * ElementCountAsDouble(x.shape);
     count.work_class = WorkClass::kApproximate;
     out.push_back(std::move(y));
     return Status::Ok();
@@ -406,7 +407,7 @@ Status InferCompute(const OnnxGraphNode& node, const InferInputs& in, std::vecto
       y.ints = *x.ints;
       for (int64_t& v : *y.ints) v = -v;
     }
-    count.flops = ElementCount(shape);
+    count.flops = ElementCountAsDouble(shape);
     count.work_class = WorkClass::kApproximate;
     out.push_back(std::move(y));
     return Status::Ok();
