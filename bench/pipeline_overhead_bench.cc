@@ -44,7 +44,7 @@ double Median(std::vector<double> v) {
   std::exit(1);
 }
 
-PipelineSystem::Stages Build(const nlohmann::json& pipeline, Registry& registry, BuiltPipeline& built) {
+PipelineSystem::Stages Build(const PipelinePlan& pipeline, Registry& registry, BuiltPipeline& built) {
   if (Status s = LoadPipelineModels(pipeline, registry, 1, built); !s.ok()) Fail(s.message());
   std::vector<std::string> notes;
   if (Status s = PreparePipeline(pipeline, built, notes); !s.ok()) Fail(s.message());
@@ -92,15 +92,15 @@ int main(int argc, char** argv) {
   auto cases = PipelineTargetCombinations(pipeline.value(), registry);
   if (!cases.ok()) Fail(cases.error());
   if (cases.value().size() != 1) Fail("the pipeline has several target combinations: pick one with --stage NAME=TARGET");
-  const nlohmann::json& json = cases.value()[0].json;
-  auto input = ReadPipelineInput(json.at("input").get<std::string>());
+  const PipelinePlan& plan = cases.value()[0];
+  auto input = ReadPipelineInput(plan.input);
   if (!input.ok()) Fail(input.error());
   const std::vector<Tensor> inputs = {input.take()};
 
   // One set of sessions for both: two sets would differ in where their memory and threads sit.
   BuiltPipeline built;
   std::vector<PipelineSystem::Stages> lanes;
-  lanes.push_back(Build(json, registry, built));
+  lanes.push_back(Build(plan, registry, built));
   PipelineSystem system(std::move(lanes));
   PipelineSystem::Stages& hand = system.lane_stages(0);
 

@@ -290,7 +290,7 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
   std::vector<AccuracyRow> rows;
   for (const PlannedCase& c : cases) {
     auto it = by_key.find(c.spec.case_key);
-    if (it != by_key.end()) rows.push_back({c.spec.variant, c.spec.target, it->second});
+    if (it != by_key.end()) rows.push_back({c.spec.variant, c.spec.TargetText(), it->second});
   }
   int exit_code = 0;
   if (totals.not_measured > 0 || totals.store_errors > 0) exit_code = 1;

@@ -90,7 +90,7 @@ class AgreeReport {
  public:
   AgreeReport(const AgreeOptions& o, const AgreePlan& plan, nlohmann::json& report)
       : o_(o), plan_(plan), report_(report) {
-    for (const PlannedCase& c : plan.cases) width_ = std::max(width_, c.spec.target.size() + 2);
+    for (const PlannedCase& c : plan.cases) width_ = std::max(width_, c.spec.TargetText().size() + 2);
   }
 
   void Header() const {
@@ -218,7 +218,7 @@ Result<AgreePlan> PlanAgreeCommand(const AgreeOptions& o, const ModelSpec& model
       if (Status s = SetEveryStageTargets(*pipeline, {t.text}); !s.ok()) return s;
       auto cases = PipelineTargetCombinations(*pipeline, context.registry);
       if (!cases.ok()) return cases.status();
-      request.pipelines[t.text] = cases.value().front().json;
+      request.pipelines[t.text] = cases.value().front();
     }
     request.pipeline_file = pipeline->path;
   }
@@ -323,7 +323,7 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   if (totals.store_errors > 0) exit_code = 1;
   std::vector<std::string> resumed;
   for (const PlannedCase& c : plan.value().cases) {
-    if (done_keys.value().count(c.spec.case_key)) resumed.push_back(c.spec.target);
+    if (done_keys.value().count(c.spec.case_key)) resumed.push_back(c.spec.TargetText());
   }
   if (!resumed.empty()) {
     std::cerr << "edgebench agree: " << resumed.size() << (resumed.size() == 1 ? " target" : " targets")

@@ -119,7 +119,7 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
     const std::string dir = std::filesystem::absolute(o.save_images, ec).lexically_normal().string();
     std::filesystem::create_directories(dir, ec);
     if (ec || !std::filesystem::is_directory(dir)) return fail("--save-images: cannot make the directory '" + dir + "'");
-    for (PipelineCase& c : combinations.value()) c.json["save_images"] = dir;
+    for (PipelinePlan& c : combinations.value()) c.save_images = dir;
   }
   auto planned = PlanPipeline(pipeline.value(), combinations.value(), request);
   if (!planned.ok()) return fail(planned.error());

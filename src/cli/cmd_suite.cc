@@ -134,7 +134,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
             << ", " << to_run << " to run; records go to " << store_path << "\n";
   if (o.dry_run) {
     for (const PlannedCase& c : plan.value()) {
-      std::cout << c.spec.case_key << "  " << c.spec.model << "  " << c.spec.target << "  " << c.spec.scenario
+      std::cout << c.spec.case_key << "  " << c.spec.model << "  " << c.spec.TargetText() << "  " << c.spec.scenario
                 << (c.spec.scenario == "llm" ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
                                                    std::to_string(c.spec.llm.gen_tokens)
                                              : "")

@@ -55,7 +55,7 @@ std::string PruneReason(const TuneConfiguration& c, const PlannedCase& planned, 
   if (!planned.skip_reason.empty()) return planned.skip_reason;
   // The same resolution a case makes when it runs, so a pruned configuration is what its case
   // would have recorded as failed or unavailable.
-  const TargetResolution resolution = ResolveTarget(c.target.text, registry, SessionKind::kTensor);
+  const TargetResolution resolution = ResolveTarget(c.target, registry, SessionKind::kTensor);
   if (!resolution.resolved) return resolution.error;
   if (c.batch > 0) {
     const std::string& artifact = planned.spec.artifact;
@@ -184,7 +184,7 @@ int Tune(const TuneOptions& o, CommandContext& context) {
   race.settings = settings;
   nlohmann::json identity = {{"model", race.model}, {"scenario", race.scenario}, {"settings", RaceSettingsToJson(settings)},
                              {"warmup", o.warmup}, {"seed", o.seed}, {"dims", plan_model.dims}};
-  for (const CaseSpec& spec : specs) identity["cases"].push_back({spec.target, spec.artifact_sha256, spec.settings.batch});
+  for (const CaseSpec& spec : specs) identity["cases"].push_back({spec.TargetText(), spec.artifact_sha256, spec.settings.batch});
   race.id = Sha256Hex(identity.dump()).substr(0, 16);
 
   const std::string out_dir = !o.out_dir.empty() ? o.out_dir : "results/tune-" + race.model;
@@ -224,9 +224,9 @@ int Tune(const TuneOptions& o, CommandContext& context) {
       CaseSpec spec = specs[e];
       spec.settings.min_queries = queries;
       spec.settings.max_queries = queries;
-      spec.tune = TuneTagToJson(RaceTag(race, e, round, queries));
+      spec.tune = RaceTag(race, e, round, queries);
       if (Status settled = SettleCase(spec); !settled.ok()) {
-        std::cerr << "edgebench tune: " << spec.target << ": " << settled.message() << "\n";
+        std::cerr << "edgebench tune: " << spec.TargetText() << ": " << settled.message() << "\n";
         return std::nullopt;
       }
       if (!stored.count(spec.case_key)) to_run.push_back({spec, "", false, nullptr, std::nullopt});

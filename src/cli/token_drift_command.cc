@@ -178,7 +178,9 @@ Result<TokenDriftPlanRequest> TokenDriftRequestFrom(const TokenDriftOptions& o, 
   TokenDriftPlanRequest request;
   request.reference = o.reference;
   request.candidates = o.candidates;
-  request.target = o.target;
+  auto target = ParseTarget(o.target);
+  if (!target.ok()) return Status::Error("--target: " + target.error());
+  request.target = target.take();
   request.prompt_texts = prompts.value().texts;
   request.random_prompts = o.random_prompts;
   request.max_tokens = o.max_tokens;

@@ -58,7 +58,7 @@ nlohmann::json AccuracyRequestToJson(const AccuracyRequest& r) {
           {"model", r.model},
           {"artifact", r.artifact.path},
           {"artifact_layout", LayoutName(r.artifact.layout)},
-          {"target", r.target},
+          {"target", r.target.text},
           {"data", DataSetSpecToJson(r.data)},
           {"preprocess", r.preprocess},
           {"labels", r.labels},
@@ -73,7 +73,9 @@ Result<AccuracyRequest> AccuracyRequestFromJson(const nlohmann::json& j) {
     auto layout = ParseLayout(j.at("artifact_layout").get<std::string>(), "the artifact");
     if (!layout.ok()) return layout.status();
     r.artifact.layout = layout.value();
-    r.target = j.at("target").get<std::string>();
+    auto target = ReadCaseTarget(j);
+    if (!target.ok()) return target.status();
+    r.target = target.take();
     r.data = DataSetSpecFromJson(j.at("data"));
     r.preprocess = j.at("preprocess").get<std::string>();
     r.labels = j.at("labels").get<std::vector<std::string>>();
@@ -149,7 +151,7 @@ AccuracyResult RunAccuracyCase(const AccuracyRequest& request, Registry& registr
   };
   AccuracyResult r;
   r.artifact = request.artifact.path;
-  r.effective_target = request.target;
+  r.effective_target = request.target.text;
   auto preprocess = ParseImagePreprocess(request.preprocess);
   if (!preprocess.ok()) return Fail(r, "failed", "inputs", "--preprocess: " + preprocess.error());
   const TargetResolution resolution = ResolveTarget(request.target, registry, SessionKind::kTensor);

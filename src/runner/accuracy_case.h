@@ -23,7 +23,7 @@ struct AccuracyRequest {
   // Its layout, when declared, is the layout images are given in (a .tflite beside an .onnx);
   // otherwise the preprocess's, else whichever fits the model's input.
   ArtifactSpec artifact;
-  std::string target;
+  Target target;
   DataSetSpec data;
   std::string preprocess;            // --preprocess text (inputs/image_input.h)
   std::vector<std::string> labels;   // the manifest's class names; its count is checked

@@ -36,7 +36,7 @@ class AccuracyMode : public CaseMode {
     AccuracyRecord a = base_;
     AccuracyResult failed;
     failed.artifact = request_.artifact.path;
-    failed.effective_target = request_.target;
+    failed.effective_target = request_.target.text;
     WorkerOutcome outcome;
     AccuracyResult result = AskWorker(executable_, AccuracyRequestToJson(request_), timeout_ms_, worker_args_, memory_mb_,
                                       on_message, AccuracyResultFromJson, std::move(failed), &spec.monitor, &outcome);
@@ -101,7 +101,7 @@ Result<std::vector<PlannedCase>> PlanAccuracyCases(const AccuracyPlanRequest& re
       CaseSpec& spec = planned.spec;
       spec.model = model.name;
       spec.variant = variant;
-      spec.target = p.target.text;
+      spec.target = p.target;
       spec.scenario = "accuracy";
       spec.monitor = request.monitor;
       AccuracyRecord a;
@@ -128,7 +128,7 @@ Result<std::vector<PlannedCase>> PlanAccuracyCases(const AccuracyPlanRequest& re
                                 "|limit=" + std::to_string(request.data.limit) + "|preprocess=" + request.preprocess)
                           .substr(0, 16);
       if (p.artifact) {
-        AccuracyRequest pass{model.name, *p.artifact, p.target.text, request.data,
+        AccuracyRequest pass{model.name, *p.artifact, p.target, request.data,
                              request.preprocess, model.labels, request.warmup};
         planned.mode = std::make_shared<AccuracyMode>(std::move(pass), std::move(a), request, registry);
       }

@@ -87,7 +87,7 @@ class AgreeSession {
  private:
   OutputsResult RunOutputs(const PlannedTarget& target, std::vector<Tensor> inputs, WorkerOutcome* worker_out,
                            const WorkerMessageCallback& on_message) {
-    OutputsRequest request{request_.model.name, *target.artifact, reference_.artifact->layout, target.target.text,
+    OutputsRequest request{request_.model.name, *target.artifact, reference_.artifact->layout, target.target,
                            request_.dims, request_.seed, std::move(inputs), request_.image, request_.preprocess, {}};
     if (auto it = request_.pipelines.find(target.target.text); it != request_.pipelines.end()) request.pipeline = it->second;
     OutputsResult failed;
@@ -178,11 +178,10 @@ Result<AgreePlan> PlanAgreeCases(const AgreePlanRequest& request, const Registry
   plan.input_description =
       request.image.empty() ? "seeded random (seed " + std::to_string(request.seed) + ")" : request.image;
   if (!request.pipelines.empty()) {
-    const nlohmann::json& first = request.pipelines.begin()->second;
-    plan.input_description = first.contains("diffusion")
-                                 ? "the pipeline's seeded prompt and latents (seed " +
-                                       std::to_string(first.at("diffusion").at("seed").get<uint64_t>()) + ")"
-                                 : first.value("input", "");
+    const PipelinePlan& first = request.pipelines.begin()->second;
+    plan.input_description = first.diffusion ? "the pipeline's seeded prompt and latents (seed " +
+                                                   std::to_string(first.diffusion->seed) + ")"
+                                             : first.input;
   }
   plan.outcomes = std::make_shared<std::map<std::string, AgreeOutcome>>();
   auto session = std::make_shared<AgreeSession>(request, targets[0], plan.input_description, registry, plan.outcomes);
@@ -193,7 +192,7 @@ Result<AgreePlan> PlanAgreeCases(const AgreePlanRequest& request, const Registry
     CaseSpec& spec = planned.spec;
     spec.model = request.model.name;
     spec.artifact = p.artifact ? p.artifact->path : "";
-    spec.target = p.target.text;
+    spec.target = p.target;
     spec.dims = request.dims;
     spec.scenario = "agree";
     spec.settings.seed = request.seed;

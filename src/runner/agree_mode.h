@@ -36,7 +36,7 @@ struct AgreePlanRequest {
   std::vector<std::string> worker_args;
   // A pipeline file's cases by target text (every model stage on that target): each target's
   // worker runs one query through the pipeline and its outputs are compared. Empty: a model.
-  std::map<std::string, nlohmann::json> pipelines;
+  std::map<std::string, PipelinePlan> pipelines;
   std::string pipeline_file;
 };
 

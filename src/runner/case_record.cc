@@ -49,15 +49,11 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   r.artifact = spec.artifact;
   r.artifact_sha256 = spec.artifact_sha256;
   r.variant = spec.variant;
-  if (!spec.tune.is_null()) {
-    auto tag = TuneTagFromJson(spec.tune);
-    if (tag.ok()) r.tune = tag.take();
-    else r.notes.push_back("the case's tune tag was left out of the record: " + tag.error());
-  }
+  r.tune = spec.tune;
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(spec.artifact, ec);
   r.artifact_bytes = ec ? 0 : static_cast<int64_t>(bytes);
-  r.requested_target = spec.target;
+  r.requested_target = spec.TargetText();
   r.scenario = spec.scenario;
   r.requested_settings = spec.settings;
   r.dims = spec.dims;
@@ -71,23 +67,25 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   }
   r.environment = ReadEnvironment();
   r.machine_limits = LoadMachineLimits(r.environment, &r.machine_limits_missing);
-  const auto target = ParseTarget(spec.target);
+  // A pipeline's case without one target has none here (its stages' are in its section).
+  const std::optional<Target> target =
+      spec.target.backend.empty() ? std::nullopt : std::optional<Target>(spec.target);
   // The case's own runtime only: asking every backend would open every plugin, and a worker
   // opens only its case's runtime (docs/backends.md).
-  if (const Backend* backend = target.ok() ? registry.Find(target.value().backend) : nullptr) {
+  if (const Backend* backend = target ? registry.Find(target->backend) : nullptr) {
     const BackendInfo info = backend->Info();
     r.environment.runtimes[info.name] = info.runtime + " " + info.version;
     // A device that runs on a runtime of its own (litert:xnnpack on LiteRT's library).
     for (const DeviceInfo& d : info.devices) {
-      if (!d.runtime.empty() && target.value().device == d.name) {
+      if (!d.runtime.empty() && target->device == d.name) {
         r.environment.runtimes[info.name + ":" + d.name] = d.runtime;
       }
     }
   }
-  if (target.ok()) {
-    r.backend = target.value().backend;
-    r.device = target.value().device;
-    r.effective_target = target.value().Canonical();
+  if (target) {
+    r.backend = target->backend;
+    r.device = target->device;
+    r.effective_target = target->Canonical();
   }
   return r;
 }

@@ -1,5 +1,7 @@
 #include "runner/case_spec.h"
 
+#include <algorithm>
+
 #include "backends/target.h"
 #include "core/sha256.h"
 #include "load/scenario.h"
@@ -13,7 +15,7 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"artifact", spec.artifact},
           {"artifact_sha256", spec.artifact_sha256},
           {"variant", spec.variant},
-          {"target", spec.target},
+          {"target", spec.TargetText()},
           {"dims", spec.dims},
           {"strict_dims", spec.strict_dims},
           {"inputs", spec.inputs},
@@ -26,8 +28,8 @@ nlohmann::json CaseSpecToJson(const CaseSpec& spec) {
           {"monitor", MonitorSettingsToJson(spec.monitor)},
           {"profile", spec.profile},
           {"start", spec.start},
-          {"tune", spec.tune},
-          {"pipeline", spec.pipeline}};
+          {"tune", spec.tune ? TuneTagToJson(*spec.tune) : nlohmann::json()},
+          {"pipeline", spec.pipeline ? PipelinePlanToJson(*spec.pipeline) : nlohmann::json()}};
 }
 
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
@@ -37,7 +39,19 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     spec.artifact = j.at("artifact").get<std::string>();
     spec.artifact_sha256 = j.value("artifact_sha256", "");
     spec.variant = j.value("variant", "");
-    spec.target = j.at("target").get<std::string>();
+    const std::string target = j.at("target").get<std::string>();
+    if (j.contains("pipeline") && !j.at("pipeline").is_null()) {
+      auto plan = PipelinePlanFromJson(j.at("pipeline"), target);
+      if (!plan.ok()) return Status::Error("malformed case description: " + plan.error());
+      spec.pipeline = plan.take();
+    }
+    // A pipeline's case has a target only when every stage runs on the one of --target.
+    if (!spec.pipeline || std::any_of(spec.pipeline->stages.begin(), spec.pipeline->stages.end(),
+                                      [&](const PipelinePlanStage& s) { return s.target.text == target && !target.empty(); })) {
+      auto parsed = ParseTarget(target);
+      if (!parsed.ok()) return Status::Error("malformed case description: " + parsed.error());
+      spec.target = parsed.take();
+    }
     spec.dims = j.at("dims").get<ShapeBindings>();
     spec.strict_dims = j.value("strict_dims", false);
     spec.inputs = j.value("inputs", std::vector<std::string>{});
@@ -52,12 +66,24 @@ Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& j) {
     if (j.contains("monitor")) spec.monitor = MonitorSettingsFromJson(j.at("monitor"));
     spec.profile = j.value("profile", false);
     spec.start = j.value("start", "");
-    if (j.contains("tune")) spec.tune = j.at("tune");
-    if (j.contains("pipeline")) spec.pipeline = j.at("pipeline");
+    if (j.contains("tune") && !j.at("tune").is_null()) {
+      auto tag = TuneTagFromJson(j.at("tune"));
+      if (!tag.ok()) return Status::Error("malformed case description: the tune tag: " + tag.error());
+      spec.tune = tag.take();
+    }
     return spec;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed case description: ") + e.what());
   }
+}
+
+Result<Target> ReadCaseTarget(const nlohmann::json& request) {
+  if (!request.contains("target") || !request.at("target").is_string()) {
+    return Status::Error("malformed request: no target");
+  }
+  auto target = ParseTarget(request.at("target").get<std::string>());
+  if (!target.ok()) return Status::Error("malformed request: " + target.error());
+  return target;
 }
 
 Result<RunSettings> EffectiveSettingsOf(const CaseSpec& spec) {
@@ -78,17 +104,30 @@ Status SettleCase(CaseSpec& spec) {
   return Status::Ok();
 }
 
+namespace {
+
+// The target in the case key: the canonical spelling, so that option order does not matter. A
+// pipeline case without one target is keyed by its label, and a host-only one ("host") by
+// "host:cpu": the keys such cases had when the label was read as a target, kept so a resumed
+// store still finds them.
+std::string KeyTarget(const CaseSpec& spec) {
+  if (!spec.target.backend.empty()) return spec.target.Canonical();
+  if (spec.pipeline && spec.pipeline->label == "host") return "host:cpu";
+  return spec.TargetText();
+}
+
+}  // namespace
+
 std::string CaseKey(const CaseSpec& spec) {
   // The scenario's own settings only: single-stream cases ignore the llm block and vice versa,
   // and the case timeout decides nothing about what is measured.
   RunSettings settings = spec.settings;
   settings.case_timeout_ms = 0;
   settings.case_memory_mb = 0;
-  const auto target = ParseTarget(spec.target);
   nlohmann::json identity = {{"model", spec.model},
                              {"artifact_sha256", spec.artifact_sha256.empty() ? spec.artifact
                                                                               : spec.artifact_sha256},
-                             {"target", target.ok() ? target.value().Canonical() : spec.target},
+                             {"target", KeyTarget(spec)},
                              {"scenario", spec.scenario},
                              {"dims", spec.dims},
                              {"strict_dims", spec.strict_dims},
@@ -113,10 +152,10 @@ std::string CaseKey(const CaseSpec& spec) {
   // A cold start measures the load from disk: not what a warm one measures. Absent when warm,
   // so warm cases keep the keys they had.
   if (spec.start == "cold") identity["start"] = "cold";
-  if (!spec.tune.is_null()) identity["tune"] = spec.tune;
+  if (spec.tune) identity["tune"] = TuneTagToJson(*spec.tune);
   // A pipeline's stages, their targets and artifacts decide what it measures; the artifact
   // digest is the pipeline file's.
-  if (!spec.pipeline.is_null()) identity["pipeline"] = spec.pipeline;
+  if (spec.pipeline) identity["pipeline"] = PipelinePlanToJson(*spec.pipeline);
   return Sha256Hex(identity.dump()).substr(0, 16);
 }
 

@@ -6,10 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "backends/target.h"
 #include "core/llm_types.h"
 #include "core/tensor.h"
 #include "load/settings.h"
 #include "record/monitor_record.h"
+#include "record/tune_tag.h"
+#include "runner/pipeline_plan.h"
 
 namespace edgebench {
 
@@ -20,7 +23,10 @@ struct CaseSpec {
   // The model variant the artifact is of (runner/model_spec.h); empty: none named. Not part of
   // the case key: the artifact's bytes already are.
   std::string variant;
-  std::string target;    // as the user wrote it
+  // What runs a one-model case, parsed once by its planner (target.text: as the user wrote it).
+  // A pipeline's case names a target per model stage in `pipeline`; its `target` is the one
+  // target of --target when every stage runs on it, else unset (empty backend).
+  Target target;
   ShapeBindings dims;
   // Free dimensions no --dim binds: bound to 1 (onnxruntime_perf_test's default), or an error
   // when strict.
@@ -48,15 +54,23 @@ struct CaseSpec {
   // the case key.
   std::string start;
   // `edgebench tune`: which race, configuration and round this case measures (tune/race_records.h);
-  // null outside a race. Part of the case key: each round of a race is a case of its own.
-  nlohmann::json tune;
-  // A pipeline's case (runner/pipeline_file.h PlanPipelineCases): its stages, each model stage's
-  // target and artifact, and the input file; null for one model. Part of the case key.
-  nlohmann::json pipeline;
+  // unset outside a race. Part of the case key: each round of a race is a case of its own.
+  std::optional<TuneTag> tune;
+  // A pipeline's case (runner/pipeline_file.h PipelineTargetCombinations): its stages, each model
+  // stage's target and artifact, and the input file; unset for one model. Part of the case key.
+  std::optional<PipelinePlan> pipeline;
+
+  // The target as shown and recorded as requested: its text, or a pipeline's label.
+  const std::string& TargetText() const { return pipeline ? pipeline->label : target.text; }
 };
 
+// The case as the worker receives it, and back: the only place a case becomes text and text a
+// case (a target parsed, a tune tag and a pipeline plan read). An error says what is malformed.
 nlohmann::json CaseSpecToJson(const CaseSpec& spec);
 Result<CaseSpec> CaseSpecFromJson(const nlohmann::json& json);
+// The parsed `target` field of a worker's request (agree's outputs, drift's intermediates,
+// accuracy's pass, token drift's logits): the readers of every request go through it.
+Result<Target> ReadCaseTarget(const nlohmann::json& request);
 
 // Decides what a complete case runs with: its effective settings (ValidateForScenario) and its
 // case key. Whoever changes a planned case (a peak search's step, a tune round) settles it again.

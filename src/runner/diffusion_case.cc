@@ -16,7 +16,6 @@
 namespace edgebench {
 namespace {
 
-using nlohmann::json;
 
 double MeanOf(const std::vector<int64_t>& v) {
   if (v.empty()) return 0;
@@ -51,7 +50,7 @@ std::vector<Tensor> DiffusionQueryInput(const DiffusionSettings& settings) {
 
 PipelineLoop DiffusionLoop(const DiffusionSettings& settings) { return PipelineLoop{1, 3, settings.steps}; }
 
-Status PrepareDiffusion(const json& pipeline, const DiffusionSettings& settings, BuiltPipeline& built) {
+Status PrepareDiffusion(const PipelinePlan& pipeline, const DiffusionSettings& settings, BuiltPipeline& built) {
   if (built.models.size() != 3) return Status::Error("internal: a diffusion pipeline has three models");
   PipelineModel& text = built.models[0];
   PipelineModel& unet = built.models[1];
@@ -80,8 +79,8 @@ Status PrepareDiffusion(const json& pipeline, const DiffusionSettings& settings,
   auto schedule = MakeDdimSchedule(settings.steps);
   if (!schedule.ok()) return schedule.status();
   auto shared = std::make_shared<const DdimSchedule>(schedule.take());
-  const json& stages = pipeline.at("stages");
-  const auto name = [&](size_t s) { return stages.at(s).at("name").get<std::string>(); };
+  if (pipeline.stages.size() != 5) return Status::Error("internal: a diffusion pipeline has five stages");
+  const auto name = [&](size_t s) { return pipeline.stages[s].name; };
   built.stages.clear();
   built.stages.resize(built.lanes);
   for (size_t lane = 0; lane < built.lanes; ++lane) {

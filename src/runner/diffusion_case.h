@@ -3,7 +3,7 @@
 // at [2, 77], the UNet at twice the images per prompt and the latents' size, the VAE decoder at
 // the latents'), the stages built with the DDIM schedule, the loop over the steps, and the
 // record's `diffusion` part: per-step times, the outputs' summary and the image on request.
-// runner/pipeline_case.cc calls these where the pipeline's JSON has `diffusion`.
+// runner/pipeline_case.cc calls these where the pipeline's plan has `diffusion`.
 #pragma once
 
 #include <string>
@@ -15,6 +15,7 @@
 #include "record/diffusion_record.h"
 #include "runner/diffusion_settings.h"
 #include "runner/built_pipeline.h"
+#include "runner/pipeline_plan.h"
 
 namespace edgebench {
 
@@ -22,7 +23,7 @@ namespace edgebench {
 std::vector<Tensor> DiffusionQueryInput(const DiffusionSettings& settings);
 
 // Prepares every model's sessions at the settings' shapes and builds each lane's stages.
-Status PrepareDiffusion(const nlohmann::json& pipeline, const DiffusionSettings& settings, BuiltPipeline& built);
+Status PrepareDiffusion(const PipelinePlan& pipeline, const DiffusionSettings& settings, BuiltPipeline& built);
 
 // The UNet, guidance and scheduler stages (1, 2, 3) once per step.
 PipelineLoop DiffusionLoop(const DiffusionSettings& settings);

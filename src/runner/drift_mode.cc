@@ -141,7 +141,7 @@ class DriftSession {
  private:
   IntermediatesResult RunSide(const DriftSide& side, const std::string& dir_name, bool expose, WorkerOutcome* worker_out,
                               const WorkerMessageCallback& on_message) {
-    IntermediatesRequest request{request_.model,  side.artifact,         request_.target.text, request_.dims,
+    IntermediatesRequest request{request_.model,  side.artifact,         request_.target, request_.dims,
                                  request_.inputs, scratch_->Sub(dir_name), expose,              request_.data,
                                  request_.preprocess, side.layout};
     IntermediatesResult failed;
@@ -206,7 +206,7 @@ Result<std::vector<PlannedCase>> PlanDriftCases(const DriftPlanRequest& request,
     spec.artifact = side.artifact;
     spec.artifact_sha256 = is_reference ? reference_sha : digest_of(side.artifact);
     spec.variant = side.variant;
-    spec.target = request.target.text;
+    spec.target = request.target;
     spec.dims = request.dims;
     spec.scenario = "drift";
     spec.inputs = request.inputs.specs;

@@ -139,7 +139,7 @@ Result<LabelledPool> LabelledSamples(const IntermediatesRequest& request, const 
 
 nlohmann::json IntermediatesRequestToJson(const IntermediatesRequest& r) {
   return {{"mode", "intermediates"}, {"model", r.model},   {"artifact", r.artifact},
-          {"target", r.target},      {"dims", r.dims},     {"inputs", InputOptionsToJson(r.inputs)},
+          {"target", r.target.text},      {"dims", r.dims},     {"inputs", InputOptionsToJson(r.inputs)},
           {"out_dir", r.out_dir},    {"expose", r.expose},
           {"data", DataSetSpecToJson(r.data)},
           {"preprocess", r.preprocess},
@@ -151,7 +151,9 @@ Result<IntermediatesRequest> IntermediatesRequestFromJson(const nlohmann::json& 
     IntermediatesRequest r;
     r.model = j.at("model").get<std::string>();
     r.artifact = j.at("artifact").get<std::string>();
-    r.target = j.at("target").get<std::string>();
+    auto target = ReadCaseTarget(j);
+    if (!target.ok()) return target.status();
+    r.target = target.take();
     r.dims = j.at("dims").get<ShapeBindings>();
     auto inputs = InputOptionsFromJson(j.at("inputs"));
     if (!inputs.ok()) return inputs.status();
@@ -216,7 +218,7 @@ IntermediatesResult RunIntermediatesCase(const IntermediatesRequest& request, Re
   };
   IntermediatesResult r;
   r.artifact = request.artifact;
-  r.effective_target = request.target;
+  r.effective_target = request.target.text;
   const TargetResolution resolution = ResolveTarget(request.target, registry, SessionKind::kTensor);
   if (!resolution.resolved) return Fail(r, "target", resolution.error, CaseStatusName(resolution.status));
   ResolvedTarget target = *resolution.resolved;

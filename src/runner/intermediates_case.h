@@ -24,7 +24,7 @@ namespace edgebench {
 struct IntermediatesRequest {
   std::string model;
   std::string artifact;
-  std::string target;
+  Target target;
   ShapeBindings dims;
   // Where the samples come from: seeded values (seed, pool_size = the sample count) or files
   // (inputs/input_source.h). Both sides of a comparison get the same options, so the same samples.

@@ -58,13 +58,13 @@ nlohmann::json OutputsRequestToJson(const OutputsRequest& r) {
           {"artifact", r.artifact.path},
           {"artifact_layout", LayoutName(r.artifact.layout)},
           {"compare_layout", LayoutName(r.compare_layout)},
-          {"target", r.target},
+          {"target", r.target.text},
           {"dims", r.dims},
           {"seed", r.seed},
           {"inputs", TensorsToJson(r.inputs)},
           {"image", r.image},
           {"image_preprocess", r.image_preprocess},
-          {"pipeline", r.pipeline}};
+          {"pipeline", r.pipeline ? PipelinePlanToJson(*r.pipeline) : nlohmann::json()}};
 }
 
 Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
@@ -78,7 +78,9 @@ Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
     if (!compare_layout.ok()) return compare_layout.status();
     r.artifact.layout = artifact_layout.value();
     r.compare_layout = compare_layout.value();
-    r.target = j.at("target").get<std::string>();
+    auto target = ReadCaseTarget(j);
+    if (!target.ok()) return target.status();
+    r.target = target.take();
     r.dims = j.at("dims").get<ShapeBindings>();
     r.seed = j.at("seed").get<uint64_t>();
     auto inputs = TensorsFromJson(j.at("inputs"));
@@ -86,7 +88,11 @@ Result<OutputsRequest> OutputsRequestFromJson(const nlohmann::json& j) {
     r.inputs = inputs.take();
     r.image = j.at("image").get<std::string>();
     r.image_preprocess = j.at("image_preprocess").get<std::string>();
-    r.pipeline = j.value("pipeline", nlohmann::json());
+    if (j.contains("pipeline") && !j.at("pipeline").is_null()) {
+      auto plan = PipelinePlanFromJson(j.at("pipeline"), r.target.text);
+      if (!plan.ok()) return plan.status();
+      r.pipeline = plan.take();
+    }
     return r;
   } catch (const nlohmann::json::exception& e) {
     return Status::Error(std::string("malformed outputs request: ") + e.what());
@@ -133,10 +139,10 @@ OutputsResult RunOutputsCase(const OutputsRequest& request, Registry& registry,
   };
   OutputsResult r;
   r.artifact = request.artifact.path;
-  r.effective_target = request.target;
-  if (!request.pipeline.is_null()) {
+  r.effective_target = request.target.text;
+  if (request.pipeline) {
     stage("run");
-    PipelineOnce once = RunPipelineOnce(request.pipeline, registry);
+    PipelineOnce once = RunPipelineOnce(*request.pipeline, registry);
     if (!once.effective_target.empty()) r.effective_target = once.effective_target;
     if (!once.error.empty()) return Fail(r, CaseStatusName(once.status), once.stage, once.error);
     r.outputs = std::move(once.outputs);

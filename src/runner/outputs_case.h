@@ -12,6 +12,7 @@
 #include "backends/registry.h"
 #include "core/tensor.h"
 #include "runner/model_spec.h"
+#include "runner/pipeline_plan.h"
 #include "runner/case_record.h"
 
 namespace edgebench {
@@ -20,7 +21,7 @@ struct OutputsRequest {
   std::string model;
   ArtifactSpec artifact;
   Layout compare_layout = Layout::kAny;  // layout of `inputs` and of the returned tensors
-  std::string target;
+  Target target;
   ShapeBindings dims;
   uint64_t seed = 0;
   std::vector<Tensor> inputs;  // empty: from `image`, else generated from the signature with `seed`
@@ -30,9 +31,9 @@ struct OutputsRequest {
   // back in OutputsResult::inputs.
   std::string image;
   std::string image_preprocess;
-  // A pipeline case's JSON (runner/pipeline_file.h): one query through the whole pipeline, its
+  // A pipeline case's plan (runner/pipeline_plan.h): one query through the whole pipeline, its
   // own input (a diffusion's seeded prompt and latents), its last stage's outputs returned.
-  nlohmann::json pipeline;
+  std::optional<PipelinePlan> pipeline;
 };
 
 struct OutputsResult {

@@ -20,10 +20,6 @@
 namespace edgebench {
 namespace {
 
-using nlohmann::json;
-
-std::string StageKindOf(const json& stage) { return stage.at("kind").get<std::string>(); }
-
 // What the stage before gives a model must be what the model was prepared for: a runtime that
 // reads raw bytes would otherwise run on a wrong layout without a word.
 class CheckedModelStage final : public Stage {
@@ -56,22 +52,22 @@ class CheckedModelStage final : public Stage {
   std::vector<std::vector<int64_t>> shapes_;
 };
 
-Result<std::unique_ptr<Stage>> HostStage(const json& stage) {
-  const std::string name = stage.at("name").get<std::string>();
-  const std::string kind = StageKindOf(stage);
+Result<std::unique_ptr<Stage>> HostStage(const PipelinePlanStage& stage) {
+  const std::string& name = stage.name;
+  const std::string& kind = stage.kind;
   if (kind == "decode_image") return MakeDecodeImageStage(name);
   if (kind == "preprocess" || kind == "crop") {
-    auto preprocess = ParseImagePreprocess(stage.at("preprocess").get<std::string>());
+    auto preprocess = ParseImagePreprocess(stage.preprocess);
     if (!preprocess.ok()) return preprocess.status();
     if (kind == "preprocess") return MakePreprocessStage(name, preprocess.take());
-    return MakeCropStage(name, preprocess.take(), stage.value("max_detections", -1));
+    return MakeCropStage(name, preprocess.take(), stage.max_detections);
   }
   if (kind == "ssd_detections") {
-    auto options = ParseSsdDetectionsOptions(stage.at("postprocess"));
+    auto options = ParseSsdDetectionsOptions(stage.postprocess);
     if (!options.ok()) return options.status();
     return MakeSsdDetectionsStage(name, options.take());
   }
-  if (kind == "top_k") return MakeTopKStage(name, stage.value("k", 5));
+  if (kind == "top_k") return MakeTopKStage(name, stage.k);
   return Status::Error("unknown stage kind '" + kind + "'");
 }
 
@@ -149,15 +145,13 @@ Result<Tensor> ReadPipelineInput(const std::string& path) {
   return encoded;
 }
 
-Status LoadPipelineModels(const json& pipeline, Registry& registry, int lanes, BuiltPipeline& built) {
+Status LoadPipelineModels(const PipelinePlan& pipeline, Registry& registry, int lanes, BuiltPipeline& built) {
   built.lanes = static_cast<size_t>(lanes);
-  const json& stages = pipeline.at("stages");
-  for (size_t s = 0; s < stages.size(); ++s) {
-    const json& st = stages[s];
-    if (!IsModelStageKind(StageKindOf(st))) continue;
-    const std::string name = st.at("name").get<std::string>();
-    const std::string text = st.at("target").get<std::string>();
-    const TargetResolution resolution = ResolveTarget(text, registry, SessionKind::kTensor);
+  for (size_t s = 0; s < pipeline.stages.size(); ++s) {
+    const PipelinePlanStage& st = pipeline.stages[s];
+    if (!IsModelStageKind(st.kind)) continue;
+    const std::string& name = st.name;
+    const TargetResolution resolution = ResolveTarget(st.target, registry, SessionKind::kTensor);
     if (!resolution.resolved) {
       built.failure = resolution.status;
       built.failed_stage = "target";
@@ -167,11 +161,8 @@ Status LoadPipelineModels(const json& pipeline, Registry& registry, int lanes, B
     model.stage = s;
     model.name = name;
     model.resolved = *resolution.resolved;
-    model.artifact = st.at("artifact").get<std::string>();
-    for (const json& mapping : st.value("outputs", json::array())) {
-      model.outputs.push_back({mapping.at("name").get<std::string>(),
-                               mapping.at("sources").get<std::vector<std::string>>(), mapping.at("axis").get<int>()});
-    }
+    model.artifact = st.artifact;
+    model.outputs = st.outputs;
     const int64_t rss_before = ReadProcessMemory().rss_bytes;
     for (int lane = 0; lane < lanes; ++lane) {
       auto session = model.resolved.backend->Load(Artifact{model.artifact}, model.resolved.target);
@@ -184,13 +175,8 @@ Status LoadPipelineModels(const json& pipeline, Registry& registry, int lanes, B
   return Status::Ok();
 }
 
-Status PreparePipeline(const json& pipeline, BuiltPipeline& built, std::vector<std::string>& notes) {
-  if (pipeline.contains("diffusion")) {
-    auto settings = DiffusionSettingsFromJson(pipeline.at("diffusion"));
-    if (!settings.ok()) return settings.status();
-    return PrepareDiffusion(pipeline, settings.value(), built);
-  }
-  const json& stages = pipeline.at("stages");
+Status PreparePipeline(const PipelinePlan& pipeline, BuiltPipeline& built, std::vector<std::string>& notes) {
+  if (pipeline.diffusion) return PrepareDiffusion(pipeline, *pipeline.diffusion, built);
   const size_t lanes = built.lanes;
   for (PipelineModel& model : built.models) {
     const Signature& signature = model.sessions.front()->signature();
@@ -209,23 +195,22 @@ Status PreparePipeline(const json& pipeline, BuiltPipeline& built, std::vector<s
   built.stages.resize(lanes);
   for (size_t lane = 0; lane < lanes; ++lane) {
     size_t model = 0;
-    for (size_t s = 0; s < stages.size(); ++s) {
-      const json& st = stages[s];
-      if (StageKindOf(st) == "model") {
+    for (const PipelinePlanStage& st : pipeline.stages) {
+      if (st.kind == "model") {
         const PipelineModel& m = built.models[model++];
         built.stages[lane].push_back(
             std::make_unique<CheckedModelStage>(m.name, m.sessions[lane].get(), m.outputs, m.input_shapes));
         continue;
       }
       auto host = HostStage(st);
-      if (!host.ok()) return Status::Error("stage '" + st.at("name").get<std::string>() + "': " + host.error());
+      if (!host.ok()) return Status::Error("stage '" + st.name + "': " + host.error());
       built.stages[lane].push_back(host.take());
     }
   }
   return Status::Ok();
 }
 
-PipelineOnce RunPipelineOnce(const json& pipeline, Registry& registry) {
+PipelineOnce RunPipelineOnce(const PipelinePlan& pipeline, Registry& registry) {
   PipelineOnce once;
   const auto fail = [&](CaseStatus status, const std::string& stage, const std::string& error) {
     once.status = status;
@@ -245,13 +230,11 @@ PipelineOnce RunPipelineOnce(const json& pipeline, Registry& registry) {
   once.effective_target = Join(effective, ",");
   std::vector<Tensor> input;
   std::optional<DiffusionSettings> diffusion;
-  if (pipeline.contains("diffusion")) {
-    auto settings = DiffusionSettingsFromJson(pipeline.at("diffusion"));
-    if (!settings.ok()) return fail(CaseStatus::kFailed, "inputs", settings.error());
-    diffusion = settings.take();
+  if (pipeline.diffusion) {
+    diffusion = pipeline.diffusion;
     input = DiffusionQueryInput(*diffusion);
   } else {
-    auto encoded = ReadPipelineInput(pipeline.at("input").get<std::string>());
+    auto encoded = ReadPipelineInput(pipeline.input);
     if (!encoded.ok()) return fail(CaseStatus::kFailed, "inputs", encoded.error());
     input.push_back(encoded.take());
   }
@@ -268,7 +251,7 @@ PipelineOnce RunPipelineOnce(const json& pipeline, Registry& registry) {
 
 Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Registry& registry,
                        const StageCallback& stage, RunObserver* observer) {
-  const json& pipeline = spec.pipeline;
+  const PipelinePlan& pipeline = *spec.pipeline;
   if (scenario.needs_concurrent_runs()) {
     return FailedRecord(r, CaseStatus::kFailed, "settings",
                         "--sessions shared: a pipeline runs a lane of its own stages per stream; use --sessions per-stream");
@@ -278,7 +261,6 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
                         "--batch binds one model's first axis; a pipeline's query is one image: leave --batch out");
   }
   const int lanes = std::max(1, scenario.sessions_needed());
-  const json& stages = pipeline.at("stages");
   stage("load");
   const int64_t load_start = NowNs();
   BuiltPipeline built;
@@ -298,12 +280,10 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
   stage("inputs");
   const int64_t inputs_start = NowNs();
   std::optional<DiffusionSettings> diffusion;
-  std::string input = pipeline.value("input", "");
+  std::string input = pipeline.input;
   std::vector<std::vector<Tensor>> pool;
-  if (pipeline.contains("diffusion")) {
-    auto settings = DiffusionSettingsFromJson(pipeline.at("diffusion"));
-    if (!settings.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", settings.error());
-    diffusion = settings.take();
+  if (pipeline.diffusion) {
+    diffusion = pipeline.diffusion;
     pool.push_back(DiffusionQueryInput(*diffusion));
     input = "seeded prompt tokens and latents (seed " + std::to_string(diffusion->seed) + ")";
     for (const Tensor& t : pool.front()) r.inputs.push_back({t.name, DTypeName(t.dtype), t.shape, input});
@@ -346,10 +326,10 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
   const double end_to_end = !r.measured_service_ns.empty() ? Mean(r.measured_service_ns) : Mean(r.measured_ns);
   PipelineRecord section = SummarizePipelineStages(system, r.measured_start_ns, r.measured_start_ns + r.measured_wall_ns,
                                                    end_to_end);
-  section.name = pipeline.at("name").get<std::string>();
-  section.file = pipeline.value("file", "");
+  section.name = pipeline.name;
+  section.file = pipeline.file;
   section.input = input;
-  for (size_t s = 0; s < section.stages.size(); ++s) section.stages[s].kind = StageKindOf(stages[s]);
+  for (size_t s = 0; s < section.stages.size(); ++s) section.stages[s].kind = pipeline.stages[s].kind;
   for (const PipelineModel& model : built.models) {
     PipelineStageRecord& st = section.stages[model.stage];
     st.target = model.effective_target;
@@ -366,9 +346,9 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
                std::to_string(kDiffusionPromptTokens) + " seeded token ids, EOS, padded to 77 with EOS";
     d.steps = SummarizeDiffusionSteps(system, r.measured_start_ns, r.measured_start_ns + r.measured_wall_ns);
     d.outputs = SummarizeDiffusionOutputs(system.first_outputs());
-    const std::string dir = pipeline.value("save_images", "");
+    const std::string& dir = pipeline.save_images;
     if (!dir.empty() && !system.first_outputs().empty()) {
-      const std::string path = (std::filesystem::path(dir) / DiffusionImageName(section.name, spec.target, spec.scenario)).string();
+      const std::string path = (std::filesystem::path(dir) / DiffusionImageName(section.name, spec.TargetText(), spec.scenario)).string();
       if (Status written = WriteDiffusionImage(system.first_outputs().front(), path); written.ok()) {
         d.image_file = path;
       } else {

@@ -1,5 +1,5 @@
 // A pipeline's case (runner/pipeline_file.h plans them): the stages built from the case's
-// pipeline JSON, a lane of them per stream (each model stage with its own session per lane,
+// pipeline plan (runner/pipeline_plan.h), a lane of them per stream (each model stage with its own session per lane,
 // loaded on its own target and prepared at its model's shapes), the query's input the image
 // file's bytes, the scenario driven on the pipeline as on one model, and the record's
 // `pipeline` section (record/pipeline_record.h) from what each lane timed.
@@ -18,15 +18,16 @@
 #include "runner/built_pipeline.h"
 #include "runner/case_record.h"
 #include "runner/case_spec.h"
+#include "runner/pipeline_plan.h"
 
 namespace edgebench {
 
-// Loads each model stage's sessions, `lanes` of them, on its target (the case JSON's). An
+// Loads each model stage's sessions, `lanes` of them, on its target (the case's plan). An
 // error names the stage; `built.failure` says whether the target is unavailable here.
-Status LoadPipelineModels(const nlohmann::json& pipeline, Registry& registry, int lanes, BuiltPipeline& built);
+Status LoadPipelineModels(const PipelinePlan& pipeline, Registry& registry, int lanes, BuiltPipeline& built);
 // Prepares every session at its model's input shapes (free dimensions bound to 1, said in
 // `notes`) and builds each lane's stages, a model stage checking what it is given.
-Status PreparePipeline(const nlohmann::json& pipeline, BuiltPipeline& built, std::vector<std::string>& notes);
+Status PreparePipeline(const PipelinePlan& pipeline, BuiltPipeline& built, std::vector<std::string>& notes);
 // The input file's bytes as one uint8 tensor: a query's input.
 Result<Tensor> ReadPipelineInput(const std::string& path);
 
@@ -38,7 +39,7 @@ struct PipelineOnce {
   CaseStatus status = CaseStatus::kOk;
   std::string stage, error;  // empty error: it ran
 };
-PipelineOnce RunPipelineOnce(const nlohmann::json& pipeline, Registry& registry);
+PipelineOnce RunPipelineOnce(const PipelinePlan& pipeline, Registry& registry);
 
 Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Registry& registry,
                        const StageCallback& stage, RunObserver* observer);

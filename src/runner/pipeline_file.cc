@@ -382,10 +382,6 @@ bool IsPipelineFile(const std::string& path) {
   }
 }
 
-bool IsModelStageKind(const std::string& kind) {
-  return kind == "model" || kind == "text_encoder" || kind == "unet" || kind == "vae_decoder";
-}
-
 Result<PipelineSpec> ParsePipelineText(const std::string& text, const std::string& path) {
   std::error_code ec;
   const std::string absolute = std::filesystem::absolute(path, ec).lexically_normal().string();
@@ -435,7 +431,7 @@ Status SetEveryStageTargets(PipelineSpec& pipeline, const std::vector<std::strin
   return Status::Ok();
 }
 
-Result<std::vector<PipelineCase>> PipelineTargetCombinations(const PipelineSpec& pipeline, Registry& registry) {
+Result<std::vector<PipelinePlan>> PipelineTargetCombinations(const PipelineSpec& pipeline, Registry& registry) {
   std::vector<const PipelineStageSpec*> models;
   std::vector<size_t> counts;
   for (const PipelineStageSpec& stage : pipeline.stages) {
@@ -444,56 +440,64 @@ Result<std::vector<PipelineCase>> PipelineTargetCombinations(const PipelineSpec&
     counts.push_back(stage.targets.size());
   }
   // The artifact each model stage's target reads, chosen once per stage and target.
-  std::vector<std::vector<nlohmann::json>> chosen(models.size());
+  std::vector<std::vector<PipelinePlanStage>> chosen(models.size());
   for (size_t m = 0; m < models.size(); ++m) {
     const PipelineStageSpec& stage = *models[m];
     for (const std::string& text : stage.targets) {
-      const Target target = ParseTarget(text).take();
-      const Backend* backend = registry.Find(target.backend);
+      auto target = ParseTarget(text);
+      if (!target.ok()) return Status::Error(stage.where + ": stage '" + stage.name + "': " + target.error());
+      const Backend* backend = registry.Find(target.value().backend);
       if (!backend) {
         return Status::Error(stage.where + ": stage '" + stage.name + "': target " + text + ": " +
-                             registry.WhyUnusable(target.backend));
+                             registry.WhyUnusable(target.value().backend));
       }
-      auto artifact = SelectArtifact(stage.model, backend->Info(), target.device);
+      auto artifact = SelectArtifact(stage.model, backend->Info(), target.value().device);
       if (!artifact.ok()) {
         return Status::Error(stage.where + ": stage '" + stage.name + "' on " + text + ": " + artifact.error());
       }
-      nlohmann::json outputs = nlohmann::json::array();
-      for (const OutputMapping& mapping : artifact.value().outputs) {
-        outputs.push_back({{"name", mapping.name}, {"sources", mapping.sources}, {"axis", mapping.axis}});
-      }
-      chosen[m].push_back({{"target", text}, {"artifact", artifact.value().path}, {"outputs", outputs}});
+      PipelinePlanStage planned;
+      planned.name = stage.name;
+      planned.kind = stage.kind;
+      planned.model = stage.model.name;
+      planned.target = target.take();
+      planned.artifact = artifact.value().path;
+      planned.outputs = artifact.value().outputs;
+      chosen[m].push_back(std::move(planned));
     }
   }
-  std::vector<PipelineCase> cases;
+  std::vector<PipelinePlan> cases;
   const auto add_case = [&](const std::vector<size_t>& pick) {
-    PipelineCase c;
-    nlohmann::json stages = nlohmann::json::array();
+    PipelinePlan plan;
+    plan.name = pipeline.name;
+    plan.file = pipeline.path;
+    plan.input = pipeline.input;
+    plan.diffusion = pipeline.diffusion;
     size_t m = 0;
     for (const PipelineStageSpec& stage : pipeline.stages) {
-      nlohmann::json s = {{"name", stage.name}, {"kind", stage.kind}};
       if (IsModelStageKind(stage.kind)) {
-        const nlohmann::json& picked = chosen[m][pick[m]];
-        s.update(picked);
-        s["model"] = stage.model.name;
-        c.label += (c.label.empty() ? "" : ",") + stage.name + "=" + picked["target"].get<std::string>();
+        const PipelinePlanStage& picked = chosen[m][pick[m]];
+        plan.label += (plan.label.empty() ? "" : ",") + stage.name + "=" + picked.target.text;
+        plan.stages.push_back(picked);
         ++m;
-      } else if (stage.kind == "preprocess" || stage.kind == "crop") {
-        s["preprocess"] = stage.preprocess;
-        if (stage.kind == "crop") s["max_detections"] = stage.max_detections;
-      } else if (stage.kind == "ssd_detections") {
-        s["postprocess"] = stage.postprocess;
-      } else if (stage.kind == "top_k") {
-        s["k"] = stage.k;
+        continue;
       }
-      stages.push_back(std::move(s));
+      PipelinePlanStage s;
+      s.name = stage.name;
+      s.kind = stage.kind;
+      if (stage.kind == "preprocess" || stage.kind == "crop") {
+        s.preprocess = stage.preprocess;
+        if (stage.kind == "crop") s.max_detections = stage.max_detections;
+      } else if (stage.kind == "ssd_detections") {
+        s.postprocess = stage.postprocess;
+      } else if (stage.kind == "top_k") {
+        s.k = stage.k;
+      }
+      plan.stages.push_back(std::move(s));
     }
-    if (c.label.empty()) c.label = "host";
+    if (plan.label.empty()) plan.label = "host";
     // --target T: every model stage on T; the case is named by it.
-    if (pipeline.same_target_every_stage && !models.empty()) c.label = models.front()->targets[pick.front()];
-    c.json = {{"name", pipeline.name}, {"file", pipeline.path}, {"input", pipeline.input}, {"stages", stages}};
-    if (pipeline.diffusion) c.json["diffusion"] = DiffusionSettingsToJson(*pipeline.diffusion);
-    cases.push_back(std::move(c));
+    if (pipeline.same_target_every_stage && !models.empty()) plan.label = models.front()->targets[pick.front()];
+    cases.push_back(std::move(plan));
   };
   if (pipeline.same_target_every_stage && !counts.empty()) {
     for (size_t t = 0; t < counts.front(); ++t) add_case(std::vector<size_t>(counts.size(), t));

@@ -33,11 +33,9 @@
 #include "runner/diffusion_settings.h"
 #include "core/status.h"
 #include "runner/model_spec.h"
+#include "runner/pipeline_plan.h"
 
 namespace edgebench {
-
-// A stage that runs a model: `model`, and a diffusion's text_encoder, unet and vae_decoder.
-bool IsModelStageKind(const std::string& kind);
 
 struct PipelineStageSpec {
   std::string name;
@@ -79,14 +77,8 @@ Status OverrideStageTargets(PipelineSpec& pipeline, const std::string& text);
 // `--target T1,T2` for a pipeline: every model stage on each target in turn.
 Status SetEveryStageTargets(PipelineSpec& pipeline, const std::vector<std::string>& targets);
 
-// One case of a pipeline: a target chosen for each model stage (in stage order).
-struct PipelineCase {
-  std::string label;  // "detect=litert:xnnpack,features=ort:cpu"
-  nlohmann::json json;  // what the worker builds the stages from (runner/pipeline_case.h)
-};
-
 // Every combination of the model stages' targets, each with the artifact its target reads
-// (SelectArtifact). The error names the stage, where it is written and why.
-Result<std::vector<PipelineCase>> PipelineTargetCombinations(const PipelineSpec& pipeline, Registry& registry);
+// (SelectArtifact): a case's plan each. The error names the stage, where it is written and why.
+Result<std::vector<PipelinePlan>> PipelineTargetCombinations(const PipelineSpec& pipeline, Registry& registry);
 
 }  // namespace edgebench

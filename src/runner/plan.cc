@@ -135,7 +135,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
     for (const PlannedTarget& planned : targets) {
       CaseSpec base;
       base.model = m.model.name;
-      base.target = planned.target.text;
+      base.target = planned.target;
       base.dims = m.dims;
       base.strict_dims = request.strict_dims;
       base.inputs = m.inputs;
@@ -179,7 +179,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
           spec.monitor = request.monitor;
           spec.profile = request.profile;
           if (Status settled = SettleCase(spec); !settled.ok()) {
-            return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
+            return Status::Error(spec.scenario + " on " + spec.TargetText() + ": " + settled.message());
           }
           const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
           cases.push_back({spec, skip, find_peak, nullptr, std::nullopt});
@@ -190,7 +190,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
   return cases;
 }
 
-Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelineCase>& combinations,
+Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelinePlan>& combinations,
                                               const PlanRequest& request, const ShapeBindings& shape) {
   std::vector<std::string> scenarios;
   for (const std::string& text : request.scenarios) {
@@ -211,21 +211,24 @@ Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, cons
   auto digest = Sha256OfFile(pipeline.path);
   if (!digest.ok()) return digest.status();
   std::vector<PlannedCase> cases;
-  for (const PipelineCase& combination : combinations) {
+  for (const PipelinePlan& combination : combinations) {
     for (const std::string& scenario : scenarios) {
       CaseSpec spec;
       spec.model = pipeline.name;
       spec.artifact = pipeline.path;
       spec.artifact_sha256 = digest.value();
-      spec.target = combination.label;
+      // --target T: every model stage runs on T, and the case is T's.
+      for (const PipelinePlanStage& stage : combination.stages) {
+        if (IsModelStageKind(stage.kind) && stage.target.text == combination.label) spec.target = stage.target;
+      }
       spec.settings = request.settings;
       spec.scenario = scenario;
       spec.monitor = request.monitor;
       spec.profile = request.profile;
-      spec.pipeline = combination.json;
+      spec.pipeline = combination;
       spec.dims = shape;
       if (Status settled = SettleCase(spec); !settled.ok()) {
-        return Status::Error(spec.scenario + " on " + spec.target + ": " + settled.message());
+        return Status::Error(spec.scenario + " on " + spec.TargetText() + ": " + settled.message());
       }
       const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
       cases.push_back({spec, "", find_peak, nullptr, std::nullopt});

@@ -95,7 +95,7 @@ Status CheckCaseCount(double count, const std::string& what);
 // under each of the request's scenarios, with the request's settings, monitor and profile (its
 // models, targets, dims and inputs do not apply). The artifact is the pipeline file. `shape`:
 // what the cases record as their dims (a diffusion's shape sweep: batch, height, width).
-Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelineCase>& combinations,
+Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, const std::vector<PipelinePlan>& combinations,
                                               const PlanRequest& request, const ShapeBindings& shape = {});
 
 Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Registry& registry);

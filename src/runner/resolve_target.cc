@@ -31,21 +31,19 @@ Status CheckTargetKnown(const Target& target, const Registry& registry) {
                        target.device + "'; its devices: " + Join(devices, ", "));
 }
 
-TargetResolution ResolveTarget(const std::string& text, const Registry& registry, SessionKind kind) {
-  auto target = ParseTarget(text);
-  if (!target.ok()) return Fail(CaseStatus::kFailed, target.error());
-  Backend* backend = registry.Find(target.value().backend);
-  if (!backend) return Fail(CaseStatus::kUnavailable, registry.WhyUnusable(target.value().backend));
+TargetResolution ResolveTarget(const Target& target, const Registry& registry, SessionKind kind) {
+  Backend* backend = registry.Find(target.backend);
+  if (!backend) return Fail(CaseStatus::kUnavailable, registry.WhyUnusable(target.backend));
   BackendInfo info = backend->Info();
   const DeviceInfo* device = nullptr;
   std::string known;
   for (const DeviceInfo& d : info.devices) {
-    if (d.name == target.value().device) device = &d;
+    if (d.name == target.device) device = &d;
     known += (known.empty() ? "" : ", ") + info.name + ":" + d.name;
   }
   if (!device) {
     return Fail(CaseStatus::kFailed, "backend '" + info.name + "' has no device '" +
-                                         target.value().device + "'; its devices: " + known);
+                                         target.device + "'; its devices: " + known);
   }
   if (!device->available) {
     return Fail(CaseStatus::kUnavailable,
@@ -62,7 +60,7 @@ TargetResolution ResolveTarget(const std::string& text, const Registry& registry
   }
   TargetResolution r;
   const DeviceInfo chosen = *device;
-  r.resolved = ResolvedTarget{target.take(), backend, std::move(info), chosen};
+  r.resolved = ResolvedTarget{target, backend, std::move(info), chosen};
   return r;
 }
 

@@ -24,7 +24,8 @@ struct TargetResolution {
   std::string error;                        // why, for people
 };
 
-TargetResolution ResolveTarget(const std::string& text, const Registry& registry, SessionKind kind);
+// The backend and device of a parsed target (the case reader parsed it), or why it cannot run here.
+TargetResolution ResolveTarget(const Target& target, const Registry& registry, SessionKind kind);
 
 // For the orchestrator, before anything runs: an error when the target names a backend this
 // edgebench does not know, or a device its backend does not have (a typo, exit 2). A backend

@@ -178,7 +178,7 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
     const std::string note = "free dimensions bound to 1 because no --dim named them (as onnxruntime_perf_test "
                              "does): " + Join(r.dims_defaulted, ", ") + "; bind them with --dim, or require it with --strict-dims";
     r.notes.push_back(note);
-    Log(LogLevel::kWarning, spec.model + " on " + spec.target + ": " + note);
+    Log(LogLevel::kWarning, spec.model + " on " + spec.TargetText() + ": " + note);
   }
   auto built = BuildInputPool(signature, shapes.value(), input_options);
   if (!built.ok()) return FailedRecord(r, CaseStatus::kFailed, "inputs", built.error());
@@ -327,7 +327,7 @@ Record RunCase(const CaseSpec& spec, Registry& registry, const StageCallback& on
   auto scenario = MakeScenario(spec.scenario, r.effective_settings, spec.llm);
   if (!scenario.ok()) return FailedRecord(r, CaseStatus::kFailed, "settings", scenario.error());
   Scenario& run = *scenario.value();
-  if (!spec.pipeline.is_null()) {
+  if (spec.pipeline) {
     return RunMonitored(spec, std::move(r), on_stage, observer,
                         [&](Record base, const StageCallback& stage, RunObserver* watched) {
                           return RunPipelineCase(std::move(base), spec, run, registry, stage, watched);

@@ -76,7 +76,7 @@ class Progress {
 
  private:
   static std::string Label(const CaseSpec& spec) {
-    std::string label = spec.model + (spec.variant.empty() ? "" : " " + spec.variant) + " on " + spec.target +
+    std::string label = spec.model + (spec.variant.empty() ? "" : " " + spec.variant) + " on " + spec.TargetText() +
                         (spec.scenario == "single-stream" ? "" : " (" + spec.scenario + ")");
     if (spec.scenario == "llm") {
       label += spec.llm.vision() ? " " + std::to_string(spec.llm.images_per_request) + " image(s) + text"
@@ -171,7 +171,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
   auto run_one = [&](size_t i, const CaseSpec& spec, CaseMode* mode) {
     std::optional<CooldownResult> cooled;
     if (cooldown && cases_run > 0) {
-      Log(LogLevel::kInfo, "cooling down before " + spec.model + " on " + spec.target + " (--cooldown " +
+      Log(LogLevel::kInfo, "cooling down before " + spec.model + " on " + spec.TargetText() + " (--cooldown " +
                                options.cooldown->text + ")");
       cooled = cooldown->Wait();
     } else if (cooldown) {
@@ -180,7 +180,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     }
     ++cases_run;
     progress.CaseStart(static_cast<int>(i), spec);
-    Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.target);
+    Log(LogLevel::kInfo, "running " + spec.model + " (" + spec.artifact + ") on " + spec.TargetText());
     auto on_message = [&](const nlohmann::json& m) { progress.Message(m); };
     Record record = mode                 ? mode->Run(spec, on_message)
                     : options.in_process ? RunCase(spec, registry, [&](const std::string& stage) { on_message({{"stage", stage}}); })
@@ -194,7 +194,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
       record.monitor->cooldown = cooled;
     }
     if (record.status == CaseStatus::kOk && record.load) {
-      const auto key = std::make_pair(spec.model, spec.target);
+      const auto key = std::make_pair(spec.model, spec.TargetText());
       if (spec.scenario == "single-stream") {
         single_stream[key] = record;
       } else if (auto it = single_stream.find(key); it != single_stream.end()) {
@@ -223,7 +223,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     const int round = planned.round ? planned.round->round : 0;
     if (options.done_keys.count(RoundKey(spec.case_key, round))) {
       ++totals.resumed;
-      Log(LogLevel::kInfo, "case " + std::to_string(i + 1) + ": " + spec.model + " on " + spec.target +
+      Log(LogLevel::kInfo, "case " + std::to_string(i + 1) + ": " + spec.model + " on " + spec.TargetText() +
                                " already has a record (key " + RoundKey(spec.case_key, round) + "): skipped");
       continue;
     }

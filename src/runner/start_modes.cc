@@ -12,7 +12,7 @@ Result<std::vector<PlannedCase>> ApplyStart(const std::vector<PlannedCase>& plan
   if (Status s = CheckCaseCount(static_cast<double>(plan.size() * modes.size()), "--start " + start); !s.ok()) return s;
   std::vector<PlannedCase> out;
   for (const PlannedCase& planned : plan) {
-    if (!planned.spec.pipeline.is_null() && start != "warm") {
+    if (planned.spec.pipeline && start != "warm") {
       return Status::Error("--start " + start + " is for one model: a pipeline's stages load several files each; "
                            "measure a stage's model alone with `edgebench run MODEL --start " + start + "`");
     }

@@ -112,7 +112,7 @@ class TokenDriftSession {
     request.seed = request_.seed;
     TokenLogitsResult failed;
     failed.model = model;
-    failed.effective_target = request_.target;
+    failed.effective_target = request_.target.text;
     return AskWorker(request_.executable, TokenLogitsRequestToJson(request), request_.timeout_ms, request_.worker_args,
                      request_.case_memory_mb, on_message, TokenLogitsResultFromJson, std::move(failed),
                      worker_out ? &request_.monitor : nullptr, worker_out);
@@ -150,8 +150,6 @@ class TokenDriftMode : public CaseMode {
 Result<std::vector<PlannedCase>> PlanTokenDriftCases(const TokenDriftPlanRequest& request, const Registry& registry) {
   auto directory = LogitsDirectory::Create();
   if (!directory.ok()) return directory.status();
-  auto target = ParseTarget(request.target);
-  if (!target.ok()) return target.status();
   auto session = std::make_shared<TokenDriftSession>(request, directory.take(), registry);
   ArtifactDigests digests;
   auto digest_of = [&](const std::string& path) {
@@ -174,7 +172,7 @@ Result<std::vector<PlannedCase>> PlanTokenDriftCases(const TokenDriftPlanRequest
     spec.artifact = path;
     spec.artifact_sha256 = side == Side::kCandidate ? digest_of(path) : reference_sha;
     spec.variant = side == Side::kReference ? "logits" : side == Side::kItself ? "itself" : "";
-    spec.target = target.value().text;
+    spec.target = request.target;
     spec.scenario = "drift";
     spec.settings.seed = request.seed;
     spec.monitor = request.monitor;

@@ -19,7 +19,7 @@ namespace edgebench {
 struct TokenDriftPlanRequest {
   std::string reference;                // GGUF path
   std::vector<std::string> candidates;  // GGUF paths
-  std::string target = "llamacpp:cpu";
+  Target target;  // parsed from --target (a llamacpp one)
   std::vector<std::string> prompt_texts;  // empty: random_prompts seeded sequences
   int64_t random_prompts = 0;
   int64_t max_tokens = 128;

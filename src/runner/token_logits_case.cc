@@ -80,7 +80,7 @@ Result<std::vector<std::vector<int32_t>>> TokenizePrompts(LlmSession& session, c
 TokenLogitsResult RunReference(const TokenLogitsRequest& request, Registry& registry, const StageCallback& stage) {
   TokenLogitsResult r;
   r.model = request.model;
-  r.effective_target = request.target;
+  r.effective_target = request.target.text;
   stage("load");
   std::string failed_status = "failed";
   auto loaded = LoadModel(request, registry, request.max_tokens, r, failed_status);
@@ -115,7 +115,7 @@ TokenLogitsResult RunReference(const TokenLogitsRequest& request, Registry& regi
 TokenLogitsResult RunCandidate(const TokenLogitsRequest& request, Registry& registry, const StageCallback& stage) {
   TokenLogitsResult r;
   r.model = request.model;
-  r.effective_target = request.target;
+  r.effective_target = request.target.text;
   stage("inputs");
   auto reader = TokenLogitsReader::Open(request.logits_file);
   if (!reader.ok()) return Fail(r, "inputs", reader.error());
@@ -187,7 +187,7 @@ TokenLogitsResult RunCandidate(const TokenLogitsRequest& request, Registry& regi
 
 nlohmann::json TokenLogitsRequestToJson(const TokenLogitsRequest& r) {
   return {{"mode", "token_logits"},     {"role", r.role},
-          {"model", r.model},           {"target", r.target},
+          {"model", r.model},           {"target", r.target.text},
           {"logits_file", r.logits_file}, {"prompt_texts", r.prompt_texts},
           {"random_prompts", r.random_prompts}, {"max_tokens", r.max_tokens},
           {"seed", r.seed}};
@@ -201,7 +201,9 @@ Result<TokenLogitsRequest> TokenLogitsRequestFromJson(const nlohmann::json& j) {
       return Status::Error("token_logits request role '" + r.role + "': expected reference or candidate");
     }
     r.model = j.at("model").get<std::string>();
-    r.target = j.at("target").get<std::string>();
+    auto target = ReadCaseTarget(j);
+    if (!target.ok()) return target.status();
+    r.target = target.take();
     r.logits_file = j.at("logits_file").get<std::string>();
     r.prompt_texts = j.at("prompt_texts").get<std::vector<std::string>>();
     r.random_prompts = j.at("random_prompts").get<int64_t>();

@@ -24,7 +24,7 @@ namespace edgebench {
 struct TokenLogitsRequest {
   std::string role = "reference";  // "reference" or "candidate"
   std::string model;               // GGUF path
-  std::string target = "llamacpp:cpu";
+  Target target;  // a llamacpp one
   std::string logits_file;         // written by the reference, read by a candidate
   // Text prompts, tokenized by each model (a candidate checks it gets the reference's tokens);
   // when empty, `random_prompts` seeded token sequences of `max_tokens` tokens (reference only).

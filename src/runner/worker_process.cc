@@ -72,7 +72,7 @@ Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
   Record r = MakeBaseRecord(spec, registry);
   r.status = status;
   r.failed_stage = stage.empty() ? "worker" : stage;
-  r.error = spec.target + ": " + error;
+  r.error = spec.TargetText() + ": " + error;
   r.signal = signal;
   FinishRecord(r);
   return r;
@@ -144,7 +144,7 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     }
     ProtocolObserver observer(protocol_fd);
     // A pipeline's stages say which of them was running if a runtime takes the worker down.
-    if (!spec.value().pipeline.is_null()) InstallCrashNoteHandlers(protocol_fd);
+    if (spec.value().pipeline) InstallCrashNoteHandlers(protocol_fd);
     result = RecordToJson(RunCase(spec.value(), registry, announce, &observer));
   }
   CopyMapsIfAsked();

@@ -26,7 +26,7 @@ class DiffusionCaseTest : public ::testing::Test {
  protected:
   void SetUp() override { RegisterBuiltBackends(registry_, testing::BackendPluginDir()); }
 
-  nlohmann::json CaseOn(const std::string& target, int steps = 0) {
+  PipelinePlan CaseOn(const std::string& target, int steps = 0) {
     auto pipeline = ReadPipelineFile(TinyDiffusion("diffusion.yaml"));
     EXPECT_TRUE(pipeline.ok()) << pipeline.error();
     if (steps) pipeline.value().diffusion->steps = steps;
@@ -35,7 +35,7 @@ class DiffusionCaseTest : public ::testing::Test {
     EXPECT_TRUE(cases.ok()) << cases.error();
     EXPECT_EQ(cases.value().size(), 1u);
     EXPECT_EQ(cases.value().front().label, target);
-    return cases.value().front().json;
+    return cases.value().front();
   }
 
   Registry registry_;

@@ -58,12 +58,12 @@ TEST_F(PipelineCaseTest, DetectionsAreTheRawModelsDecodedOnEveryDetectorTarget) 
   const SsdDetectionsOptions ssd = SsdDetectionsPreset("blazeface_short_range").take();
   const Tensor image = LoadImageTensor(kCasePhoto, ParseImagePreprocess(kCaseDetectPreprocess).take()).take();
   const Tensor file = ReadPipelineInput(kCasePhoto).take();
-  for (const PipelineCase& c : cases.value()) {
+  for (const PipelinePlan& c : cases.value()) {
     SCOPED_TRACE(c.label);
     BuiltPipeline built;
-    ASSERT_TRUE(LoadPipelineModels(c.json, registry_, 1, built).ok());
+    ASSERT_TRUE(LoadPipelineModels(c, registry_, 1, built).ok());
     std::vector<std::string> notes;
-    ASSERT_TRUE(PreparePipeline(c.json, built, notes).ok());
+    ASSERT_TRUE(PreparePipeline(c, built, notes).ok());
     // The raw model on the same session, decoded as `agree` decodes it: boxes in pixels of the
     // 128x128 input, which the 512x512 photograph was stretched to.
     Session& session = *built.models.at(0).sessions.at(0);
@@ -100,9 +100,9 @@ TEST_F(PipelineCaseTest, AModelStageRefusesAShapeItWasNotPreparedFor) {
   ASSERT_TRUE(OverrideStageTargets(pipeline, "detect=litert:cpu").ok());
   auto cases = PipelineTargetCombinations(pipeline, registry_).take();
   BuiltPipeline built;
-  ASSERT_TRUE(LoadPipelineModels(cases.at(0).json, registry_, 1, built).ok());
+  ASSERT_TRUE(LoadPipelineModels(cases.at(0), registry_, 1, built).ok());
   std::vector<std::string> notes;
-  ASSERT_TRUE(PreparePipeline(cases[0].json, built, notes).ok());
+  ASSERT_TRUE(PreparePipeline(cases[0], built, notes).ok());
   PipelineSystem system(std::move(built.stages));
   std::vector<Tensor> out;
   const Status status = system.IssueQuery(0, {ReadPipelineInput(kCasePhoto).take()}, out);

@@ -118,12 +118,14 @@ TEST(PipelineFile, ACasePerCombinationOfTheModelStagesTargets) {
   ASSERT_EQ(cases.value().size(), 4u);
   EXPECT_EQ(cases.value()[0].label, "detect=null:sleep,features=null:cpu");
   EXPECT_EQ(cases.value()[3].label, "detect=null:spin,features=null:sleep?us=5");
-  const nlohmann::json& stages = cases.value()[1].json["stages"];
-  EXPECT_EQ(stages[2]["target"], "null:sleep");
-  EXPECT_EQ(stages[2]["artifact"], model);
-  EXPECT_EQ(stages[5]["target"], "null:sleep?us=5");
-  EXPECT_EQ(stages[4]["preprocess"], "resize=2x2,layout=nchw");
-  EXPECT_EQ(cases.value()[1].json["input"], kPhoto);
+  const std::vector<PipelinePlanStage>& stages = cases.value()[1].stages;
+  EXPECT_EQ(stages[2].target.text, "null:sleep");
+  EXPECT_EQ(stages[2].target.backend, "null");
+  EXPECT_EQ(stages[2].artifact, model);
+  EXPECT_EQ(stages[5].target.text, "null:sleep?us=5");
+  EXPECT_EQ(stages[5].target.options.at("us"), "5");
+  EXPECT_EQ(stages[4].preprocess, "resize=2x2,layout=nchw");
+  EXPECT_EQ(cases.value()[1].input, kPhoto);
 
   ASSERT_TRUE(OverrideStageTargets(p, "features=ort:cpu").ok());
   auto unknown = PipelineTargetCombinations(p, registry);  // no ort backend in this registry

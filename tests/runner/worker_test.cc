@@ -12,7 +12,7 @@ CaseSpec NullCase(const std::string& target) {
   CaseSpec spec;
   spec.model = "null";
   spec.artifact = "none";
-  spec.target = target;
+  spec.target = ParseTarget(target).take();
   spec.settings.warmup_queries = 2;
   spec.settings.min_queries = 20;
   spec.settings.min_duration_ms = 0;
