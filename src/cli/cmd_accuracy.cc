@@ -16,7 +16,7 @@
 #include "core/strings.h"
 #include "inputs/image_input.h"
 #include "inputs/labelled_images.h"
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 #include "record/record.h"
 #include "report/store.h"
 #include "cli/monitor_options.h"

@@ -1,6 +1,6 @@
 // `edgebench export STORE... --out DIR [--format jsonl|csv]`: the records as flat tables, one
 // per scenario (DIR/single-stream.jsonl, DIR/server.jsonl, ...), whose columns are the flat
-// rows of report/flat_record.h, for DuckDB, pandas or a spreadsheet (docs/query.md).
+// rows of metrics/flat_record.h, for DuckDB, pandas or a spreadsheet (docs/query.md).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,7 +10,7 @@
 #include "cli/command_support.h"
 #include "cli/commands.h"
 #include "cli/read_store_arguments.h"
-#include "report/flat_record.h"
+#include "metrics/flat_record.h"
 #include "report/printers.h"
 
 namespace edgebench {

@@ -7,7 +7,7 @@
 
 #include "core/strings.h"
 #include "load/scenario_registry.h"
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 #include "record/profile_json.h"
 
 namespace edgebench {
@@ -50,7 +50,7 @@ std::string MebibytesOrNoValue(int64_t bytes) {
 
 bool Measured(const Record& r) { return r.status == CaseStatus::kOk; }
 
-// A metric's column (report/metrics.h): its header and its value, for measured records;
+// A metric's column (metrics/metrics.h): its header and its value, for measured records;
 // fractions as percentages, counts as integers.
 Column MetricTableColumn(const char* name) {
   const Metric* metric = FindMetric(name);

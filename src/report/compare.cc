@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "report/compare_pairing.h"
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 #include "stats/summary.h"
 
 namespace edgebench {
@@ -102,7 +102,7 @@ bool IsLoadScenario(const std::string& scenario) {
          scenario.rfind("offline", 0) == 0;
 }
 
-// The throughput a load record is compared by (report/metrics.h): offline's samples/s, a
+// The throughput a load record is compared by (metrics/metrics.h): offline's samples/s, a
 // server's achieved rate, else queries/s.
 const Metric& ThroughputMetricOf(const Record& r) {
   const char* name = r.scenario.rfind("offline", 0) == 0 ? "samples_per_s"

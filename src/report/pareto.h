@@ -1,6 +1,6 @@
 // `edgebench recommend`: which measured configuration (runtime x device x threads x precision x
 // batch) to pick under stated objectives and constraints. A recommendation is a query over
-// records, not an opinion: the configurations are the flat rows (report/flat_record.h) of ok,
+// records, not an opinion: the configurations are the flat rows (metrics/flat_record.h) of ok,
 // VALID records, constraints filter them, the Pareto front is the set no other configuration
 // beats on one objective without losing on another, and the winner is picked from the front by
 // a rule that is printed with the answer (docs/recommend.md).
@@ -13,41 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
-#include "report/flat_record.h"
+#include "metrics/constraints.h"
+#include "metrics/flat_record.h"
 #include "record/record.h"
 
 namespace edgebench {
-
-struct Objective {
-  std::string name;    // as the user wrote it ("p99")
-  std::string column;  // the flat column ("p99_ms")
-  Direction direction = Direction::kLower;
-  FlatUnit unit = FlatUnit::kMilliseconds;
-};
-
-// "p99", "energy", "accuracy", or any metric of the registry ("p90_ms", "tokens_per_s";
-// report/metrics.h), better the way the metric says. An error names the objectives there are.
-Result<Objective> ParseObjective(const std::string& text);
-// A comma-separated list, in order of importance.
-Result<std::vector<Objective>> ParseObjectives(const std::string& list);
-
-enum class BoundRelation { kAtMost, kAtLeast, kBelow, kAbove };  // <=, >=, <, >
-
-struct Constraint {
-  std::string text;    // as written, e.g. "p99<=10ms"
-  std::string column;  // "p99_ms"
-  BoundRelation comparison = BoundRelation::kAtMost;
-  double bound = 0;    // in the column's unit (FlatUnitName)
-  FlatUnit unit = FlatUnit::kMilliseconds;
-};
-
-// "METRIC OP NUMBER[UNIT]": OP one of <= >= < >; units convert to the column's: time ns, us,
-// ms, s; energy uJ, mJ, J; power mW, W; memory B, KiB, MiB, GiB, KB, MB, GB; accuracy a
-// fraction (0.9) or a percentage (90%); rates /s, qps, tok/s. An error says what is wrong with
-// the text and what would be right.
-Result<Constraint> ParseConstraint(const std::string& text);
-Result<std::vector<Constraint>> ParseConstraints(const std::string& list);
-bool Meets(const Constraint& constraint, double value);
 
 struct RecommendQuery {
   std::vector<Objective> objectives;    // at least one

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "report/columns.h"
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 #include "report/printers.h"
 
 namespace edgebench {
@@ -22,7 +22,7 @@ std::string Mib(double mib, bool sign) {
   return text;
 }
 
-// The metrics of report/metrics.h, for a cell that measured.
+// The metrics of metrics/metrics.h, for a cell that measured.
 std::optional<double> ShapeMetric(const char* name, const Record& r) {
   return r.status == CaseStatus::kOk ? MetricValue(name, r) : std::nullopt;
 }

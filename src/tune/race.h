@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
-#include "report/pareto.h"
+#include "metrics/constraints.h"
 #include "stats/confidence_interval.h"
 
 namespace edgebench {
@@ -38,7 +38,7 @@ struct RaceMetric {
   Kind kind = Kind::kPercentile;
   double fraction = 0.99;  // kPercentile
   std::string name;        // "p99"
-  std::string column;      // kRecordValue: the flat column (report/flat_record.h)
+  std::string column;      // kRecordValue: the flat column (metrics/flat_record.h)
   Direction direction = Direction::kLower;
   std::string unit;        // "ms", "inferences/s", the column's unit
 };

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "report/flat_record.h"
+#include "metrics/flat_record.h"
 
 namespace edgebench {
 

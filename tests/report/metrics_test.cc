@@ -1,13 +1,13 @@
-// The metric registry (report/metrics.h): each metric defined once, and every consumer (export,
+// The metric registry (metrics/metrics.h): each metric defined once, and every consumer (export,
 // tables, recommend, tune) reading it from there.
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "report/columns.h"
-#include "report/flat_record.h"
+#include "metrics/flat_record.h"
 #include "report/pareto.h"
 #include "tune/race.h"
 

@@ -17,7 +17,7 @@
 #include "core/strings.h"
 #include "core/version.h"
 #include "report/cases_on_hosts.h"
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 #include "report/shape_matrix.h"
 #include "report/store.h"
 #include "stats/summary.h"
@@ -35,7 +35,7 @@ json JsonMs(int64_t ns) { return std::round(static_cast<double>(ns) / 1e2) / 1e4
 json JsonMs(const std::optional<int64_t>& ns) { return ns ? JsonMs(*ns) : json(nullptr); }
 double Round(double value, double unit) { return std::round(value / unit) * unit; }
 json Finite(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-// A metric of the registry (report/metrics.h) as the page shows it: ms as JsonMs, others to 0.01.
+// A metric of the registry (metrics/metrics.h) as the page shows it: ms as JsonMs, others to 0.01.
 json MetricJson(std::string_view name, const Record& r) {
   const Metric* metric = FindMetric(name);
   const auto v = metric->value(r);

@@ -1,4 +1,4 @@
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 
 namespace edgebench {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/flat_record.h"
+#include "metrics/flat_record.h"
 
 #include <charconv>
 #include <optional>

@@ -1,7 +1,7 @@
 // The metric registry: every number a record is read for (name, unit, which way is better,
 // what it means, and how it is read from a record), defined once. The export's columns
 // (flat_record.h), the tables' metric columns (columns.cc), recommend's objectives and
-// constraints (pareto.h), tune's objectives (tune/race.h), compare's single-value metrics and the
+// constraints (metrics/constraints.h), tune's objectives (tune/race.h), compare's single-value metrics and the
 // HTML report's summary all read metrics from here; none extracts one by hand.
 #pragma once
 

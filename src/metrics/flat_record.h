@@ -1,5 +1,5 @@
 // One flat row per record: the configuration's dimensions and the metrics of the registry
-// (report/metrics.h), as plain named columns. The rows are what `edgebench export` writes (one table per scenario, for
+// (metrics/metrics.h), as plain named columns. The rows are what `edgebench export` writes (one table per scenario, for
 // DuckDB, pandas or a spreadsheet) and what `edgebench recommend` ranks: the column names are
 // stable and documented in docs/query.md, and recommend's objectives and constraints name them.
 //
@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/metrics.h"
+#include "metrics/metrics.h"
 #include "record/record.h"
 
 namespace edgebench {
@@ -21,7 +21,7 @@ struct FlatColumn {
   std::string name;
   FlatUnit unit = FlatUnit::kText;
   std::string description;
-  const Metric* metric = nullptr;  // a metric's column (report/metrics.h); nullptr: a dimension
+  const Metric* metric = nullptr;  // a metric's column (metrics/metrics.h); nullptr: a dimension
 };
 
 // Every column, in the order the export writes them.
