@@ -20,6 +20,7 @@
 #include "runner/run_plan.h"
 #include "runner/run_request_check.h"
 #include "runner/suite_file.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -125,7 +126,8 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   for (const PlannedCase& c : plan.value()) to_run += done(c) ? 0 : 1;
   std::cerr << "edgebench suite: " << s.name << ": " << plan.value().size() << " cases ("
             << s.models.size() << " models x " << s.targets.size() << " targets x " << s.scenarios.size()
-            << " scenarios" << (std::find(s.scenarios.begin(), s.scenarios.end(), "llm") != s.scenarios.end()
+            << " scenarios" << (std::any_of(s.scenarios.begin(), s.scenarios.end(),
+                                         [](const std::string& n) { return CaseKindOf(n) == CaseKind::kLanguageModel; })
                                     ? " x llm lengths" : "")
             << ")" << (o.rounds.rounds > 1 ? " x " + std::to_string(o.rounds.rounds) + " rounds (" +
                                              std::to_string(cases_per_round) + " a round)"
@@ -135,7 +137,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   if (o.dry_run) {
     for (const PlannedCase& c : plan.value()) {
       std::cout << c.spec.case_key << "  " << c.spec.model << "  " << c.spec.TargetText() << "  " << c.spec.scenario
-                << (c.spec.scenario == "llm" ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
+                << (CaseKindOf(c.spec.scenario) == CaseKind::kLanguageModel ? " prompt " + std::to_string(c.spec.llm.prompt_tokens) + " gen " +
                                                    std::to_string(c.spec.llm.gen_tokens)
                                              : "")
                 << (c.round ? "  round " + std::to_string(c.round->round) : "")

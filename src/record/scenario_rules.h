@@ -26,6 +26,13 @@ struct ScenarioRecordRules {
   bool throughput = false;
   // Drift of the windows against the first steady one (soak).
   bool drift = false;
+  // The one-stream closed loop (single-stream): the latency the other scenarios' records are
+  // set against (load inflation), planned and listed first, and the scenario a case shows no
+  // name for.
+  bool baseline = false;
+  // Its throughput is one of compare's primary metrics (the scenarios that load the system
+  // beyond one stream: multi-stream, server, offline).
+  bool compared_by_throughput = false;
 };
 
 struct ScenarioRules {

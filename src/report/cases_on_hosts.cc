@@ -3,11 +3,12 @@
 #include <algorithm>
 
 #include "report/shape_matrix.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 
 std::string ScenarioText(const Record& r) {
-  if (r.scenario != "llm" || !r.llm) return r.scenario;
+  if (CaseKindOf(r.scenario) != CaseKind::kLanguageModel || !r.llm) return r.scenario;
   const LlmSettings& s = r.llm->settings;
   std::string text = "llm prompt " + std::to_string(s.prompt_tokens) + " gen " + std::to_string(s.gen_tokens);
   if (s.sequences > 1) text += " sequences " + std::to_string(s.sequences);

@@ -10,6 +10,7 @@
 #include "report/compare_pairing.h"
 #include "metrics/metrics.h"
 #include "stats/summary.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 
@@ -97,15 +98,12 @@ MetricComparison Untested(const std::string& name, const std::string& unit, doub
   return m;
 }
 
-bool IsLoadScenario(const std::string& scenario) {
-  return scenario.rfind("multi-stream", 0) == 0 || scenario.rfind("server", 0) == 0 ||
-         scenario.rfind("offline", 0) == 0;
-}
+bool IsLoadScenario(const std::string& scenario) { return RulesOfScenario(scenario).compared_by_throughput; }
 
 // The throughput a load record is compared by (metrics/metrics.h): offline's samples/s, a
 // server's achieved rate, else queries/s.
 const Metric& ThroughputMetricOf(const Record& r) {
-  const char* name = r.scenario.rfind("offline", 0) == 0 ? "samples_per_s"
+  const char* name = RulesOfScenario(r.scenario).throughput ? "samples_per_s"
                      : r.load && r.load->server          ? "achieved_qps"
                                                          : "throughput_qps";
   return *FindMetric(name);
@@ -231,7 +229,7 @@ void AddEnergyMetric(const Record& b, const Record& c, CaseComparison& out) {
   const auto base = MetricValue("energy_mj_per_query", b);
   const auto candidate = MetricValue("energy_mj_per_query", c);
   if (!base || !candidate) return;
-  out.metrics.push_back(Untested(b.scenario == "llm" ? "energy/request" : "energy/query", "mJ", *base, *candidate,
+  out.metrics.push_back(Untested(CaseKindOf(b.scenario) == CaseKind::kLanguageModel ? "energy/request" : "energy/query", "mJ", *base, *candidate,
                                  true, "one energy reading per run: the change only, no interval or test"));
 }
 
@@ -331,7 +329,7 @@ bool UseRunLevel(const std::vector<const Record*>& base_runs, const std::vector<
     return values;
   };
   const std::string scenario = base_runs.front()->scenario;
-  if (scenario != "llm") {
+  if (CaseKindOf(scenario) != CaseKind::kLanguageModel) {
     for (double fraction : {0.50, 0.99}) {
       auto percentile = [fraction](const Record& r) -> std::optional<double> {
         const auto v = r.summary.Percentile(fraction);
@@ -346,7 +344,7 @@ bool UseRunLevel(const std::vector<const Record*>& base_runs, const std::vector<
     }
   }
   if (IsLoadScenario(scenario)) {
-    const bool offline = scenario.rfind("offline", 0) == 0;
+    const bool offline = RulesOfScenario(scenario).throughput;
     auto throughput = [](const Record& r) -> std::optional<double> {
       return r.load ? ThroughputMetricOf(r).value(r) : std::nullopt;
     };
@@ -431,7 +429,7 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
     out.reason = JoinNonEmptyPrefix(reasons, "; ");
     return out;
   }
-  if (b.scenario != "llm") AddLatencyMetrics(b, c, options, out);
+  if (CaseKindOf(b.scenario) != CaseKind::kLanguageModel) AddLatencyMetrics(b, c, options, out);
   AddThroughputMetric(b, c, options, out);
   AddLlmMetrics(b, c, options, out);
   AddEnergyMetric(b, c, out);

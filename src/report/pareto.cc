@@ -10,6 +10,7 @@
 
 #include "core/strings.h"
 #include "report/rounds_summary.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -193,7 +194,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
       ++invalid;
       continue;
     }
-    if (r.scenario == "accuracy" && r.accuracy && !r.accuracy->latency_case_key.empty() && out.scenario != "accuracy") {
+    if (CaseKindOf(r.scenario) == CaseKind::kAccuracy && r.accuracy && !r.accuracy->latency_case_key.empty() && out.scenario != ModeScenarioName(CaseKind::kAccuracy)) {
       const auto key = std::make_pair(HostName(r.environment), r.accuracy->latency_case_key);
       const Record*& slot = accuracy_of[key];
       if (slot) ++superseded;

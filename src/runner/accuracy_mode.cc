@@ -3,6 +3,7 @@
 #include "core/sha256.h"
 #include "runner/accuracy_case.h"
 #include "runner/case_record.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -102,7 +103,7 @@ Result<std::vector<PlannedCase>> PlanAccuracyCases(const AccuracyPlanRequest& re
       spec.model = model.name;
       spec.variant = variant;
       spec.target = p.target;
-      spec.scenario = "accuracy";
+      spec.scenario = ModeScenarioName(CaseKind::kAccuracy);
       spec.monitor = request.monitor;
       AccuracyRecord a;
       a.data_source = request.data.source;

@@ -6,6 +6,7 @@
 #include "diagnose/output_mapping.h"
 #include "runner/outputs_case.h"
 #include "runner/case_record.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -194,7 +195,7 @@ Result<AgreePlan> PlanAgreeCases(const AgreePlanRequest& request, const Registry
     spec.artifact = p.artifact ? p.artifact->path : "";
     spec.target = p.target;
     spec.dims = request.dims;
-    spec.scenario = "agree";
+    spec.scenario = ModeScenarioName(CaseKind::kAgree);
     spec.settings.seed = request.seed;
     spec.monitor = request.monitor;
     if (!spec.artifact.empty()) {

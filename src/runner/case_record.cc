@@ -5,6 +5,7 @@
 #include "backends/target.h"
 #include "core/environment.h"
 #include "core/machine_limits.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 
@@ -60,7 +61,7 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
   // Decided when the case was planned (SettleCase): a soak's durations, the worker's timeout.
   auto effective = EffectiveSettingsOf(spec);
   r.effective_settings = effective.ok() ? effective.value() : spec.settings;
-  if (spec.scenario == "llm") {
+  if (CaseKindOf(spec.scenario) == CaseKind::kLanguageModel) {
     // Every record carries its case's configuration, whatever its status.
     r.llm = LlmRecord{};
     r.llm->settings = spec.llm;

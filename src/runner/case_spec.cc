@@ -7,6 +7,7 @@
 #include "load/scenario.h"
 #include "record/monitor_json.h"
 #include "record/record.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 
@@ -133,7 +134,7 @@ std::string CaseKey(const CaseSpec& spec) {
                              {"strict_dims", spec.strict_dims},
                              {"inputs", spec.inputs},
                              {"input_pool", spec.input_pool}};
-  if (spec.scenario == "llm") {
+  if (CaseKindOf(spec.scenario) == CaseKind::kLanguageModel) {
     identity["llm"] = LlmSettingsToJson(spec.llm);
   } else {
     // Load settings left at their defaults stay out, so cases planned before they existed keep

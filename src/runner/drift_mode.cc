@@ -8,6 +8,7 @@
 #include "diagnose/candidate_drift.h"
 #include "runner/intermediates_case.h"
 #include "runner/case_record.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -208,7 +209,7 @@ Result<std::vector<PlannedCase>> PlanDriftCases(const DriftPlanRequest& request,
     spec.variant = side.variant;
     spec.target = request.target;
     spec.dims = request.dims;
-    spec.scenario = "drift";
+    spec.scenario = ModeScenarioName(CaseKind::kDrift);
     spec.inputs = request.inputs.specs;
     spec.input_pool = request.inputs.pool_size;
     spec.settings.seed = request.inputs.seed;

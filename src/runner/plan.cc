@@ -11,6 +11,7 @@
 #include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 #include "runner/resolve_target.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 
@@ -45,7 +46,7 @@ std::string ScenarioMismatch(const Target& target, const std::string& scenario,
   const BackendInfo info = backend->Info();
   for (const DeviceInfo& device : info.devices) {
     if (device.name != target.device) continue;
-    const bool llm_scenario = scenario == "llm";
+    const bool llm_scenario = CaseKindOf(scenario) == CaseKind::kLanguageModel;
     if (llm_scenario && !device.capabilities.language_model) {
       return "scenario llm is for language models; " + info.name + ":" + device.name +
              " runs tensor models (llamacpp:cpu runs language models)";
@@ -116,10 +117,10 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
     if (!parsed.ok()) return parsed.status();
     scenarios.push_back(parsed.value().Canonical());
   }
-  std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return s == "single-stream"; });
+  std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return RulesOfScenario(s).baseline; });
   double per_target = 0;  // cases of each model on each target
   for (const std::string& scenario : scenarios) {
-    per_target += scenario == "llm" ? CartesianCount({request.prompt_lengths.size(), request.gen_lengths.size()}) : 1.0;
+    per_target += CaseKindOf(scenario) == CaseKind::kLanguageModel ? CartesianCount({request.prompt_lengths.size(), request.gen_lengths.size()}) : 1.0;
   }
   if (Status s = CheckCaseCount(static_cast<double>(request.models.size()) *
                                     static_cast<double>(request.targets.size()) * per_target,
@@ -156,11 +157,11 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
       }
       for (const std::string& scenario : scenarios) {
         std::vector<CaseSpec> specs;
-        if (scenario == "llm") {
+        if (CaseKindOf(scenario) == CaseKind::kLanguageModel) {
           ForEachCombination({request.prompt_lengths.size(), request.gen_lengths.size()},
                              [&](const std::vector<size_t>& index) {
                                CaseSpec spec = base;
-                               spec.scenario = "llm";
+                               spec.scenario = scenario;
                                spec.llm = request.llm_base;
                                spec.llm.prompt_tokens = request.prompt_lengths[index[0]];
                                spec.llm.gen_tokens = request.gen_lengths[index[1]];
@@ -181,7 +182,7 @@ Result<std::vector<PlannedCase>> PlanCases(const PlanRequest& request, const Reg
           if (Status settled = SettleCase(spec); !settled.ok()) {
             return Status::Error(spec.scenario + " on " + spec.TargetText() + ": " + settled.message());
           }
-          const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
+          const bool find_peak = request.find_peak && RulesOfScenario(spec.scenario).server;
           cases.push_back({spec, skip, find_peak, nullptr, std::nullopt});
         }
       }
@@ -201,7 +202,7 @@ Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, cons
     }
     scenarios.push_back(parsed.value().Canonical());
   }
-  std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return s == "single-stream"; });
+  std::stable_partition(scenarios.begin(), scenarios.end(), [](const std::string& s) { return RulesOfScenario(s).baseline; });
   if (Status s = CheckCaseCount(CartesianCount({combinations.size(), scenarios.size()}),
                                 "pipeline '" + pipeline.name + "' (" + std::to_string(combinations.size()) +
                                     " combinations of its stages' targets x scenarios)");
@@ -230,7 +231,7 @@ Result<std::vector<PlannedCase>> PlanPipeline(const PipelineSpec& pipeline, cons
       if (Status settled = SettleCase(spec); !settled.ok()) {
         return Status::Error(spec.scenario + " on " + spec.TargetText() + ": " + settled.message());
       }
-      const bool find_peak = request.find_peak && spec.scenario.rfind("server:", 0) == 0;
+      const bool find_peak = request.find_peak && RulesOfScenario(spec.scenario).server;
       cases.push_back({spec, "", find_peak, nullptr, std::nullopt});
     }
   }

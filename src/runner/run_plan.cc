@@ -15,6 +15,7 @@
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -77,8 +78,8 @@ class Progress {
  private:
   static std::string Label(const CaseSpec& spec) {
     std::string label = spec.model + (spec.variant.empty() ? "" : " " + spec.variant) + " on " + spec.TargetText() +
-                        (spec.scenario == "single-stream" ? "" : " (" + spec.scenario + ")");
-    if (spec.scenario == "llm") {
+                        (RulesOfScenario(spec.scenario).baseline ? "" : " (" + spec.scenario + ")");
+    if (CaseKindOf(spec.scenario) == CaseKind::kLanguageModel) {
       label += spec.llm.vision() ? " " + std::to_string(spec.llm.images_per_request) + " image(s) + text"
                                  : " prompt " + std::to_string(spec.llm.prompt_tokens);
       label += " gen " + std::to_string(spec.llm.gen_tokens);
@@ -195,7 +196,7 @@ RunPlanTotals RunPlan(const std::vector<PlannedCase>& plan, Registry& registry,
     }
     if (record.status == CaseStatus::kOk && record.load) {
       const auto key = std::make_pair(spec.model, spec.TargetText());
-      if (spec.scenario == "single-stream") {
+      if (RulesOfScenario(spec.scenario).baseline) {
         single_stream[key] = record;
       } else if (auto it = single_stream.find(key); it != single_stream.end()) {
         record.load_inflation = CompareWithSingleStream(record, it->second);

@@ -22,6 +22,7 @@
 #include "runner/plan.h"
 #include "runner/suite_modes.h"
 #include "runner/suite_yaml.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -598,7 +599,8 @@ class SuiteParser : public SuiteYaml {
     }
     if (f.count("llm")) {
       const auto& scenarios = suite.scenarios;
-      if (std::find(scenarios.begin(), scenarios.end(), "llm") == scenarios.end()) {
+      if (std::none_of(scenarios.begin(), scenarios.end(),
+                       [](const std::string& s) { return CaseKindOf(s) == CaseKind::kLanguageModel; })) {
         return At(f["llm"], "llm: settings given, but scenarios does not include llm; add it "
                             "or remove the llm: section");
       }

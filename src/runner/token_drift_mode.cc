@@ -9,6 +9,7 @@
 #include "load/settings.h"
 #include "runner/case_record.h"
 #include "runner/token_logits_case.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -173,7 +174,7 @@ Result<std::vector<PlannedCase>> PlanTokenDriftCases(const TokenDriftPlanRequest
     spec.artifact_sha256 = side == Side::kCandidate ? digest_of(path) : reference_sha;
     spec.variant = side == Side::kReference ? "logits" : side == Side::kItself ? "itself" : "";
     spec.target = request.target;
-    spec.scenario = "drift";
+    spec.scenario = ModeScenarioName(CaseKind::kDrift);
     spec.settings.seed = request.seed;
     spec.monitor = request.monitor;
     // The row of the reference against itself is a case of its own, even when a candidate is

@@ -50,7 +50,7 @@ PipelinePlan EveryKindOfStage() {
   return plan;
 }
 
-TuneTag RoundTag() {
+TuneTag TuneRoundTag() {
   TuneTag tag;
   tag.race = "r1";
   tag.model = "m";
@@ -93,14 +93,14 @@ TEST(CaseSpec, KeysAreTheOnesEarlierReleasesGaveTheSameCases) {
   EXPECT_EQ(CaseKey(host), "5a30fbdb15a5b470");
 
   CaseSpec tuned = one;
-  tuned.tune = RoundTag();
+  tuned.tune = TuneRoundTag();
   EXPECT_EQ(CaseKey(tuned), "2ebeccf1eca9d244");
 }
 
 TEST(CaseSpec, TheWorkerReadsBackTheCaseItWasSent) {
   CaseSpec spec = BaseCase();
   spec.target = ParseTarget(kTarget).take();
-  spec.tune = RoundTag();
+  spec.tune = TuneRoundTag();
   spec.tune->entrants = {{"threads=2", 1.0}};
   spec.pipeline = EveryKindOfStage();
   spec.pipeline->label = kTarget;

@@ -10,7 +10,7 @@ const ScenarioEntry kOfflineScenario = {
     "offline", "offline",
     "queries back to back on --concurrency sessions, --batch samples each: throughput in samples/s",
     SessionKind::kTensor, "sessions concurrency batch",
-    {.judge_cv = true, .judge_stability = true, .throughput = true},
+    {.judge_cv = true, .judge_stability = true, .throughput = true, .compared_by_throughput = true},
     ParseNoParameter, CanonicalFamily, ConcurrencyStreams, nullptr, MakeStreamed<ClosedLoopScenario>};
 
 }  // namespace edgebench

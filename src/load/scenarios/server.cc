@@ -45,7 +45,7 @@ const ScenarioEntry kServerScenario = {
     "server", "server:QPS",
     "Poisson arrivals at QPS served by --concurrency sessions: latency from arrival, queueing included",
     SessionKind::kTensor, "sessions concurrency p99_bound_ms find_peak",
-    {.judge_cv = false, .server = true},
+    {.judge_cv = false, .server = true, .compared_by_throughput = true},
     ParseServer, CanonicalServer, ConcurrencyStreams, nullptr, MakeStreamed<ServerScenario>};
 
 }  // namespace edgebench

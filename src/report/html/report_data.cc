@@ -23,6 +23,7 @@
 #include "stats/summary.h"
 #include "tune/race_records.h"
 #include "tune/race_text.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -52,7 +53,8 @@ bool ByX(const json& a, const json& b) { return a["x"].get<double>() < b["x"].ge
 double Mib(double bytes) { return bytes / (1024.0 * 1024.0); }
 
 bool IsTensorScenario(const Record& r) {
-  return r.scenario != "llm" && r.scenario != "accuracy" && r.scenario != "agree";
+  const CaseKind kind = CaseKindOf(r.scenario);
+  return kind != CaseKind::kLanguageModel && kind != CaseKind::kAccuracy && kind != CaseKind::kAgree;
 }
 
 // ---- environment ------------------------------------------------------------------------
@@ -222,7 +224,7 @@ json WarmupSection(const ReportInputs& in) {
   int left_out = 0;
   std::map<std::string, size_t> per_model;  // one chart per model, each of at most the limit
   for (const Record& r : in.records) {
-    if (r.status != CaseStatus::kOk || r.scenario != "single-stream" || r.measured_ns.empty()) {
+    if (r.status != CaseStatus::kOk || !RulesOfScenario(r.scenario).baseline || r.measured_ns.empty()) {
       continue;
     }
     if (per_model[r.model]++ >= kMaxCurvesPerChart) {
@@ -284,7 +286,7 @@ json LoadSection(const ReportInputs& in) {
   for (Group& g : groups) {
     if (g.axis != "streams") continue;
     for (const Record& r : in.records) {
-      if (r.status == CaseStatus::kOk && r.scenario == "single-stream" && r.model == g.model &&
+      if (r.status == CaseStatus::kOk && RulesOfScenario(r.scenario).baseline && r.model == g.model &&
           r.variant == g.variant && r.requested_target == g.target && r.summary.count > 0) {
         g.records.push_back(&r);
       }

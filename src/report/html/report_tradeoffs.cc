@@ -3,6 +3,7 @@
 #include <set>
 
 #include "report/pareto.h"
+#include "load/case_kind.h"
 
 namespace edgebench {
 namespace {
@@ -44,9 +45,9 @@ Status CheckTradeoffsQuery(const TradeoffsQuery& query) {
 Json TradeoffsSection(const std::vector<Record>& records, const TradeoffsQuery& query) {
   std::set<std::string> models, with_accuracy;
   for (const Record& r : records) {
-    if (r.status != CaseStatus::kOk || r.scenario == "llm") continue;
+    if (r.status != CaseStatus::kOk || CaseKindOf(r.scenario) == CaseKind::kLanguageModel) continue;
     models.insert(r.model);
-    if (r.scenario == "accuracy") with_accuracy.insert(r.model);
+    if (CaseKindOf(r.scenario) == CaseKind::kAccuracy) with_accuracy.insert(r.model);
   }
   Json charts = Json::array();
   Json notes = Json::array();
