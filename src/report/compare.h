@@ -11,13 +11,10 @@
 
 #include "core/status.h"
 #include "record/record.h"
+#include "report/compare_pairing.h"
 #include "stats/significance.h"
 
 namespace edgebench {
-
-// The record fields --by may pair cases on, instead of the case key.
-inline const std::vector<std::string> kCompareMatchFields = {"model",  "variant", "artifact", "backend",
-                                                             "device", "target",  "scenario", "host"};
 
 struct CompareOptions {
   double noise_threshold = 0.01;  // relative, Criterion's default is 0.01 too

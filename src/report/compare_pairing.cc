@@ -4,7 +4,6 @@
 #include <set>
 #include <sstream>
 
-#include "report/compare.h"
 
 namespace edgebench {
 

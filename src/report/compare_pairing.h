@@ -11,6 +11,10 @@
 
 namespace edgebench {
 
+// The record fields --by may pair cases on, instead of the case key.
+inline const std::vector<std::string> kCompareMatchFields = {"model",  "variant", "artifact", "backend",
+                                                             "device", "target",  "scenario", "host"};
+
 // The value of a --by field of a record ("host": its fleet name, else its hostname).
 std::string FieldValue(const Record& record, const std::string& field);
 
