@@ -1,5 +1,7 @@
 #include "record/energy_phases.h"
 
+#include "record/energy_integral.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

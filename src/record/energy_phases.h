@@ -3,7 +3,8 @@
 // and the energy above it, and a language model's energy split between prefill and decode.
 #pragma once
 
-#include "record/monitor_derive.h"
+#include "record/monitor_context.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 

@@ -3,6 +3,7 @@
 // counter that wraps, the prefill/decode split of a language model's requests, overlapping
 // requests and a sensor that disappears.
 #include "record/energy_phases.h"
+#include "record/monitor_derive.h"
 
 #include <gtest/gtest.h>
 
