@@ -17,6 +17,7 @@
 #include "runner/model_spec.h"
 #include "runner/plan.h"
 #include "runner/run_plan.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -129,10 +130,7 @@ nlohmann::json ChecksToJson(const std::vector<CoverageCheck>& checks, const std:
 
 std::string Percent(int64_t part, int64_t whole) {
   if (whole <= 0) return "-";
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(part) / static_cast<double>(whole)
-      << "%";
-  return out.str();
+  return FormatPercent(static_cast<double>(part) / static_cast<double>(whole), "%.1f");
 }
 
 std::string MegaBytes(int64_t bytes) {

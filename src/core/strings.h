@@ -48,6 +48,12 @@ inline std::string FormatNumber(const char* format, double value) {
   return buffer;
 }
 
+// A fraction as a percentage through a printf format for the number: FormatPercent(0.125, "%.1f")
+// is "12.5%", with "%+.1f" "+12.5%". The one percent formatter: each caller keeps its format.
+inline std::string FormatPercent(double fraction, const char* number_format) {
+  return FormatNumber(number_format, fraction * 100) + "%";
+}
+
 // "1200000000 bytes (1.2 GB)", for messages about sizes refused before allocating.
 inline std::string BytesAndGigabytes(uint64_t bytes) {
   char gb[32];

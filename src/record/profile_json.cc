@@ -1,4 +1,5 @@
 #include "record/profile_json.h"
+#include "core/strings.h"
 
 #include <cmath>
 #include <cstdio>
@@ -116,8 +117,7 @@ std::string TopOperatorsText(const OperatorProfile& profile, int count) {
   int shown = 0;
   for (const OperatorTypeTime& t : TimeByOperatorType(profile)) {
     if (shown == count) break;
-    char share[16];
-    std::snprintf(share, sizeof share, " %.0f%%", 100.0 * static_cast<double>(t.total_ns) / static_cast<double>(total));
+    const std::string share = " " + FormatPercent(static_cast<double>(t.total_ns) / static_cast<double>(total), "%.0f");
     if (!text.empty()) text += ", ";
     text += t.op_type + (t.device == "cpu" ? "" : "@" + t.device) + share;
     ++shown;

@@ -5,18 +5,13 @@
 #include <cstdio>
 
 #include "record/json_numbers.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
 using nlohmann::json;
 
 namespace {
-
-std::string Percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100);
-  return buffer;
-}
 
 json WindowToJson(const LatencyWindow& w) {
   return {{"start_ns", w.start_ns}, {"end_ns", w.end_ns}, {"count", w.count}, {"p50_ns", OptionalInt(w.p50_ns)},
@@ -117,7 +112,7 @@ void CheckLoad(Record& r, const ScenarioRules& scenario) {
   for (size_t i = 0; i < l.early_stopping.size(); ++i) {
     if (!l.early_stopping[i].supported) {
       r.invalid_reasons.push_back("early stopping: " + PercentileName(l.early_stopping_percentiles[i]) +
-                                  " not supported at confidence " + Percent(s.confidence) + ": " +
+                                  " not supported at confidence " + FormatPercent(s.confidence, "%.1f") + ": " +
                                   l.early_stopping[i].reason);
     }
   }

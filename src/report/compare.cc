@@ -11,6 +11,7 @@
 #include "metrics/metrics.h"
 #include "stats/summary.h"
 #include "load/case_kind.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -305,8 +306,7 @@ std::optional<MetricComparison> RunLevel(const std::string& name, const std::str
     case ChangeVerdict::kSlower: m.verdict = MetricVerdict::kSlower; break;
     case ChangeVerdict::kNoChange: m.verdict = MetricVerdict::kNoChange; break;
   }
-  char spread[32];
-  std::snprintf(spread, sizeof spread, "%.1f%%", change->run_to_run_cv * 100);
+  const std::string spread = FormatPercent(change->run_to_run_cv, "%.1f");
   m.note = "run level: " + std::to_string(base.size()) + " BASE and " + std::to_string(candidate.size()) +
            " NEW runs, each run's " + name + " one observation (Student's t on their logarithms); run-to-run "
            "spread " + spread;
@@ -444,9 +444,7 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
 }
 
 std::string SignedPercent(double fraction, bool sign) {
-  char text[32];
-  std::snprintf(text, sizeof text, sign ? "%+.2f%%" : "%.2f%%", 100 * fraction);
-  return text;
+  return FormatPercent(fraction, sign ? "%+.2f" : "%.2f");
 }
 
 Result<Comparison> CompareRecords(const std::vector<Record>& base, const std::vector<Record>& candidate,

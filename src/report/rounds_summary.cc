@@ -6,6 +6,7 @@
 #include <map>
 
 #include "stats/significance.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -22,13 +23,7 @@ std::pair<std::optional<double>, std::optional<double>> RoundValues(const Record
   return {RoundsMs(r.summary.Percentile(0.5)), RoundsMs(r.summary.Percentile(0.99))};
 }
 
-std::string Fixed(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
-std::string Percent(double fraction) { return Fixed("%+.1f%%", fraction * 100); }
 
 void FinishMetric(RoundsMetric& m) {
   std::vector<double> v = m.values;
@@ -79,8 +74,8 @@ NeighbourVerdict JudgeRounds(const std::vector<double>& above, const std::vector
 }
 
 std::string NeighbourVerdict::ChangeText() const {
-  return Percent(*change) + " [" + Percent(*ci_low) + ", " + Percent(*ci_high) + "], p " +
-         (*p < 0.001 ? std::string("<0.001") : Fixed("%.3f", *p));
+  return FormatPercent(*change, "%+.1f") + " [" + FormatPercent(*ci_low, "%+.1f") + ", " + FormatPercent(*ci_high, "%+.1f") + "], p " +
+         (*p < 0.001 ? std::string("<0.001") : FormatNumber("%.3f", *p));
 }
 
 RoundsMetric SummarizeRoundValues(const std::string& name, std::vector<double> values) {
@@ -98,15 +93,15 @@ std::string MetricText(const RoundsMetric& m) {
   if (!m.median) return "-";
   const double magnitude = std::fabs(*m.median);
   const char* format = magnitude >= 100 ? "%.1f" : magnitude >= 10 ? "%.2f" : magnitude >= 1 ? "%.3f" : "%.4f";
-  std::string text = Fixed(format, *m.median);
-  if (m.ci_low && m.ci_high) text += " [" + Fixed(format, *m.ci_low) + ", " + Fixed(format, *m.ci_high) + "]";
+  std::string text = FormatNumber(format, *m.median);
+  if (m.ci_low && m.ci_high) text += " [" + FormatNumber(format, *m.ci_low) + ", " + FormatNumber(format, *m.ci_high) + "]";
   return text;
 }
 
 // The verdicts' rule, in words: printed under the table and shown in the report.
 std::string RuleText(const RoundsSummary& summary) {
-  return "a target is faster or slower than the one ranked above it when p < " + Fixed("%g", summary.alpha) +
-         " and the whole 95% interval of the change lies outside +-" + Fixed("%g", summary.noise_threshold * 100) +
+  return "a target is faster or slower than the one ranked above it when p < " + FormatNumber("%g", summary.alpha) +
+         " and the whole 95% interval of the change lies outside +-" + FormatNumber("%g", summary.noise_threshold * 100) +
          "% (Student's t on the rounds' logarithms, as `edgebench compare` run by run); otherwise not resolved "
          "at this noise";
 }
@@ -198,7 +193,7 @@ std::string FormatRoundsSummary(const RoundsSummary& summary) {
   for (const CaseRounds& c : summary.cases) {
     out += Pad(c.model, model_width + 2) + Pad(c.target, target_width + 2) + Pad(c.scenario, scenario_width + 2) +
            Pad(std::to_string(c.valid) + "/" + std::to_string(c.rounds), 8) + Pad(MetricText(c.first), 28) +
-           Pad(MetricText(c.second), 28) + (c.first.spread ? Fixed("%.1f%%", *c.first.spread * 100) : "-") + "\n";
+           Pad(MetricText(c.second), 28) + (c.first.spread ? FormatPercent(*c.first.spread, "%.1f") : "-") + "\n";
   }
   for (const RoundsRanking& ranking : summary.rankings) {
     out += "ranking of " + ranking.model + " (" + ranking.scenario + ") by median " + ranking.metric + ":\n";

@@ -42,7 +42,7 @@ std::vector<StageColumn> MakeColumns() {
       {"p90 (ms)", [](const Record&, const S& s) { return StageMsCell(s.p90_ns); }, true},
       {"p99 (ms)", [](const Record&, const S& s) { return StageMsCell(s.p99_ns); }, true},
       {"mean (ms)", [](const Record&, const S& s) { return s.queries ? StageMsOfCell(s.mean_ns) : std::string(kNoValue); }, true},
-      {"share", [](const Record&, const S& s) { return FormatNumber("%.1f%%", 100 * s.share); }, true},
+      {"share", [](const Record&, const S& s) { return FormatPercent(s.share, "%.1f"); }, true},
       {"host CPU (ms)",
        [](const Record&, const S& s) { return s.cpu_mean_ns ? StageMsOfCell(*s.cpu_mean_ns) : std::string(kNoValue); },
        true},

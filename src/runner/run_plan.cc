@@ -91,9 +91,7 @@ class Progress {
   static std::string Headline(const Record& r) {
     if (r.status != CaseStatus::kOk) return r.failed_stage.empty() ? "" : " at " + r.failed_stage;
     if (r.accuracy) {
-      char text[64];
-      std::snprintf(text, sizeof text, ", top-1 %.2f%%", 100 * r.accuracy->top1_accuracy.value);
-      return text;
+      return ", top-1 " + FormatPercent(r.accuracy->top1_accuracy.value, "%.2f");
     }
     if (r.token_drift && r.token_drift->drift) {
       char text[64];

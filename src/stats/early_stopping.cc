@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "stats/summary.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -13,12 +14,6 @@ namespace {
 
 bool ValidArguments(double percentile, double confidence) {
   return percentile > 0.0 && percentile < 1.0 && confidence > 0.0 && confidence < 1.0;
-}
-
-std::string Percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%g%%", fraction * 100.0);
-  return buffer;
 }
 
 // The largest value in [lo, hi] for which ok() holds, given that ok(lo) holds and ok is
@@ -104,7 +99,7 @@ EarlyStoppingResult EarlyStoppingPercentile(const std::vector<int64_t>& sorted_n
     return result;
   }
   const std::string what =
-      PercentileName(percentile) + " with " + Percent(confidence) + " confidence";
+      PercentileName(percentile) + " with " + FormatPercent(confidence, "%g") + " confidence";
   result.queries_needed = EarlyStoppingMinQueriesForEstimate(percentile, confidence);
   if (n < result.queries_needed) {
     result.reason = what + " needs at least " + std::to_string(result.queries_needed) +
@@ -150,7 +145,7 @@ EarlyStoppingResult EarlyStoppingServer(const std::vector<int64_t>& latencies_ns
   result.queries_needed = EarlyStoppingMinQueries(percentile, confidence, t);
   result.supported = result.queries_needed >= 0 && n >= result.queries_needed;
   const std::string what = PercentileName(percentile) + " within " + std::to_string(bound_ns) +
-                           " ns with " + Percent(confidence) + " confidence";
+                           " ns with " + FormatPercent(confidence, "%g") + " confidence";
   const std::string counts = std::to_string(t) + " of " + std::to_string(n) +
                              " queries over the bound, at least " +
                              std::to_string(result.queries_needed) + " queries needed";

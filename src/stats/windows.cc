@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "stats/summary.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -49,12 +50,6 @@ double Spread(const std::vector<double>& values) {
   return *max / *min - 1.0;
 }
 
-std::string WindowPercent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g%%", fraction * 100.0);
-  return buffer;
-}
-
 }  // namespace
 
 StabilityCheck CheckStability(const std::vector<LatencyWindow>& windows, int last_n,
@@ -92,14 +87,14 @@ StabilityCheck CheckStability(const std::vector<LatencyWindow>& windows, int las
   if (failed.empty()) {
     check.latency_spread = Spread(p50s);
     if (check.latency_spread > tolerance + kSlack) {
-      failed.push_back("p50" + last_windows + WindowPercent(check.latency_spread) + " > " +
-                       WindowPercent(tolerance));
+      failed.push_back("p50" + last_windows + FormatPercent(check.latency_spread, "%.3g") + " > " +
+                       FormatPercent(tolerance, "%.3g"));
     }
   }
   check.throughput_spread = Spread(throughputs);
   if (check.throughput_spread > tolerance + kSlack) {
-    failed.push_back("throughput" + last_windows + WindowPercent(check.throughput_spread) + " > " +
-                     WindowPercent(tolerance));
+    failed.push_back("throughput" + last_windows + FormatPercent(check.throughput_spread, "%.3g") + " > " +
+                     FormatPercent(tolerance, "%.3g"));
   }
   for (const std::string& rule : failed) {
     check.failed_rule += (check.failed_rule.empty() ? "" : "; ") + rule;

@@ -11,7 +11,6 @@ namespace {
 
 std::string RaceSeconds(int64_t ns) { return FormatNumber(ns >= 10'000'000'000 ? "%.0f s" : "%.3g s", ns / 1e9); }
 
-std::string RacePercent(double fraction) { return FormatNumber("%.1f%%", fraction * 100); }
 
 }  // namespace
 
@@ -40,7 +39,7 @@ std::string RaceText(const RaceDescription& race, const RaceResult& r) {
     if (r.winner && *r.winner == i) {
       result = "WINNER";
     } else if (r.runner_up && *r.runner_up == i) {
-      result = "runner-up, " + RacePercent(r.margin) + " worse" + (e.alive ? "" : "; dropped: " + e.drop_reason);
+      result = "runner-up, " + FormatPercent(r.margin, "%.1f") + " worse" + (e.alive ? "" : "; dropped: " + e.drop_reason);
     } else if (!e.alive) {
       result = "dropped: " + e.drop_reason;
     } else {
@@ -89,7 +88,7 @@ std::string RaceText(const RaceDescription& race, const RaceResult& r) {
     if (r.runner_up) {
       const EntrantState& u = r.entrants[*r.runner_up];
       out << "runner-up: " << u.label << ": " << FormatMetricValue(s.objective, u.objective.estimate) << " "
-          << FormatInterval(s.objective, u.objective) << ", " << RacePercent(r.margin) << " worse by its estimate"
+          << FormatInterval(s.objective, u.objective) << ", " << FormatPercent(r.margin, "%.1f") << " worse by its estimate"
           << (r.runner_up_round >= 0 ? " than the winner's in round " + std::to_string(r.runner_up_round) +
                                            ", when it was dropped"
                                      : std::string())
@@ -121,8 +120,8 @@ std::string RaceText(const RaceDescription& race, const RaceResult& r) {
     out << "; the exhaustive sweep at the same final precision (" << r.final_queries << " queries for each of "
         << r.entrants.size() << ") would take about " << RaceSeconds(r.exhaustive_case_ns) << " ("
         << RaceSeconds(r.exhaustive_measured_ns) << " measuring): "
-        << RacePercent(static_cast<double>(r.spent_case_ns) / r.exhaustive_case_ns) << " of its case time, "
-        << RacePercent(r.exhaustive_measured_ns > 0 ? static_cast<double>(r.spent_measured_ns) / r.exhaustive_measured_ns : 0)
+        << FormatPercent(static_cast<double>(r.spent_case_ns) / r.exhaustive_case_ns, "%.1f") << " of its case time, "
+        << FormatPercent(r.exhaustive_measured_ns > 0 ? static_cast<double>(r.spent_measured_ns) / r.exhaustive_measured_ns : 0, "%.1f")
         << " of its measuring time";
   }
   out << "\n";
