@@ -18,6 +18,7 @@
 
 #include "backends/registry.h"
 #include "record/record.h"
+#include "load/finish_record.h"
 
 namespace edgebench::testing {
 

@@ -34,19 +34,6 @@ const ScenarioEntry* FindRegisteredScenario(const std::string& family) {
   return nullptr;
 }
 
-namespace {
-
-std::optional<ScenarioRules> RulesOfScenario(const std::string& scenario, const RunSettings& settings) {
-  auto spec = ParseScenario(scenario);
-  if (!spec.ok()) return std::nullopt;
-  return ScenarioRules{spec.value().entry->rules, spec.value().entry->streams(spec.value(), settings)};
-}
-
-// The record module learns each scenario's rules from the registry (record/scenario_rules.h).
-const bool kRulesInstalled = (InstallScenarioRulesLookup(RulesOfScenario), true);
-
-}  // namespace
-
 bool ScenarioUsesSetting(const ScenarioEntry& entry, const std::string& setting) {
   std::istringstream words(entry.settings ? entry.settings : "");
   for (std::string word; words >> word;) {

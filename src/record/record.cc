@@ -421,7 +421,7 @@ json RecordToJson(const Record& r) {
   return j;
 }
 
-Result<Record> RecordFromJson(const json& j) {
+Result<Record> RecordFromJsonByRules(const json& j, ScenarioRulesLookup rules) {
   try {
     Record r;
     const std::string schema = j.at("schema").get<std::string>();
@@ -568,7 +568,7 @@ Result<Record> RecordFromJson(const json& j) {
     // The summary, settling and verdict are derived: recompute them from the raw samples. A
     // stored verdict that disagrees (an older version's rules, or an edited record) is replaced
     // by the recomputed one, with a warning, so no record claims a verdict its samples deny.
-    FinishRecord(r);
+    FinishRecordByRules(r, rules ? rules(r.scenario, r.effective_settings) : std::nullopt);
     const json verdict = j.value("verdict", json::object());
     if (verdict.contains("valid") && verdict.at("valid").get<bool>() != r.valid) {
       r.read_warnings.push_back("record " + r.id + ": its stored verdict (" +
@@ -621,7 +621,7 @@ void AddHistogramNotes(Record& r) {
 
 }  // namespace
 
-void FinishRecord(Record& r) {
+void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario) {
   if (r.measured_histograms) {
     r.summary = SummarizeHistogram(r.measured_histograms->Total(), r.measured_histograms->TotalMoments(),
                                    r.measured_wall_ns);
@@ -631,7 +631,6 @@ void FinishRecord(Record& r) {
   AddHistogramNotes(r);
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
-  const auto scenario = LookUpScenarioRules(r.scenario, r.effective_settings);
   const RecordSection* mode_section = ModeSectionOf(r);
   const bool tensor_load = !r.llm && !mode_section && scenario.has_value();
   // Latency under queueing (server) and over a soak's drift is what those scenarios measure:

@@ -1,7 +1,7 @@
 // What the record needs to know of a load scenario: the rules its record is summarized and
 // judged by, and its streams. Each scenario's entry (load/scenario_registry.h) declares them;
-// the record module reads them through a lookup that the registry installs, so that record/
-// depends on no scenario (nor on load/).
+// the record is handed them (record/record.h FinishRecordByRules, RecordFromJsonByRules; the
+// registry's by load/finish_record.h), so that record/ depends on no scenario (nor on load/).
 #pragma once
 
 #include <optional>
@@ -41,12 +41,8 @@ struct ScenarioRules {
 };
 
 // The rules of scenario `scenario` (a record's canonical text) under `settings`; nullopt for a
-// text no scenario parses, or when no lookup is installed.
+// text no scenario parses. The record's reader and FinishRecordByRules are handed one: the
+// scenario registry's (load/finish_record.h).
 using ScenarioRulesLookup = std::optional<ScenarioRules> (*)(const std::string& scenario, const RunSettings& settings);
-
-// Called once, by the scenario registry as the program starts.
-void InstallScenarioRulesLookup(ScenarioRulesLookup lookup);
-
-std::optional<ScenarioRules> LookUpScenarioRules(const std::string& scenario, const RunSettings& settings);
 
 }  // namespace edgebench

@@ -1,4 +1,5 @@
 #include "report/store.h"
+#include "load/finish_record.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

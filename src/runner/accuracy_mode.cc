@@ -4,6 +4,7 @@
 #include "runner/accuracy_case.h"
 #include "runner/case_record.h"
 #include "load/case_kind.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

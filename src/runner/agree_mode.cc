@@ -7,6 +7,7 @@
 #include "runner/outputs_case.h"
 #include "runner/case_record.h"
 #include "load/case_kind.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

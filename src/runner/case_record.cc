@@ -6,6 +6,7 @@
 #include "core/environment.h"
 #include "core/machine_limits.h"
 #include "load/case_kind.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 

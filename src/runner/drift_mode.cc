@@ -9,6 +9,7 @@
 #include "runner/intermediates_case.h"
 #include "runner/case_record.h"
 #include "load/case_kind.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -16,6 +16,7 @@
 #include "runner/pipeline_file.h"
 #include "runner/resolve_target.h"
 #include "stats/summary.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

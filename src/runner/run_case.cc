@@ -20,6 +20,7 @@
 #include "runner/resolve_target.h"
 #include "core/strings.h"
 #include "core/tensor_work.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -16,6 +16,7 @@
 #include "runner/run_case.h"
 #include "runner/worker_process.h"
 #include "load/case_kind.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

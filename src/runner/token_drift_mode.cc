@@ -10,6 +10,7 @@
 #include "runner/case_record.h"
 #include "runner/token_logits_case.h"
 #include "load/case_kind.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

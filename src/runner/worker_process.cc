@@ -25,6 +25,7 @@
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
 #include "runner/token_logits_case.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -21,6 +21,7 @@
 #include "report/html/report_data.h"
 #include "report/html/report_page.h"
 #include "report/store.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

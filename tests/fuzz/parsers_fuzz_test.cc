@@ -16,6 +16,7 @@
 #include "record/record.h"
 #include "runner/model_spec.h"
 #include "runner/suite_file.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -14,6 +14,7 @@
 #include "load/server.h"
 #include "null_sessions.h"
 #include "record/record.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -12,6 +12,7 @@
 #include "load/scenario.h"
 #include "null_sessions.h"
 #include "record/record.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -9,6 +9,7 @@
 
 #include "../test_util.h"
 #include "report/store.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

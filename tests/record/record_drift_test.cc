@@ -10,6 +10,7 @@
 #include "../test_util.h"
 #include "record/record.h"
 #include "record/record_sections.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "../test_util.h"
 #include "record/monitor_json.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

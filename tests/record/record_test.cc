@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../test_util.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -4,6 +4,7 @@
 
 #include "../test_util.h"
 #include "record/record.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

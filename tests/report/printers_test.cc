@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "../test_util.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -11,6 +11,7 @@
 #include "report/html/chart_library.h"
 #include "report/html/report_page.h"
 #include "report/store.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "../test_util.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -13,6 +13,7 @@
 #include "runner/case_mode.h"
 #include "runner/interrupt.h"
 #include "runner/run_case.h"
+#include "load/finish_record.h"
 
 namespace edgebench {
 namespace {

@@ -1,0 +1,20 @@
+#include "load/finish_record.h"
+
+#include "load/scenario_registry.h"
+#include "load/scenario_spec.h"
+
+namespace edgebench {
+
+std::optional<ScenarioRules> ScenarioRulesOf(const std::string& scenario, const RunSettings& settings) {
+  auto spec = ParseScenario(scenario);
+  if (!spec.ok()) return std::nullopt;
+  return ScenarioRules{spec.value().entry->rules, spec.value().entry->streams(spec.value(), settings)};
+}
+
+void FinishRecord(Record& record) {
+  FinishRecordByRules(record, ScenarioRulesOf(record.scenario, record.effective_settings));
+}
+
+Result<Record> RecordFromJson(const nlohmann::json& json) { return RecordFromJsonByRules(json, ScenarioRulesOf); }
+
+}  // namespace edgebench
