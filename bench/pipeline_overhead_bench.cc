@@ -18,8 +18,8 @@
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
 #include "pipeline/pipeline_system.h"
-#include "runner/pipeline_case.h"
-#include "runner/pipeline_file.h"
+#include "worker/pipeline_case.h"
+#include "plan/pipeline_file.h"
 
 namespace edgebench {
 void RegisterBuiltBackends(Registry& registry, const std::string& plugin_dir);

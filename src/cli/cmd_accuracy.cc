@@ -21,8 +21,8 @@
 #include "report/store.h"
 #include "cli/monitor_options.h"
 #include "runner/accuracy_mode.h"
-#include "runner/plan.h"
-#include "runner/resolve_target.h"
+#include "plan/plan.h"
+#include "plan/resolve_target.h"
 #include "runner/resume.h"
 #include "runner/run_plan.h"
 

@@ -19,7 +19,7 @@
 #include "record/record.h"
 #include "report/store.h"
 #include "runner/agree_mode.h"
-#include "runner/pipeline_file.h"
+#include "plan/pipeline_file.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {

@@ -14,8 +14,8 @@
 #include "diagnose/coverage.h"
 #include "diagnose/coverage_check.h"
 #include "core/model_ops.h"
-#include "runner/model_spec.h"
-#include "runner/plan.h"
+#include "plan/model_spec.h"
+#include "plan/plan.h"
 #include "runner/run_plan.h"
 #include "core/strings.h"
 

@@ -1,7 +1,7 @@
 // `edgebench drift MODEL --reference fp32 --candidate int8-qdq-minmax-c100 --target ort:cpu`:
 // where a candidate (a quantized variant, another artifact) starts to differ from a reference.
 // Both run the same samples, each in its own worker that writes every intermediate tensor to a
-// file in a temporary directory (runner/intermediates_case.h); the tensors are matched by name
+// file in a temporary directory (worker/intermediates_case.h); the tensors are matched by name
 // and compared here, file against file (diagnose/drift.h). docs/drift.md says how to read it.
 #include <stdlib.h>
 
@@ -32,8 +32,8 @@
 #include "record/record_drift.h"
 #include "report/store.h"
 #include "runner/drift_mode.h"
-#include "runner/model_spec.h"
-#include "runner/plan.h"
+#include "plan/model_spec.h"
+#include "plan/plan.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {

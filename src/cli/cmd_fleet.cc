@@ -21,7 +21,7 @@
 #include "cli/commands.h"
 #include "fleet/fleet_files.h"
 #include "fleet/fleet_outcome.h"
-#include "runner/suite_file.h"
+#include "plan/suite_file.h"
 
 namespace edgebench {
 namespace {

@@ -10,7 +10,7 @@
 #include "cli/round_options.h"
 #include "cli/commands.h"
 #include "cli/record_output.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 #include "runner/run_plan.h"
 
 namespace edgebench {

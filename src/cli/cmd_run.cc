@@ -16,8 +16,8 @@
 #include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "load/scenario_registry.h"
-#include "runner/plan.h"
-#include "runner/run_request_check.h"
+#include "plan/plan.h"
+#include "plan/run_request_check.h"
 #include "stats/summary.h"
 #include "runner/run_plan.h"
 

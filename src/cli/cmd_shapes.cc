@@ -16,8 +16,8 @@
 #include "load/scenario.h"
 #include "report/shape_matrix.h"
 #include "core/cartesian.h"
-#include "runner/pipeline_file.h"
-#include "runner/plan.h"
+#include "plan/pipeline_file.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 namespace {

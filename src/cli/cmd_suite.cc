@@ -1,4 +1,4 @@
-// `edgebench suite FILE [--resume]`: runs a declared plan (runner/suite_file.h), each case in its
+// `edgebench suite FILE [--resume]`: runs a declared plan (plan/suite_file.h), each case in its
 // worker, appending every record to the store as it completes. --resume skips the cases whose
 // case key the store already holds, so a suite killed mid-way ends, once resumed, with exactly
 // one record per case.
@@ -15,11 +15,11 @@
 #include "cli/record_output.h"
 #include "inputs/input_source.h"
 #include "report/store.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 #include "runner/resume.h"
 #include "runner/run_plan.h"
-#include "runner/run_request_check.h"
-#include "runner/suite_file.h"
+#include "plan/run_request_check.h"
+#include "plan/suite_file.h"
 #include "load/case_kind.h"
 
 namespace edgebench {

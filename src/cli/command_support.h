@@ -44,7 +44,7 @@ void AddResumeOptions(CLI::App* cmd, ResumeFlags& flags);
 Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const std::string& out_dir,
                                               const std::string& command);
 
-// A suite's block of a mode's flags (runner/suite_file.h SuiteModeBlock: `--KEY VALUE` pairs)
+// A suite's block of a mode's flags (plan/suite_file.h SuiteModeBlock: `--KEY VALUE` pairs)
 // parsed by `app`, which holds the command's own flags: a suite says what the command can, and
 // is checked as the command checks. The error is the parser's, naming the flag.
 Status ParseSuiteBlock(CLI::App& app, const std::vector<std::string>& args);

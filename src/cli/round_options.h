@@ -7,8 +7,8 @@
 
 #include "cli/commands.h"
 #include "core/status.h"
-#include "runner/rounds.h"
-#include "runner/start_modes.h"
+#include "plan/rounds.h"
+#include "plan/start_modes.h"
 
 namespace edgebench {
 
@@ -20,8 +20,8 @@ struct RoundFlags {
 
 void AddRoundOptions(CLI::App* cmd, RoundFlags& flags);
 
-// The plan with --start's cold and warm cases (runner/start_modes.h), run --rounds times in
-// --order (runner/rounds.h); an error names the flag.
+// The plan with --start's cold and warm cases (plan/start_modes.h), run --rounds times in
+// --order (plan/rounds.h); an error names the flag.
 Result<std::vector<PlannedCase>> ApplyRoundFlags(const std::vector<PlannedCase>& plan, const RoundFlags& flags);
 
 }  // namespace edgebench

@@ -8,8 +8,8 @@
 
 #include "cli/commands.h"
 #include "record/monitor_record.h"
-#include "runner/model_spec.h"
-#include "runner/plan.h"
+#include "plan/model_spec.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 

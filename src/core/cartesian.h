@@ -1,7 +1,7 @@
 // The one cartesian expansion of the tree: a suite target's option lists, a shape sweep's --dim
 // values, a tuning space and an llm run's prompt x generation lengths all hand their list sizes
 // here. The count is known before anything is made, so each caller refuses a product past its
-// limit (runner/plan.h's kMaxPlannedCases, tune's 4,096 configurations) before allocating it.
+// limit (plan/plan.h's kMaxPlannedCases, tune's 4,096 configurations) before allocating it.
 #pragma once
 
 #include <cstddef>

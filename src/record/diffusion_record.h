@@ -43,7 +43,7 @@ struct DiffusionOutputSummary {
 };
 
 struct DiffusionRecord {
-  nlohmann::json settings;  // runner/diffusion_settings.h, as run
+  nlohmann::json settings;  // plan/diffusion_settings.h, as run
   std::string prompt;       // how the prompt's tokens were made
   std::vector<DiffusionStepRecord> steps;
   std::vector<DiffusionOutputSummary> outputs;  // final latents, image

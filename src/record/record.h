@@ -177,7 +177,7 @@ struct Record {
   std::string schema = kRecordSchema;
   std::string id;
   std::string started_at;  // UTC, ISO 8601
-  std::string case_key;    // CaseKey() of the case's configuration (runner/case_spec.h)
+  std::string case_key;    // CaseKey() of the case's configuration (plan/case_spec.h)
 
   // Configuration.
   std::string model;     // model name

@@ -1,8 +1,8 @@
 #include "runner/accuracy_mode.h"
 
 #include "core/sha256.h"
-#include "runner/accuracy_case.h"
-#include "runner/case_record.h"
+#include "worker/accuracy_case.h"
+#include "worker/case_record.h"
 #include "load/case_kind.h"
 #include "load/finish_record.h"
 

@@ -10,14 +10,14 @@
 #include "backends/registry.h"
 #include "inputs/labelled_images.h"
 #include "runner/case_mode.h"
-#include "runner/model_spec.h"
-#include "runner/plan.h"
+#include "plan/model_spec.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 
 // What every pass of one `accuracy` command shares.
 struct AccuracyPlanRequest {
-  // The model once per variant to run (runner/model_spec.h SelectVariant), with the variant's
+  // The model once per variant to run (plan/model_spec.h SelectVariant), with the variant's
   // name ("" for a model without variants).
   std::vector<std::pair<std::string, ModelSpec>> variants;
   std::vector<Target> targets;

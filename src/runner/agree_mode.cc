@@ -4,8 +4,8 @@
 
 #include "core/sha256.h"
 #include "diagnose/output_mapping.h"
-#include "runner/outputs_case.h"
-#include "runner/case_record.h"
+#include "worker/outputs_case.h"
+#include "worker/case_record.h"
 #include "load/case_kind.h"
 #include "load/finish_record.h"
 

@@ -16,8 +16,8 @@
 #include "backends/registry.h"
 #include "diagnose/target_agreement.h"
 #include "runner/case_mode.h"
-#include "runner/model_spec.h"
-#include "runner/plan.h"
+#include "plan/model_spec.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 

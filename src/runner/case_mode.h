@@ -9,7 +9,7 @@
 #include <string>
 
 #include "record/record.h"
-#include "runner/case_spec.h"
+#include "plan/case_spec.h"
 #include "runner/worker_process.h"
 
 namespace edgebench {

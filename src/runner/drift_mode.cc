@@ -6,8 +6,8 @@
 
 #include "core/sha256.h"
 #include "diagnose/candidate_drift.h"
-#include "runner/intermediates_case.h"
-#include "runner/case_record.h"
+#include "worker/intermediates_case.h"
+#include "worker/case_record.h"
 #include "load/case_kind.h"
 #include "load/finish_record.h"
 

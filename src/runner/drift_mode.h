@@ -3,7 +3,7 @@
 // a measured case gets: resume by case key, cooldown, interrupts, progress, the device monitor
 // beside each side's run, and its record (the typed `tensor_drift` section) stored as soon as it
 // exists. Each side runs in workers that write its tensors to files in a scratch directory
-// (runner/intermediates_case.h), removed when the plan's cases are gone; when the reference's own
+// (worker/intermediates_case.h), removed when the plan's cases are gone; when the reference's own
 // case is not run (resumed), the first candidate runs it again, without a record.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include "inputs/input_source.h"
 #include "inputs/labelled_images.h"
 #include "runner/case_mode.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 

@@ -13,7 +13,7 @@
 #include "load/scenario_spec.h"
 #include "runner/case_mode.h"
 #include "runner/interrupt.h"
-#include "runner/run_case.h"
+#include "worker/run_case.h"
 #include "runner/worker_process.h"
 #include "load/case_kind.h"
 #include "load/finish_record.h"

@@ -12,7 +12,7 @@
 #include "monitor/cooldown.h"
 #include "record/record.h"
 #include "report/store.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 

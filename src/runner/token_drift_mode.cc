@@ -7,8 +7,8 @@
 #include "core/sha256.h"
 #include "core/strings.h"
 #include "load/settings.h"
-#include "runner/case_record.h"
-#include "runner/token_logits_case.h"
+#include "worker/case_record.h"
+#include "worker/token_logits_case.h"
 #include "load/case_kind.h"
 #include "load/finish_record.h"
 

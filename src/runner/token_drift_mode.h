@@ -1,7 +1,7 @@
 // `edgebench drift` on GGUF language models as planned cases (scenario "drift"): the reference's
 // run, which writes its logits to a scratch file, then the reference against itself (its KLD must
 // be 0) and each candidate, each run by RunPlan through a token-drift mode in its own worker
-// (runner/token_logits_case.h), answering a record with its `token_drift` section. So token drift
+// (worker/token_logits_case.h), answering a record with its `token_drift` section. So token drift
 // gets resume by case key, cooldown, interrupts, progress, the device monitor beside each run and
 // records in the store. When the reference's case is not run (resumed), the first candidate runs
 // it again for its logits, without a record; a failed reference stops the plan.
@@ -12,7 +12,7 @@
 
 #include "backends/registry.h"
 #include "runner/case_mode.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 namespace edgebench {
 

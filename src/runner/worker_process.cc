@@ -21,10 +21,10 @@
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
 #include "record/monitor_json.h"
-#include "runner/intermediates_case.h"
+#include "worker/intermediates_case.h"
 #include "runner/interrupt.h"
-#include "runner/run_case.h"
-#include "runner/token_logits_case.h"
+#include "worker/run_case.h"
+#include "worker/token_logits_case.h"
 #include "load/finish_record.h"
 
 namespace edgebench {

@@ -17,10 +17,10 @@
 #include "backends/registry.h"
 #include "load/settings.h"
 #include "record/record.h"
-#include "runner/case_spec.h"
-#include "runner/intermediates_case.h"
-#include "runner/accuracy_case.h"
-#include "runner/outputs_case.h"
+#include "plan/case_spec.h"
+#include "worker/intermediates_case.h"
+#include "worker/accuracy_case.h"
+#include "worker/outputs_case.h"
 
 namespace edgebench {
 

@@ -14,8 +14,8 @@
 #include "inputs/npy_file.h"
 #include "mutation.h"
 #include "record/record.h"
-#include "runner/model_spec.h"
-#include "runner/suite_file.h"
+#include "plan/model_spec.h"
+#include "plan/suite_file.h"
 #include "load/finish_record.h"
 
 namespace edgebench {

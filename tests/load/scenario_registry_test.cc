@@ -7,7 +7,7 @@
 #include <set>
 
 #include "load/scenario.h"
-#include "runner/run_request_check.h"
+#include "plan/run_request_check.h"
 
 namespace edgebench {
 namespace {

@@ -1,13 +1,13 @@
 // A pipeline's loop (pipeline/pipeline_system.h): the stages of a diffusion's denoising step
 // run `steps` times per query, in order, each told its step; their time per query adds up the
 // steps', each step's time is kept apart, and the diffusion record's per-step summary
-// (runner/diffusion_case.h) reads them. Times come from an injected clock only the stages move.
+// (worker/diffusion_case.h) reads them. Times come from an injected clock only the stages move.
 #include <gtest/gtest.h>
 
 #include <atomic>
 
 #include "pipeline/pipeline_system.h"
-#include "runner/diffusion_case.h"
+#include "worker/diffusion_case.h"
 
 #include "fixed_stage.h"
 

@@ -61,7 +61,7 @@ TEST(Layering, StatsDependOnlyOnCoreAndCoreOnNothingOfOurs) {
   EXPECT_EQ(IncludesOutside("core", {"core", "backends/build_config.h"}), std::vector<std::string>{});
 }
 
-// A unit is a source and its header (src/runner/run_case.cc and .h: "runner/run_case"); a unit
+// A unit is a source and its header (src/worker/run_case.cc and .h: "worker/run_case"); a unit
 // uses another when either of its files includes the other's header. The units that use each
 // other, directly or through others: each set, sorted, as "a b c".
 std::set<std::string> IncludeCircles() {
@@ -135,6 +135,8 @@ const std::vector<std::vector<std::string>>& Layers() {
       {"pipeline"},
       {"tune"},
       {"report"},
+      {"plan"},
+      {"worker"},
       {"runner", "fleet"},
       {"cli"},
   };

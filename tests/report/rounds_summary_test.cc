@@ -8,7 +8,7 @@
 #include <cmath>
 #include <set>
 
-#include "runner/rounds.h"
+#include "plan/rounds.h"
 
 namespace edgebench {
 namespace {

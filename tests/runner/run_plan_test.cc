@@ -12,7 +12,7 @@
 #include "backends/target.h"
 #include "runner/case_mode.h"
 #include "runner/interrupt.h"
-#include "runner/run_case.h"
+#include "worker/run_case.h"
 #include "load/finish_record.h"
 
 namespace edgebench {

@@ -1,0 +1,63 @@
+// Reading a suite file's YAML with errors for people: every check reports
+// "FILE:LINE:COLUMN: what is wrong", pointing at the key of an empty value. The primitives the
+// suite reader (plan/suite_file.h) and its mode blocks (plan/suite_modes.h) share.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+template <typename Range>
+std::string JoinComma(const Range& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+// "a list", "a mapping", "'text'" or "nothing": what a node is, for messages.
+std::string TypeName(const YAML::Node& node);
+
+class SuiteYaml {
+ public:
+  explicit SuiteYaml(std::string path) : path_(std::move(path)) {}
+
+  // An error at `node` (at its key when the value is empty), or at the file when it has no mark.
+  Status At(const YAML::Node& node, const std::string& message) const;
+  static int Line(const YAML::Node& node) { return node.Mark().line + 1; }
+  // `map` must be a mapping whose keys are all in `known`, each once. Returns the values by key.
+  Result<std::map<std::string, YAML::Node>> Fields(const YAML::Node& map, const std::string& what,
+                                                   std::span<const std::string_view> known) const;
+  Result<std::string> String(const YAML::Node& node, const std::string& what) const;
+  Result<int64_t> Integer(const YAML::Node& node, const std::string& what, int64_t min) const;
+  Result<uint64_t> Unsigned(const YAML::Node& node, const std::string& what) const;
+  Result<bool> Boolean(const YAML::Node& node, const std::string& what) const;
+  Result<double> PositiveNumber(const YAML::Node& node, const std::string& what) const;
+  // A non-empty list; `example` shows the expected spelling.
+  Status List(const YAML::Node& node, const std::string& what, const std::string& example) const;
+  Result<std::vector<int64_t>> IntegerList(const YAML::Node& node, const std::string& what, int64_t min) const;
+
+ protected:
+  // yaml-cpp marks an empty value (`name:` and nothing) where the next token starts, often the
+  // next line; errors about it should point at its key instead.
+  void NoteKey(const YAML::Node& key, const YAML::Node& value) const;
+
+  std::string path_;
+
+ private:
+  mutable std::vector<std::pair<YAML::Node, YAML::Mark>> empty_values_;
+};
+
+}  // namespace edgebench
