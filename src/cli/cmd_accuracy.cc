@@ -18,6 +18,7 @@
 #include "inputs/labelled_images.h"
 #include "metrics/metrics.h"
 #include "record/record.h"
+#include "record/record_json.h"
 #include "report/store.h"
 #include "cli/monitor_options.h"
 #include "runner/accuracy_mode.h"

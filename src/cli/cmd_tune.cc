@@ -14,6 +14,7 @@
 #include "core/sha256.h"
 #include "core/strings.h"
 #include "core/model_ops.h"
+#include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 #include "report/store.h"
 #include "runner/interrupt.h"

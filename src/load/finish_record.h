@@ -10,6 +10,8 @@
 
 #include "core/status.h"
 #include "record/record.h"
+#include "record/record_finish.h"
+#include "record/record_json.h"
 #include "record/scenario_rules.h"
 
 namespace edgebench {

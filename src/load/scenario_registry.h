@@ -52,4 +52,11 @@ const ScenarioEntry* FindRegisteredScenario(const std::string& family);
 // Whether `setting` (a suite key, e.g. "concurrency") is one of the entry's own settings.
 bool ScenarioUsesSetting(const ScenarioEntry& entry, const std::string& setting);
 
+// Every form a scenario may take, in registration order, for help and error texts.
+std::string ScenarioForms();
+
+// A scenario's text parsed by its registry entry; an error names the text and the forms it may
+// take.
+Result<ScenarioSpec> ParseScenario(const std::string& text);
+
 }  // namespace edgebench

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "load/scenario_registry.h"
 
 namespace edgebench {
 bool ParseDecimal(const std::string& text, double& value) {
@@ -60,33 +59,6 @@ Result<int64_t> ParseDurationMs(const std::string& text) {
   if (ms < 1) return Status::Error("duration '" + text + "' is shorter than a millisecond");
   if (ms > 7 * 24 * 3'600'000.0) return Status::Error("duration '" + text + "' is longer than a week");
   return static_cast<int64_t>(std::llround(ms));
-}
-
-std::string ScenarioForms() {
-  std::string forms;
-  for (const ScenarioEntry* entry : RegisteredScenarios()) {
-    forms += (forms.empty() ? "" : ", ") + std::string(entry->form);
-  }
-  return forms;
-}
-
-std::string ScenarioSpec::family() const { return entry ? entry->family : "unknown"; }
-
-std::string ScenarioSpec::Canonical() const { return entry ? entry->canonical(*this) : "unknown"; }
-
-Result<ScenarioSpec> ParseScenario(const std::string& text) {
-  const size_t colon = text.find(':');
-  const std::string family = text.substr(0, colon);
-  const bool has_parameter = colon != std::string::npos;
-  const std::string parameter = has_parameter ? text.substr(colon + 1) : "";
-  const ScenarioEntry* entry = FindRegisteredScenario(family);
-  if (!entry) return Status::Error("unknown scenario '" + text + "'; scenarios: " + ScenarioForms());
-  ScenarioSpec spec;
-  spec.entry = entry;
-  if (Status parsed = entry->parse(parameter, has_parameter, spec); !parsed.ok()) {
-    return Status::Error("scenario '" + text + "': " + parsed.message() + "; scenarios: " + ScenarioForms());
-  }
-  return spec;
 }
 
 }  // namespace edgebench

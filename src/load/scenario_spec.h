@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "load/settings.h"
 
 namespace edgebench {
 
@@ -20,17 +21,12 @@ struct ScenarioSpec {
   int64_t duration_ms = 0;  // soak:DURATION
   int64_t period_ms = 0;    // burst:N/PERIOD
 
-  // The family without its parameter: "multi-stream", "server", ...
+  // The family without its parameter: "multi-stream", "server", ... (this and Canonical are
+  // the entry's answers, defined with the registry: load/scenario_registry.cc)
   std::string family() const;
   // The canonical text: "multi-stream:4", "server:250", "soak:1800s".
   std::string Canonical() const;
 };
-
-// Every form a scenario may take, in registration order, for help and error texts.
-std::string ScenarioForms();
-
-// An error names the text and the forms it may take.
-Result<ScenarioSpec> ParseScenario(const std::string& text);
 
 // A non-negative decimal number ("250.5", "8") making up all of `text`: digits and a point, no
 // sign, no exponent; false otherwise.
@@ -52,9 +48,5 @@ double RoundRate(double qps);
 // "500ms", "5s", "30m", "2h" (a bare number is seconds) to milliseconds; an error says what
 // was expected.
 Result<int64_t> ParseDurationMs(const std::string& text);
-
-// The largest streams, concurrency or soak length a case may ask for: beyond them a typo, not
-// a benchmark (a thread and a session per stream).
-inline constexpr int64_t kMaxStreams = 1024;
 
 }  // namespace edgebench

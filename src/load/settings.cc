@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include "load/scenario_spec.h"
 
 namespace edgebench {
 

@@ -10,6 +10,10 @@
 
 namespace edgebench {
 
+// The largest streams, concurrency or soak length a case may ask for: beyond them a typo, not
+// a benchmark (a thread and a session per stream).
+inline constexpr int64_t kMaxStreams = 1024;
+
 Result<EffectiveRunSettings> Validate(const RunSettings& requested);
 
 // 80% of physical memory, in MiB: a runaway case is stopped before the machine's OOM killer

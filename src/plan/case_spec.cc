@@ -5,8 +5,10 @@
 #include "backends/target.h"
 #include "core/sha256.h"
 #include "load/scenario.h"
+#include "load/scenario_registry.h"
 #include "record/monitor_json.h"
 #include "record/record.h"
+#include "record/record_json.h"
 #include "load/case_kind.h"
 
 namespace edgebench {

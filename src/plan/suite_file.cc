@@ -17,6 +17,7 @@
 
 #include "core/cartesian.h"
 #include "core/path_names.h"
+#include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 #include "plan/path_expansion.h"
 #include "plan/plan.h"

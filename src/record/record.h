@@ -26,7 +26,6 @@
 
 #include "core/environment.h"
 #include "core/machine_limits.h"
-#include "record/scenario_rules.h"
 #include "record/output_agreement.h"
 #include "record/tensor_drift_record.h"
 #include "record/pipeline_record.h"
@@ -280,25 +279,6 @@ struct Record {
   // verdict that differs from the recomputed one).
   std::vector<std::string> read_warnings;
 };
-
-nlohmann::json RecordToJson(const Record& record);
-// The settings' JSON forms, shared by records and case descriptions. FromJson throws
-// nlohmann::json::exception naming a missing field.
-nlohmann::json RunSettingsToJson(const RunSettings& settings);
-nlohmann::json SummaryToJson(const LatencySummary& summary);
-RunSettings RunSettingsFromJson(const nlohmann::json& json);
-nlohmann::json LlmSettingsToJson(const LlmSettings& settings);
-LlmSettings LlmSettingsFromJson(const nlohmann::json& json);
-// An error names the first field that is missing or of the wrong type. The record is finished
-// (FinishRecordByRules) by the rules `rules` gives its scenario; load/finish_record.h's
-// RecordFromJson hands it the scenario registry's.
-Result<Record> RecordFromJsonByRules(const nlohmann::json& json, ScenarioRulesLookup rules);
-
-// Fills summary, settling and verdict from the raw samples and the configuration. `rules`: the
-// rules of the record's scenario (a load section and its verdict); nullopt for a mode's case, a
-// language model's, or a text no scenario parses. load/finish_record.h's FinishRecord looks them
-// up in the scenario registry.
-void FinishRecordByRules(Record& record, const std::optional<ScenarioRules>& rules);
 
 // A fresh record id: time, process and a counter.
 std::string NewRecordId();

@@ -4,6 +4,7 @@
 
 #include "core/sample_codec.h"
 #include "record/record.h"
+#include "record/summary_json.h"
 
 namespace edgebench {
 namespace {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "record/json_numbers.h"
+#include "record/summary_json.h"
 #include "core/strings.h"
 
 namespace edgebench {

@@ -1,6 +1,7 @@
 // The record's `load` section (docs/records.md, "load"): derived from the samples and the
 // scenario (SummarizeLoad), judged by the load scenarios' rules (CheckLoad), and its JSON. Kept
-// apart from record.cc, which calls these from FinishRecord, RecordToJson and RecordFromJson.
+// apart from record_finish.cc and record_json.cc, which call these from FinishRecordByRules, RecordToJson
+// and RecordFromJsonByRules.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // The vision-language parts of an llm record (docs/vlm.md) as JSON: a request's stages, the
 // summary of them, and the settings that make a case vision-language. Kept apart from
-// record.cc; text-only records carry none of these fields.
+// record_json.cc; text-only records carry none of these fields.
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -12,6 +12,7 @@
 #include "stats/summary.h"
 #include "load/case_kind.h"
 #include "core/strings.h"
+#include "record/record_json.h"
 
 namespace edgebench {
 

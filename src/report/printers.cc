@@ -8,6 +8,7 @@
 
 #include "core/strings.h"
 #include "report/stage_columns.h"
+#include "record/record_json.h"
 
 namespace edgebench {
 

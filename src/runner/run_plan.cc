@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "load/peak_search.h"
+#include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 #include "runner/case_mode.h"
 #include "runner/interrupt.h"

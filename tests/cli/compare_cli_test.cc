@@ -15,6 +15,7 @@
 
 #include "../test_util.h"
 #include "record/record.h"
+#include "record/record_json.h"
 #include "report/store.h"
 
 namespace edgebench {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "load/scenario_registry.h"
 #include "null_sessions.h"
 
 namespace edgebench {

@@ -1,3 +1,4 @@
+#include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 
 #include <gtest/gtest.h>

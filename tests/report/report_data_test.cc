@@ -9,6 +9,7 @@
 
 #include "../test_util.h"
 #include "report/html/chart_library.h"
+#include "report/html/report_labels.h"
 #include "report/html/report_page.h"
 #include "report/store.h"
 #include "load/finish_record.h"

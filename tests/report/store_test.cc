@@ -12,6 +12,7 @@
 #include <set>
 
 #include "../test_util.h"
+#include "record/record_json.h"
 
 namespace edgebench {
 namespace {

@@ -1,5 +1,6 @@
 #include "report/rounds_summary.h"
 #include "report/html/report_data.h"
+#include "report/html/report_labels.h"
 
 #include "report/html/report_pipelines.h"
 #include "report/html/report_roofline.h"
@@ -41,11 +42,6 @@ json MetricJson(std::string_view name, const Record& r) {
   const Metric* metric = FindMetric(name);
   const auto v = metric->value(r);
   return !v ? json(nullptr) : metric->unit == FlatUnit::kMilliseconds ? json(std::round(*v * 1e4) / 1e4) : Finite(Round(*v, 0.01));
-}
-
-// "vit?fp16 ort:cpu": a model (and variant) on a target, where scenarios are beside the point.
-std::string ModelOnTarget(const Record& r) {
-  return r.model + (r.variant.empty() ? "" : "?" + r.variant) + " " + r.requested_target;
 }
 
 bool ByX(const json& a, const json& b) { return a["x"].get<double>() < b["x"].get<double>(); }
@@ -668,24 +664,6 @@ json LlmSection(const ReportInputs& in) {
 }
 
 }  // namespace
-
-std::string ReportCaseLabel(const Record& r) {
-  std::string label = ModelOnTarget(r) + " " + r.scenario;
-  if (!r.dims.empty()) label += " " + ShapeLabel(r.dims, {});
-  return label;
-}
-
-std::vector<size_t> ThinnedIndices(size_t n, size_t max_points) {
-  std::vector<size_t> kept;
-  if (n == 0) return kept;
-  const size_t stride = max_points < 2 ? n : (n + max_points - 2) / (max_points - 1);
-  for (size_t i = 0; i < n; i += std::max<size_t>(stride, 1)) kept.push_back(i);
-  if (kept.back() != n - 1) {
-    if (kept.size() >= max_points) kept.back() = n - 1;
-    else kept.push_back(n - 1);
-  }
-  return kept;
-}
 
 // `edgebench tune` races, replayed from their records (tune/race_records.h): the answer as the
 // command gave it, with every round's intervals.

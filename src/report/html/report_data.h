@@ -56,10 +56,4 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores);
 // "sections": {id: part}} with only the sections that have records.
 nlohmann::json BuildReportData(const ReportInputs& inputs);
 
-// "vit?fp16 ort:cpu multi-stream:4 batch=2": what a case is called in tables and legends.
-std::string ReportCaseLabel(const Record& record);
-
-// Every `stride`-th index of [0, n) and the last, so that at most `max_points` remain.
-std::vector<size_t> ThinnedIndices(size_t n, size_t max_points);
-
 }  // namespace edgebench

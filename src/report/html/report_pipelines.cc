@@ -6,7 +6,7 @@
 #include <iterator>
 
 #include "core/tensor_json.h"
-#include "report/html/report_data.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 namespace {

@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "report/html/report_data.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 

@@ -1,6 +1,6 @@
 #include "report/html/report_vlm.h"
 
-#include "report/html/report_data.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 
