@@ -75,12 +75,10 @@ Tensor ProbeInput(int64_t size, bool int8, ProbeFormat format) {
   return t;
 }
 
-Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text, const std::string& path, bool int8,
+Result<ComputePeak> MeasureOne(Backend& backend, const Target& target, const std::string& path, bool int8,
                                ProbeFormat format, const ComputePeakOptions& options) {
-  auto target = ParseTarget(target_text);
-  if (!target.ok()) return target.status();
-  auto session = format == ProbeFormat::kNative ? backend.LoadMatMulProbe(options.size, int8, target.value())
-                                                : backend.Load(Artifact{path}, target.value());
+  auto session = format == ProbeFormat::kNative ? backend.LoadMatMulProbe(options.size, int8, target)
+                                                : backend.Load(Artifact{path}, target);
   if (!session.ok()) return Status::Error("load: " + session.error());
   Session& s = *session.value();
   if (Status prepared = s.Prepare({{options.size, options.size}}); !prepared.ok()) {
@@ -93,11 +91,11 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
   std::string ran_on;
   for (const auto& [device, nodes] : placement.nodes_by_device) ran_on += (ran_on.empty() ? "" : "+") + device;
   // AUTO chooses a device itself: what it chose is named in the method.
-  if (placement.known && target.value().device != "auto") {
-    const auto on_device = placement.nodes_by_device.find(target.value().device);
+  if (placement.known && target.device != "auto") {
+    const auto on_device = placement.nodes_by_device.find(target.device);
     if (on_device == placement.nodes_by_device.end() || on_device->second == 0) {
       return Status::Error("the product ran on " + (ran_on.empty() ? std::string("an unnamed device") : ran_on) +
-                           ", not on " + target.value().device);
+                           ", not on " + target.device);
     }
   }
   const double flops = 2.0 * static_cast<double>(options.size) * static_cast<double>(options.size) *
@@ -116,7 +114,7 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
   }
   std::sort(rates.begin(), rates.end());
   ComputePeak peak;
-  peak.target = target.value().backend + ":" + target.value().device;
+  peak.target = target.backend + ":" + target.device;
   peak.precision = int8 ? "int8" : "fp32";
   peak.gflops = rates.back();
   peak.worst_gflops = rates.front();
@@ -134,7 +132,7 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
   peak.method = kernel + " [" +
                 std::to_string(options.size) + "x" + std::to_string(options.size) + "] x [" +
                 std::to_string(options.size) + "x" + std::to_string(options.size) + "] through the runtime";
-  if (target.value().device == "auto" && !ran_on.empty()) peak.method += " (AUTO chose " + ran_on + ")";
+  if (target.device == "auto" && !ran_on.empty()) peak.method += " (AUTO chose " + ran_on + ")";
   // A runtime that computes a float product at a lower precision by default (OpenVINO: bf16 on
   // CPUs that have it) says so: a model run with the same defaults computes at it too.
   if (const auto precision = effective.find("precision"); precision != effective.end()) {
@@ -148,9 +146,17 @@ Result<ComputePeak> MeasureOne(Backend& backend, const std::string& target_text,
 ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOptions& options,
                                        const std::function<void(const std::string&)>& progress) {
   ComputePeakResults results;
+  // A device of a backend's description, as a target with no options: nothing to parse.
   struct ProbeTarget {
     std::string backend, name;
     ProbeFormat format;
+    Target target() const {
+      Target t;
+      t.text = name;
+      t.backend = backend;
+      t.device = name.substr(name.find(':') + 1);
+      return t;
+    }
   };
   std::vector<ProbeTarget> targets;
   const auto reads = [](const BackendInfo& info, const char* extension) {
@@ -217,7 +223,7 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
         continue;
       }
       if (progress) progress(target.name + " " + precision);
-      auto peak = MeasureOne(*backend, target.name, path.value(), int8, target.format, options);
+      auto peak = MeasureOne(*backend, target.target(), path.value(), int8, target.format, options);
       if (peak.ok()) results.peaks.push_back(peak.take());
       else results.missing.push_back(target.name + " " + precision + ": " + peak.error());
     }

@@ -5,8 +5,6 @@
 
 #include "core/strings.h"
 #include "record/record_checks.h"
-#include "record/record_load.h"
-#include "record/record_monitor.h"
 #include "record/record_roofline.h"
 #include "record/record_sections.h"
 
@@ -65,12 +63,7 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
   // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
   // the coefficient of variation does not judge them.
   const bool judge_cv = !tensor_load || scenario->rules.judge_cv;
-  if (tensor_load) {
-    r.load = SummarizeLoad(r, *scenario);
-  } else {
-    r.load.reset();
-  }
-  if (mode_section && mode_section->finish) mode_section->finish(r);
+  if (mode_section && mode_section->finish) mode_section->finish(r, scenario);
   if (r.llm) {
     LlmRecord& l = *r.llm;
     l.summary = SummarizeLlm(l.measured, l.prompt_tokens_run, l.settings);
@@ -83,11 +76,14 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
                                               TargetThreads(r.effective_target), &r.placement,
                                               r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
   }
+  for (const RecordSection& section : RecordSections()) {
+    if (!section.mode && section.finish) section.finish(r, scenario);
+  }
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
                                 (r.failed_stage.empty() ? "" : " at " + r.failed_stage));
   } else if (mode_section) {
-    if (mode_section->judge) mode_section->judge(r, r.invalid_reasons);
+    if (mode_section->judge) mode_section->judge(r, scenario, r.invalid_reasons);
   } else if (r.llm) {
     if (r.llm->summary.requests < r.llm->settings.repetitions) {
       r.invalid_reasons.push_back(std::to_string(r.llm->summary.requests) + " of " +
@@ -121,11 +117,11 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
       r.invalid_reasons.push_back("requested device '" + r.device +
                                   "' ran no node: everything fell back to " + ran);
     }
-    if (r.load) CheckLoad(r, *scenario);
   }
-  FinishMonitor(r);
-  if (r.start && r.status == CaseStatus::kOk) {
-    if (std::string problem = ColdStartProblem(*r.start); !problem.empty()) r.invalid_reasons.push_back(problem);
+  if (r.status == CaseStatus::kOk) {
+    for (const RecordSection& section : RecordSections()) {
+      if (!section.mode && section.judge) section.judge(r, scenario, r.invalid_reasons);
+    }
   }
   r.valid = r.invalid_reasons.empty();
 }

@@ -367,12 +367,9 @@ json RecordToJson(const Record& r) {
     j["settling"] = r.settling ? json{{"query_index", r.settling->query_index},
                                       {"time_ns", r.settling->time_ns}}
                                : json(nullptr);
-    // A failed step of a peak search has no load summary but may carry the search's answer.
-    if (r.load || r.load_peak || r.load_inflation) j["load"] = LoadToJson(r.load ? *r.load : LoadRecord{}, r);
   } else {
     j["llm"] = LlmToJson(*r.llm);
   }
-  if (r.monitor) j["monitor"] = MonitorRecordToJson(*r.monitor);
   if (r.operator_profile || !r.operator_profile_unavailable.empty()) {
     int64_t measured = 0;
     for (int64_t ns : r.measured_ns) measured += ns;
@@ -507,20 +504,12 @@ Result<Record> RecordFromJsonByRules(const json& j, ScenarioRulesLookup rules) {
       r.stop_reason = Optional<std::string>(s, "stop_reason", "");
       r.not_issued = Optional<int64_t>(s, "not_issued", 0);
     }
-    if (j.contains("load")) StoredLoadFromJson(j.at("load"), r);
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));
     for (const RecordSection& section : RecordSections()) {
       if (!j.contains(section.key)) continue;
       if (Status read = section.from_json(j.at(section.key), r); !read.ok()) {
         return Status::Error("record " + r.id + ": " + section.key + ": " + read.message());
-      }
-    }
-    if (j.contains("monitor")) {
-      try {
-        r.monitor = MonitorRecordFromJson(j.at("monitor"));
-      } catch (const std::runtime_error& e) {
-        return Status::Error("record " + r.id + ": monitor: " + e.what());
       }
     }
     if (j.contains("profile")) OperatorProfileFromJson(j.at("profile"), r.operator_profile, r.operator_profile_unavailable);

@@ -77,13 +77,13 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioRules& scenario) {
 }
 
 // The load scenarios' own rules (docs/metrics.md, "Verdict").
-void CheckLoad(Record& r, const ScenarioRules& scenario) {
+void JudgeLoad(const Record& r, const ScenarioRules& scenario, std::vector<std::string>& reasons) {
   const LoadRecord& l = *r.load;
   const RunSettings& s = r.effective_settings;
   if (l.server) {
     const ServerSummary& server = *l.server;
     if (server.not_issued > 0) {
-      r.invalid_reasons.push_back(std::to_string(server.not_issued) +
+      reasons.push_back(std::to_string(server.not_issued) +
                                   " scheduled queries were never issued: the run reached max_duration (" +
                                   std::to_string(s.max_duration_ms) + " ms) first");
     }
@@ -93,26 +93,26 @@ void CheckLoad(Record& r, const ScenarioRules& scenario) {
                     "achieved %.1f QPS, more than 2%% under the %.1f QPS offered (target %s): the "
                     "sessions did not keep up",
                     server.achieved_qps, server.offered_qps, r.scenario.c_str());
-      r.invalid_reasons.push_back(buffer);
+      reasons.push_back(buffer);
     }
     const auto p99 = r.summary.Percentile(0.99);
     if (s.p99_bound_ms > 0 && p99 && static_cast<double>(*p99) > s.p99_bound_ms * 1e6) {
       char buffer[160];
       std::snprintf(buffer, sizeof buffer, "p99 %.3f ms is over the bound %.3f ms (--p99-bound-ms)",
                     static_cast<double>(*p99) / 1e6, s.p99_bound_ms);
-      r.invalid_reasons.push_back(buffer);
+      reasons.push_back(buffer);
     } else if (s.p99_bound_ms > 0 && !p99) {
-      r.invalid_reasons.push_back("too few queries (" + std::to_string(r.summary.count) +
+      reasons.push_back("too few queries (" + std::to_string(r.summary.count) +
                                   ") for a p99 to compare with --p99-bound-ms");
     }
   }
   if (scenario.rules.judge_stability && l.stability.enough_windows && !l.stability.stable) {
-    r.invalid_reasons.push_back("not stable over the last windows of " + std::to_string(s.window_ms) +
+    reasons.push_back("not stable over the last windows of " + std::to_string(s.window_ms) +
                                 " ms: " + l.stability.failed_rule);
   }
   for (size_t i = 0; i < l.early_stopping.size(); ++i) {
     if (!l.early_stopping[i].supported) {
-      r.invalid_reasons.push_back("early stopping: " + PercentileName(l.early_stopping_percentiles[i]) +
+      reasons.push_back("early stopping: " + PercentileName(l.early_stopping_percentiles[i]) +
                                   " not supported at confidence " + FormatPercent(s.confidence, "%.1f") + ": " +
                                   l.early_stopping[i].reason);
     }

@@ -1,7 +1,6 @@
 // The record's `load` section (docs/records.md, "load"): derived from the samples and the
-// scenario (SummarizeLoad), judged by the load scenarios' rules (CheckLoad), and its JSON. Kept
-// apart from record_finish.cc and record_json.cc, which call these from FinishRecordByRules, RecordToJson
-// and RecordFromJsonByRules.
+// scenario (SummarizeLoad), judged by the load scenarios' rules (JudgeLoad), and its JSON. Kept
+// apart from the record's code: its entry in the section table (record_sections.cc) calls these.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,7 +13,7 @@ namespace edgebench {
 LoadRecord SummarizeLoad(const Record& r, const ScenarioRules& scenario);
 
 // Adds the load scenarios' invalid reasons to r.invalid_reasons; r.load must be set.
-void CheckLoad(Record& r, const ScenarioRules& scenario);
+void JudgeLoad(const Record& r, const ScenarioRules& scenario, std::vector<std::string>& reasons);
 
 nlohmann::json LoadToJson(const LoadRecord& l, const Record& r);
 

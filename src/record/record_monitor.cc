@@ -96,13 +96,7 @@ void FinishMonitor(Record& r) {
   m.derived = DeriveMonitor(m.series, context);
   m.derived.busy = CheckBusyMachine(m.series, context.measured_wall_ns, TargetThreads(r.effective_target), m.settings);
   if (r.status != CaseStatus::kOk) return;  // a failed case's notes say why it failed
-  if (!m.derived.busy.reason.empty()) {
-    if (m.derived.busy.kept) {
-      r.notes.push_back(kBusyKeptNote + m.derived.busy.reason);
-    } else {
-      r.invalid_reasons.push_back(m.derived.busy.reason + " (--allow-busy keeps such a run, labelled)");
-    }
-  }
+  if (!m.derived.busy.reason.empty() && m.derived.busy.kept) r.notes.push_back(kBusyKeptNote + m.derived.busy.reason);
   const auto& events = m.derived.throttling;
   for (size_t i = 0; i < events.size() && i < kMaxEventNotes; ++i) {
     r.notes.push_back(kThrottlingNote + events[i].detail + " (" + events[i].kind + ", " + Seconds(events[i].start_ns) +
@@ -119,6 +113,12 @@ void FinishMonitor(Record& r) {
                         " into the measured phase: " + f.error);
     }
   }
+}
+
+void JudgeMonitor(const Record& r, std::vector<std::string>& reasons) {
+  if (!r.monitor || r.status != CaseStatus::kOk) return;
+  const BusyCheck& busy = r.monitor->derived.busy;
+  if (!busy.reason.empty() && !busy.kept) reasons.push_back(busy.reason + " (--allow-busy keeps such a run, labelled)");
 }
 
 }  // namespace edgebench

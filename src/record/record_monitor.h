@@ -10,4 +10,8 @@ namespace edgebench {
 // Fills r.monitor->derived and replaces the record's monitor notes. No-op without a monitor.
 void FinishMonitor(Record& r);
 
+// The monitor's verdict on an ok record: a busy machine's run is INVALID unless --allow-busy kept
+// it (then FinishMonitor noted it).
+void JudgeMonitor(const Record& r, std::vector<std::string>& reasons);
+
 }  // namespace edgebench

@@ -3,6 +3,9 @@
 #include "record/record_roofline.h"
 
 #include "record/json_numbers.h"
+#include "record/monitor_json.h"
+#include "record/record_load.h"
+#include "record/record_monitor.h"
 #include "record/record_accuracy.h"
 #include "record/record_drift.h"
 #include "record/record_token_drift.h"
@@ -30,6 +33,12 @@ RecordSection BesideSection(const std::string& key, std::optional<T> Record::*me
             return Status::Ok();
           },
           nullptr, nullptr, /*mode=*/false};
+}
+
+template <typename Judge>
+RecordSection WithJudge(RecordSection section, Judge judge) {
+  section.judge = judge;
+  return section;
 }
 
 json AgreementToJson(const AgreementRecord& a) {
@@ -95,7 +104,7 @@ std::vector<RecordSection> MakeSections() {
          }
        },
        nullptr,
-       [](const Record& r, std::vector<std::string>& reasons) {
+       [](const Record& r, const std::optional<ScenarioRules>&, std::vector<std::string>& reasons) {
          for (const OutputAgreement& o : r.agreement->outputs) {
            for (const std::string& v : o.violations) reasons.push_back("output '" + o.output + "' outside tolerance: " + v);
          }
@@ -109,7 +118,7 @@ std::vector<RecordSection> MakeSections() {
          r.accuracy = accuracy.take();
          return Status::Ok();
        },
-       [](Record& r) { FinishAccuracy(*r.accuracy); }, nullptr},
+       [](Record& r, const std::optional<ScenarioRules>&) { FinishAccuracy(*r.accuracy); }, nullptr},
       // Drift below the threshold is the finding, not a fault of the measurement: a record is
       // INVALID only when the comparison could not be made or was incomplete.
       {"tensor_drift", [](const Record& r) { return r.tensor_drift.has_value(); },
@@ -121,7 +130,7 @@ std::vector<RecordSection> MakeSections() {
          return Status::Ok();
        },
        nullptr,
-       [](const Record& r, std::vector<std::string>& reasons) {
+       [](const Record& r, const std::optional<ScenarioRules>&, std::vector<std::string>& reasons) {
          const TensorDriftRecord& d = *r.tensor_drift;
          if (!d.not_comparable.empty()) reasons.push_back("not comparable: " + d.not_comparable);
          for (const std::string& e : d.errors) reasons.push_back("comparison incomplete: " + e);
@@ -136,14 +145,57 @@ std::vector<RecordSection> MakeSections() {
          return Status::Ok();
        },
        nullptr,
-       [](const Record& r, std::vector<std::string>& reasons) {
+       [](const Record& r, const std::optional<ScenarioRules>&, std::vector<std::string>& reasons) {
          if (r.token_drift->role == "candidate" && !r.token_drift->drift) reasons.push_back("no drift statistics");
        }},
+      // Beside a tensor model's measured record under a load scenario (docs/records.md, "load"):
+      // derived from the samples by the scenario's rules, judged by them. Only what a run alone
+      // knows is read back (a peak search's answer, the latency inflation); the rest is derived
+      // again. A failed step of a peak search has no load summary but may carry the answer.
+      {"load", [](const Record& r) { return r.load || r.load_peak || r.load_inflation; },
+       [](const Record& r) { return LoadToJson(r.load ? *r.load : LoadRecord{}, r); },
+       [](const json& j, Record& r) {
+         StoredLoadFromJson(j, r);
+         return Status::Ok();
+       },
+       [](Record& r, const std::optional<ScenarioRules>& rules) {
+         if (!r.llm && !ModeSectionOf(r) && rules) {
+           r.load = SummarizeLoad(r, *rules);
+         } else {
+           r.load.reset();
+         }
+       },
+       [](const Record& r, const std::optional<ScenarioRules>& rules, std::vector<std::string>& reasons) {
+         if (r.load && rules) JudgeLoad(r, *rules, reasons);
+       },
+       /*mode=*/false},
+      // Beside any record: the device monitor's series (docs/monitoring.md) and what they show,
+      // derived again on read (after load: its windows). One that does not read fails the record.
+      {"monitor", [](const Record& r) { return r.monitor.has_value(); },
+       [](const Record& r) { return MonitorRecordToJson(*r.monitor); },
+       [](const json& j, Record& r) {
+         try {
+           r.monitor = MonitorRecordFromJson(j);
+         } catch (const std::runtime_error& e) {
+           return Status::Error(e.what());
+         }
+         return Status::Ok();
+       },
+       [](Record& r, const std::optional<ScenarioRules>&) { FinishMonitor(r); },
+       [](const Record& r, const std::optional<ScenarioRules>&, std::vector<std::string>& reasons) {
+         JudgeMonitor(r, reasons);
+       },
+       /*mode=*/false},
       // Beside any record: which race, configuration and round of `edgebench tune` it is. One that
       // is not a race's is left out with a warning, not taken for one (the record still reads).
       BesideSection("tune", &Record::tune, TuneTagToJson, TuneTagFromJson),
-      // Beside any record: whether it started cold, with the page-cache proof, or warm.
-      BesideSection("start", &Record::start, StartRecordToJson, StartRecordFromJson),
+      // Beside any record: whether it started cold, with the page-cache proof, or warm; a cold
+      // start that was not one is INVALID.
+      WithJudge(BesideSection("start", &Record::start, StartRecordToJson, StartRecordFromJson),
+                [](const Record& r, const std::optional<ScenarioRules>&, std::vector<std::string>& reasons) {
+                  if (!r.start) return;
+                  if (std::string problem = ColdStartProblem(*r.start); !problem.empty()) reasons.push_back(problem);
+                }),
       // Beside any record: which of --rounds it was. One that does not read is left out with a
       // warning: the record is then a run of its own.
       BesideSection("round", &Record::round, RoundTagToJson, RoundTagFromJson),
