@@ -24,6 +24,7 @@
 #include "tune/race_records.h"
 #include "tune/race_text.h"
 #include "tune/space.h"
+#include "tune/race_json.h"
 
 namespace edgebench {
 namespace {

@@ -123,46 +123,6 @@ Result<RaceMetric> RaceMetricForConstraint(const Constraint& constraint) {
   return metric;
 }
 
-nlohmann::json RaceSettingsToJson(const RaceSettings& s) {
-  nlohmann::json constraints = nlohmann::json::array();
-  for (const RaceConstraint& c : s.constraints) constraints.push_back(c.constraint.text);
-  return {{"objective", s.objective.name},
-          {"constraints", constraints},
-          {"confidence", s.confidence},
-          {"initial_queries", s.initial_queries},
-          {"max_rounds", s.max_rounds},
-          {"tie_tolerance", s.tie_tolerance},
-          {"precision", s.precision},
-          {"budget_ns", s.budget_ns},
-          {"exhaustive", s.exhaustive}};
-}
-
-Result<RaceSettings> RaceSettingsFromJson(const nlohmann::json& j) {
-  try {
-    RaceSettings s;
-    auto objective = ParseRaceMetric(j.at("objective").get<std::string>());
-    if (!objective.ok()) return objective.status();
-    s.objective = objective.take();
-    for (const auto& text : j.at("constraints")) {
-      auto constraint = ParseConstraint(text.get<std::string>());
-      if (!constraint.ok()) return constraint.status();
-      auto metric = RaceMetricForConstraint(constraint.value());
-      if (!metric.ok()) return metric.status();
-      s.constraints.push_back({constraint.take(), metric.take()});
-    }
-    s.confidence = j.at("confidence").get<double>();
-    s.initial_queries = j.at("initial_queries").get<int64_t>();
-    s.max_rounds = j.at("max_rounds").get<int>();
-    s.tie_tolerance = j.at("tie_tolerance").get<double>();
-    s.precision = j.value("precision", 0.0);
-    s.budget_ns = j.at("budget_ns").get<int64_t>();
-    s.exhaustive = j.at("exhaustive").get<bool>();
-    return s;
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Error(std::string("malformed tune settings: ") + e.what());
-  }
-}
-
 double RaceIntervalAlpha(const RaceSettings& settings, size_t configurations) {
   const double looks = static_cast<double>(std::max<size_t>(configurations, 1)) *
                        std::max(settings.exhaustive ? 1 : settings.max_rounds, 1) *
@@ -190,238 +150,226 @@ std::string FormatInterval(const RaceMetric& metric, const Interval& i) {
   return "[" + bound(i.low) + ", " + bound(i.high) + "] " + metric.unit;
 }
 
-Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceEntrant>& entrants,
-                           const RaceMeasure& measure) {
-  if (entrants.empty()) return Status::Error("no configuration to race");
-  if (settings.initial_queries <= 0) return Status::Error("the race needs at least one query per configuration");
-  if (!(settings.confidence > 0 && settings.confidence < 1)) {
-    return Status::Error("confidence must lie between 0 and 1");
+namespace {
+
+std::vector<size_t> Alive(const RaceResult& result) {
+  std::vector<size_t> indexes;
+  for (size_t i = 0; i < result.entrants.size(); ++i) {
+    if (result.entrants[i].alive) indexes.push_back(i);
   }
-  RaceResult result;
-  result.settings = settings;
-  result.interval_alpha = RaceIntervalAlpha(settings, entrants.size());
-  const double alpha = result.interval_alpha;
+  return indexes;
+}
+
+// The half-width of an interval relative to its estimate (infinite when unbounded).
+double RelativeHalfWidth(const Interval& i) {
+  return i.Bounded() && i.estimate != 0 ? (i.high - i.low) / 2 / std::abs(i.estimate) : kInfinity;
+}
+
+// Whether the round would pass the budget, from each survivor's own times so far (its per-case
+// overhead and its time per query); if so, the race's outcome says so.
+bool EndedByBudget(RaceResult& result, const std::vector<size_t>& running, int round, int64_t queries) {
+  const RaceSettings& settings = result.settings;
+  if (settings.budget_ns <= 0 || round == 0) return false;
+  int64_t estimate = 0;
+  for (size_t i : running) {
+    const EntrantState& e = result.entrants[i];
+    const double per_query = e.queries > 0 ? static_cast<double>(e.measured_ns) / e.queries : 0;
+    const double overhead = e.rounds_run > 0 ? static_cast<double>(e.case_ns - e.measured_ns) / e.rounds_run : 0;
+    estimate += static_cast<int64_t>(overhead + per_query * static_cast<double>(queries));
+  }
+  if (result.spent_case_ns + estimate <= settings.budget_ns) return false;
+  result.outcome = "budget";
+  result.outcome_text = "the budget ends before round " + std::to_string(round) + " (it would take about " +
+                        ShortNumber(estimate / 1e9) + " s more, " + ShortNumber(result.spent_case_ns / 1e9) + " s of " +
+                        ShortNumber(settings.budget_ns / 1e9) + " s spent)";
+  return true;
+}
+
+// The round's observations taken into each entrant's state: its times, its pooled and own-round
+// intervals, or its drop when it could not be measured.
+RaceRound TakeObservations(RaceResult& result, const std::vector<RaceEntrant>& entrants,
+                           const std::vector<size_t>& running, int round, int64_t queries,
+                           std::vector<RaceObservation>& observations) {
+  const RaceSettings& settings = result.settings;
   const RaceMetric& objective = settings.objective;
-  for (const RaceEntrant& e : entrants) {
-    EntrantState state;
-    state.label = e.label;
-    result.entrants.push_back(std::move(state));
-  }
-  auto alive = [&] {
-    std::vector<size_t> indexes;
-    for (size_t i = 0; i < result.entrants.size(); ++i) {
-      if (result.entrants[i].alive) indexes.push_back(i);
+  const double alpha = result.interval_alpha;
+  RaceRound snapshot;
+  snapshot.round = round;
+  snapshot.queries_each = queries;
+  for (size_t k = 0; k < running.size() && k < observations.size(); ++k) {
+    const size_t i = running[k];
+    EntrantState& e = result.entrants[i];
+    RaceObservation& o = observations[k];
+    result.spent_case_ns += o.case_ns;
+    result.spent_measured_ns += o.measured_ns;
+    e.case_ns += o.case_ns;
+    e.measured_ns += o.measured_ns;
+    ++e.rounds_run;
+    if (!o.record_id.empty()) e.record_ids.push_back(o.record_id);
+    RoundEntrant entry;
+    entry.entrant = i;
+    if (!o.ok) {
+      e.alive = false;
+      e.dropped_round = round;
+      e.drop_reason = "not measured in round " + std::to_string(round) + ": " + o.failure;
+      entry.dropped = true;
+      entry.reason = e.drop_reason;
+      snapshot.entrants.push_back(std::move(entry));
+      continue;
     }
-    return indexes;
+    if (!o.invalid_reasons.empty()) {
+      std::string reasons;
+      for (const std::string& r : o.invalid_reasons) reasons += (reasons.empty() ? "" : "; ") + r;
+      e.notes.push_back("round " + std::to_string(round) + " INVALID: " + reasons);
+    }
+    e.queries += static_cast<int64_t>(o.latencies_ns.size());
+    std::sort(o.latencies_ns.begin(), o.latencies_ns.end());
+    if (objective.kind != RaceMetric::Kind::kRecordValue) {
+      EntrantState round_alone;
+      round_alone.sorted_ns = o.latencies_ns;
+      e.round_intervals.push_back(MetricInterval(objective, round_alone, entrants[i].inferences_per_query, alpha));
+    }
+    const auto middle = static_cast<std::ptrdiff_t>(e.sorted_ns.size());
+    e.sorted_ns.insert(e.sorted_ns.end(), o.latencies_ns.begin(), o.latencies_ns.end());
+    std::inplace_merge(e.sorted_ns.begin(), e.sorted_ns.begin() + middle, e.sorted_ns.end());
+    e.record_values.push_back(o.record_values);
+    for (const auto& [column, note] : o.record_value_notes) {
+      if (e.missing_value_note.empty()) e.missing_value_note = column + ": " + note;
+    }
+    e.objective = MetricInterval(objective, e, entrants[i].inferences_per_query, alpha);
+    e.constraints.clear();
+    for (const RaceConstraint& c : settings.constraints) {
+      e.constraints.push_back(MetricInterval(c.metric, e, entrants[i].inferences_per_query, alpha));
+    }
+    entry.objective = e.objective;
+    entry.constraints = e.constraints;
+    snapshot.entrants.push_back(std::move(entry));
+  }
+  return snapshot;
+}
+
+// Drops, after a round, every configuration that surely misses a constraint, and every one whose
+// objective is surely worse than the pessimistic bound of the best that surely meets them all.
+void DropTheSurelyBeaten(RaceResult& result, RaceRound& snapshot) {
+  const RaceSettings& settings = result.settings;
+  const RaceMetric& objective = settings.objective;
+  const int round = snapshot.round;
+  auto drop = [&](size_t i, const std::string& reason) {
+    EntrantState& e = result.entrants[i];
+    e.alive = false;
+    e.dropped_round = round;
+    e.drop_reason = reason;
+    for (RoundEntrant& r : snapshot.entrants) {
+      if (r.entrant != i) continue;
+      r.dropped = true;
+      r.reason = reason;
+      break;
+    }
   };
-  const int rounds = settings.exhaustive ? 1 : settings.max_rounds;
-  bool decided = false;
-  int alone_since = -1;  // the round after which one configuration was left
-  // The half-width of an interval relative to its estimate (infinite when unbounded).
-  const auto relative_half_width = [](const Interval& i) {
-    return i.Bounded() && i.estimate != 0 ? (i.high - i.low) / 2 / std::abs(i.estimate) : kInfinity;
-  };
-  for (int round = 0; round < rounds && !decided; ++round) {
-    const std::vector<size_t> running = alive();
-    if (running.empty()) break;
-    const int64_t queries = settings.initial_queries << round;
-    if (settings.budget_ns > 0 && round > 0) {
-      // The round's cost from each survivor's own times so far: its per-case overhead and its
-      // time per query.
-      int64_t estimate = 0;
-      for (size_t i : running) {
-        const EntrantState& e = result.entrants[i];
-        const double per_query = e.queries > 0 ? static_cast<double>(e.measured_ns) / e.queries : 0;
-        const double overhead = e.rounds_run > 0 ? static_cast<double>(e.case_ns - e.measured_ns) / e.rounds_run : 0;
-        estimate += static_cast<int64_t>(overhead + per_query * static_cast<double>(queries));
-      }
-      if (result.spent_case_ns + estimate > settings.budget_ns) {
-        result.outcome = "budget";
-        result.outcome_text = "the budget ends before round " + std::to_string(round) + " (it would take about " +
-                              ShortNumber(estimate / 1e9) + " s more, " + ShortNumber(result.spent_case_ns / 1e9) +
-                              " s of " + ShortNumber(settings.budget_ns / 1e9) + " s spent)";
+  // Constraints: an interval wholly outside the bound.
+  for (size_t i : Alive(result)) {
+    const EntrantState& e = result.entrants[i];
+    for (size_t c = 0; c < settings.constraints.size(); ++c) {
+      const RaceConstraint& rc = settings.constraints[c];
+      if (SurelyMisses(rc.constraint, e.constraints[c])) {
+        drop(i, "misses " + rc.constraint.text + ": " + rc.metric.name + " " +
+                    FormatInterval(rc.metric, e.constraints[c]) + " in round " + std::to_string(round));
         break;
       }
     }
-    auto observations = measure(running, round, queries);
-    if (!observations) {
-      result.outcome = "interrupted";
-      result.outcome_text = "interrupted in round " + std::to_string(round) + "; every record so far is stored";
-      break;
+  }
+  // The objective: an interval wholly worse than the pessimistic bound of the best
+  // configuration that surely meets every constraint.
+  std::optional<size_t> best;
+  for (size_t i : Alive(result)) {
+    const EntrantState& e = result.entrants[i];
+    bool feasible = std::isfinite(Pessimistic(objective, e.objective));
+    for (size_t c = 0; c < settings.constraints.size() && feasible; ++c) {
+      feasible = SurelyMeets(settings.constraints[c].constraint, e.constraints[c]);
     }
-    RaceRound snapshot;
-    snapshot.round = round;
-    snapshot.queries_each = queries;
-    for (size_t k = 0; k < running.size() && k < observations->size(); ++k) {
-      const size_t i = running[k];
-      EntrantState& e = result.entrants[i];
-      RaceObservation& o = (*observations)[k];
-      result.spent_case_ns += o.case_ns;
-      result.spent_measured_ns += o.measured_ns;
-      e.case_ns += o.case_ns;
-      e.measured_ns += o.measured_ns;
-      ++e.rounds_run;
-      if (!o.record_id.empty()) e.record_ids.push_back(o.record_id);
-      RoundEntrant entry;
-      entry.entrant = i;
-      if (!o.ok) {
-        e.alive = false;
-        e.dropped_round = round;
-        e.drop_reason = "not measured in round " + std::to_string(round) + ": " + o.failure;
-        entry.dropped = true;
-        entry.reason = e.drop_reason;
-        snapshot.entrants.push_back(std::move(entry));
-        continue;
-      }
-      if (!o.invalid_reasons.empty()) {
-        std::string reasons;
-        for (const std::string& r : o.invalid_reasons) reasons += (reasons.empty() ? "" : "; ") + r;
-        e.notes.push_back("round " + std::to_string(round) + " INVALID: " + reasons);
-      }
-      e.queries += static_cast<int64_t>(o.latencies_ns.size());
-      std::sort(o.latencies_ns.begin(), o.latencies_ns.end());
-      if (objective.kind != RaceMetric::Kind::kRecordValue) {
-        EntrantState round_alone;
-        round_alone.sorted_ns = o.latencies_ns;
-        e.round_intervals.push_back(MetricInterval(objective, round_alone, entrants[i].inferences_per_query, alpha));
-      }
-      const auto middle = static_cast<std::ptrdiff_t>(e.sorted_ns.size());
-      e.sorted_ns.insert(e.sorted_ns.end(), o.latencies_ns.begin(), o.latencies_ns.end());
-      std::inplace_merge(e.sorted_ns.begin(), e.sorted_ns.begin() + middle, e.sorted_ns.end());
-      e.record_values.push_back(o.record_values);
-      for (const auto& [column, note] : o.record_value_notes) {
-        if (e.missing_value_note.empty()) e.missing_value_note = column + ": " + note;
-      }
-      e.objective = MetricInterval(objective, e, entrants[i].inferences_per_query, alpha);
-      e.constraints.clear();
-      for (const RaceConstraint& c : settings.constraints) {
-        e.constraints.push_back(MetricInterval(c.metric, e, entrants[i].inferences_per_query, alpha));
-      }
-      entry.objective = e.objective;
-      entry.constraints = e.constraints;
-      snapshot.entrants.push_back(std::move(entry));
-    }
-    auto entry_of = [&](size_t i) -> RoundEntrant* {
-      for (RoundEntrant& r : snapshot.entrants) {
-        if (r.entrant == i) return &r;
-      }
-      return nullptr;
-    };
-    auto drop = [&](size_t i, const std::string& reason) {
-      EntrantState& e = result.entrants[i];
-      e.alive = false;
-      e.dropped_round = round;
-      e.drop_reason = reason;
-      if (RoundEntrant* r = entry_of(i)) {
-        r->dropped = true;
-        r->reason = reason;
-      }
-    };
-    if (!settings.exhaustive) {
-      // Constraints: an interval wholly outside the bound.
-      for (size_t i : alive()) {
-        const EntrantState& e = result.entrants[i];
-        for (size_t c = 0; c < settings.constraints.size(); ++c) {
-          const RaceConstraint& rc = settings.constraints[c];
-          if (SurelyMisses(rc.constraint, e.constraints[c])) {
-            drop(i, "misses " + rc.constraint.text + ": " + rc.metric.name + " " +
-                        FormatInterval(rc.metric, e.constraints[c]) + " in round " + std::to_string(round));
-            break;
-          }
-        }
-      }
-      // The objective: an interval wholly worse than the pessimistic bound of the best
-      // configuration that surely meets every constraint.
-      std::optional<size_t> best;
-      for (size_t i : alive()) {
-        const EntrantState& e = result.entrants[i];
-        bool feasible = std::isfinite(Pessimistic(objective, e.objective));
-        for (size_t c = 0; c < settings.constraints.size() && feasible; ++c) {
-          feasible = SurelyMeets(settings.constraints[c].constraint, e.constraints[c]);
-        }
-        if (feasible && (!best || Better(objective, Pessimistic(objective, e.objective),
-                                         Pessimistic(objective, result.entrants[*best].objective)))) {
-          best = i;
-        }
-      }
-      if (best) {
-        const EntrantState& b = result.entrants[*best];
-        const double line = Pessimistic(objective, b.objective);
-        for (size_t i : alive()) {
-          if (i == *best) continue;
-          const EntrantState& e = result.entrants[i];
-          if (Better(objective, line, Optimistic(objective, e.objective))) {
-            drop(i, "worse than " + b.label + " in round " + std::to_string(round) + ": " + objective.name + " " +
-                        FormatInterval(objective, e.objective) + " against " + FormatInterval(objective, b.objective));
-          }
-        }
-      }
-    }
-    result.rounds.push_back(std::move(snapshot));
-    const std::vector<size_t> left = alive();
-    if (settings.exhaustive) break;
-    if (left.size() == 1) {
-      if (alone_since < 0) alone_since = round;
-      const double half = relative_half_width(result.entrants[left[0]].objective);
-      if (half <= settings.precision || settings.precision <= 0) {
-        result.outcome = "won";
-        result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
-                              (settings.precision > 0 ? ", measured to +-" + ShortNumber(half * 100) + "% (precision " +
-                                                            ShortNumber(settings.precision * 100) + "%) by round " +
-                                                            std::to_string(round)
-                                                      : std::string());
-        decided = true;
-      }
-    } else if (left.size() > 1) {
-      // Tied: every survivor's interval bounded, and all of them within the tolerance of each
-      // other, with every constraint surely met.
-      double lowest = kInfinity, highest = -kInfinity;
-      bool tie = true;
-      for (size_t i : left) {
-        const EntrantState& e = result.entrants[i];
-        tie = tie && e.objective.Bounded() && e.objective.low > 0;
-        for (size_t c = 0; c < settings.constraints.size() && tie; ++c) {
-          tie = SurelyMeets(settings.constraints[c].constraint, e.constraints[c]);
-        }
-        lowest = std::min(lowest, e.objective.low);
-        highest = std::max(highest, e.objective.high);
-      }
-      if (tie && highest / lowest - 1 <= settings.tie_tolerance) {
-        result.outcome = "tied";
-        result.outcome_text = std::to_string(left.size()) + " configurations left after round " +
-                              std::to_string(round) + " lie within " + ShortNumber(settings.tie_tolerance * 100) +
-                              "% of each other: " + objective.name + " in [" + ShortNumber(lowest) + ", " +
-                              ShortNumber(highest) + "] " + objective.unit;
-        decided = true;
-      }
+    if (feasible && (!best || Better(objective, Pessimistic(objective, e.objective),
+                                     Pessimistic(objective, result.entrants[*best].objective)))) {
+      best = i;
     }
   }
+  if (!best) return;
+  const EntrantState& b = result.entrants[*best];
+  const double line = Pessimistic(objective, b.objective);
+  for (size_t i : Alive(result)) {
+    if (i == *best) continue;
+    const EntrantState& e = result.entrants[i];
+    if (Better(objective, line, Optimistic(objective, e.objective))) {
+      drop(i, "worse than " + b.label + " in round " + std::to_string(round) + ": " + objective.name + " " +
+                  FormatInterval(objective, e.objective) + " against " + FormatInterval(objective, b.objective));
+    }
+  }
+}
 
-  // The answer: among survivors (all of them in the exhaustive sweep), the best estimate that
-  // meets every constraint by its estimate.
-  std::vector<size_t> left = alive();
-  bool any_measured = false;
-  for (const EntrantState& e : result.entrants) any_measured = any_measured || e.queries > 0;
-  if (result.outcome.empty() && left.size() == 1 && alone_since >= 0) {
+// Whether the race is decided after `round`: one configuration left (measured to the precision
+// asked for, if any), or the survivors tied. `alone_since`: the round after which one was left.
+bool Decided(RaceResult& result, int round, int& alone_since) {
+  const RaceSettings& settings = result.settings;
+  const RaceMetric& objective = settings.objective;
+  const std::vector<size_t> left = Alive(result);
+  if (left.size() == 1) {
+    if (alone_since < 0) alone_since = round;
+    const double half = RelativeHalfWidth(result.entrants[left[0]].objective);
+    if (!(half <= settings.precision || settings.precision <= 0)) return false;
     result.outcome = "won";
     result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
-                          "; measured to +-" + ShortNumber(relative_half_width(result.entrants[left[0]].objective) * 100) +
+                          (settings.precision > 0 ? ", measured to +-" + ShortNumber(half * 100) + "% (precision " +
+                                                        ShortNumber(settings.precision * 100) + "%) by round " +
+                                                        std::to_string(round)
+                                                  : std::string());
+    return true;
+  }
+  if (left.size() < 2) return false;
+  // Tied: every survivor's interval bounded, and all of them within the tolerance of each
+  // other, with every constraint surely met.
+  double lowest = kInfinity, highest = -kInfinity;
+  bool tie = true;
+  for (size_t i : left) {
+    const EntrantState& e = result.entrants[i];
+    tie = tie && e.objective.Bounded() && e.objective.low > 0;
+    for (size_t c = 0; c < settings.constraints.size() && tie; ++c) {
+      tie = SurelyMeets(settings.constraints[c].constraint, e.constraints[c]);
+    }
+    lowest = std::min(lowest, e.objective.low);
+    highest = std::max(highest, e.objective.high);
+  }
+  if (!(tie && highest / lowest - 1 <= settings.tie_tolerance)) return false;
+  result.outcome = "tied";
+  result.outcome_text = std::to_string(left.size()) + " configurations left after round " + std::to_string(round) +
+                        " lie within " + ShortNumber(settings.tie_tolerance * 100) + "% of each other: " +
+                        objective.name + " in [" + ShortNumber(lowest) + ", " + ShortNumber(highest) + "] " +
+                        objective.unit;
+  return true;
+}
+
+// The outcome of a race that ran all its rounds undecided.
+void OutOfRounds(RaceResult& result, int rounds, int alone_since, const std::vector<size_t>& left) {
+  const RaceSettings& settings = result.settings;
+  if (!result.outcome.empty()) return;
+  if (left.size() == 1 && alone_since >= 0) {
+    result.outcome = "won";
+    result.outcome_text = "the only configuration left after round " + std::to_string(alone_since) +
+                          "; measured to +-" + ShortNumber(RelativeHalfWidth(result.entrants[left[0]].objective) * 100) +
                           "% after " + std::to_string(rounds) + " rounds, short of the precision asked for (" +
                           ShortNumber(settings.precision * 100) + "%; more --rounds would measure on)";
+  } else if (settings.exhaustive) {
+    result.outcome = "exhaustive";
+    result.outcome_text = "every configuration measured with " + std::to_string(settings.initial_queries) + " queries";
+  } else {
+    result.outcome = "rounds";
+    result.outcome_text = std::to_string(left.size()) + " configurations left after " + std::to_string(rounds) +
+                          " rounds, not separated at the confidence asked for (more --rounds would measure on)";
   }
-  if (result.outcome.empty()) {
-    if (settings.exhaustive) {
-      result.outcome = "exhaustive";
-      result.outcome_text = "every configuration measured with " + std::to_string(settings.initial_queries) + " queries";
-    } else {
-      result.outcome = "rounds";
-      result.outcome_text = std::to_string(left.size()) + " configurations left after " + std::to_string(rounds) +
-                            " rounds, not separated at the confidence asked for (more --rounds would measure on)";
-    }
-  }
+}
+
+// Among `left`, those that meet every constraint by their estimate, best estimate first.
+std::vector<size_t> Candidates(const RaceResult& result, const std::vector<size_t>& left) {
+  const RaceSettings& settings = result.settings;
   std::vector<size_t> candidates;
-  // An interrupted race has no answer yet: its survivors were not measured to the end.
-  if (result.outcome == "interrupted") left.clear();
   for (size_t i : left) {
     const EntrantState& e = result.entrants[i];
     bool meets = std::isfinite(e.objective.estimate);
@@ -430,118 +378,137 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
     }
     if (meets) candidates.push_back(i);
   }
-  auto by_estimate = [&](size_t a, size_t b) {
-    return Better(objective, result.entrants[a].objective.estimate, result.entrants[b].objective.estimate);
-  };
-  std::sort(candidates.begin(), candidates.end(), by_estimate);
+  std::sort(candidates.begin(), candidates.end(), [&](size_t a, size_t b) {
+    return Better(settings.objective, result.entrants[a].objective.estimate, result.entrants[b].objective.estimate);
+  });
+  return candidates;
+}
+
+// A race with no candidate: nothing measured, the objective without a value, or no
+// configuration meeting the constraints (and the one closest to meeting them).
+void NoCandidate(RaceResult& result, bool any_measured) {
+  const RaceSettings& settings = result.settings;
   if (!any_measured) {
     if (result.outcome != "interrupted") {
       result.outcome = "failed";
       result.outcome_text = "no configuration could be measured";
     }
-  } else if (candidates.empty()) {
-    bool unmeasured = true;
+    return;
+  }
+  bool unmeasured = true;
+  for (const EntrantState& e : result.entrants) {
+    unmeasured = unmeasured && (e.queries == 0 || !std::isfinite(e.objective.estimate));
+  }
+  if (unmeasured) {
+    std::string why;
     for (const EntrantState& e : result.entrants) {
-      unmeasured = unmeasured && (e.queries == 0 || !std::isfinite(e.objective.estimate));
+      if (why.empty()) why = e.missing_value_note;
     }
-    if (unmeasured) {
-      std::string why;
-      for (const EntrantState& e : result.entrants) {
-        if (why.empty()) why = e.missing_value_note;
-      }
-      result.outcome = "unmeasured";
-      result.outcome_text = objective.name + " was not measured for any configuration" +
-                            (why.empty() ? std::string() : " (" + why + ")");
-    } else if (result.outcome != "interrupted") {
-      // The configuration closest to meeting the constraints, among all measured.
-      double closest = kInfinity;
-      for (size_t i = 0; i < result.entrants.size(); ++i) {
-        const EntrantState& e = result.entrants[i];
-        if (e.queries == 0) continue;
-        double violation = 0;
-        for (size_t c = 0; c < settings.constraints.size(); ++c) {
-          violation = std::max(violation, Violation(settings.constraints[c].constraint, e.constraints[c].estimate));
-        }
-        if (violation < closest) {
-          closest = violation;
-          result.closest_infeasible = i;
-        }
-      }
-      std::string texts;
-      for (const RaceConstraint& c : settings.constraints) texts += (texts.empty() ? "" : ", ") + c.constraint.text;
-      result.outcome = "infeasible";
-      result.outcome_text = "no configuration meets " + texts;
-    }
-  } else {
-    result.winner = candidates[0];
-    const EntrantState& w = result.entrants[*result.winner];
+    result.outcome = "unmeasured";
+    result.outcome_text = settings.objective.name + " was not measured for any configuration" +
+                          (why.empty() ? std::string() : " (" + why + ")");
+    return;
+  }
+  if (result.outcome == "interrupted") return;
+  // The configuration closest to meeting the constraints, among all measured.
+  double closest = kInfinity;
+  for (size_t i = 0; i < result.entrants.size(); ++i) {
+    const EntrantState& e = result.entrants[i];
+    if (e.queries == 0) continue;
+    double violation = 0;
     for (size_t c = 0; c < settings.constraints.size(); ++c) {
-      if (!SurelyMeets(settings.constraints[c].constraint, w.constraints[c])) {
-        result.winner_caveats.push_back("meets " + settings.constraints[c].constraint.text + " by its estimate (" +
-                                        FormatMetricValue(settings.constraints[c].metric, w.constraints[c].estimate) +
-                                        ") but its interval " +
-                                        FormatInterval(settings.constraints[c].metric, w.constraints[c]) +
-                                        " reaches past the bound");
-      }
+      violation = std::max(violation, Violation(settings.constraints[c].constraint, e.constraints[c].estimate));
     }
-    for (const std::string& note : w.notes) result.winner_caveats.push_back(note);
-    // Rounds that disagree: two rounds whose own intervals do not overlap.
-    if (w.round_intervals.size() > 1) {
-      bool disagree = false;
-      std::string estimates;
-      for (size_t a = 0; a < w.round_intervals.size(); ++a) {
-        for (size_t b = a + 1; b < w.round_intervals.size(); ++b) {
-          disagree = disagree || !Overlap(w.round_intervals[a], w.round_intervals[b]);
-        }
-        estimates += (estimates.empty() ? "" : ", ") + ShortNumber(w.round_intervals[a].estimate);
-      }
-      if (disagree) {
-        result.winner_caveats.push_back(
-            "its rounds disagree beyond its interval (" + objective.name + " by round: " + estimates + " " +
-            objective.unit + "): the machine changed between rounds (frequency, heat, other load), which the "
-            "intervals, made of query-to-query noise, do not cover; configurations measured at other times may "
-            "have been judged against a different machine. Run the race again, or measure the finalists in "
-            "several runs and compare the stores (edgebench compare)");
-      }
-    }
-    for (size_t k = 1; k < candidates.size(); ++k) {
-      if (Overlap(result.entrants[candidates[k]].objective, w.objective)) {
-        result.tied_with_winner.push_back(candidates[k]);
-      }
-    }
-    if (candidates.size() > 1) {
-      result.runner_up = candidates[1];
-    } else {
-      // The last one dropped, best estimate first among those of the latest round.
-      for (size_t i = 0; i < result.entrants.size(); ++i) {
-        const EntrantState& e = result.entrants[i];
-        if (i == *result.winner || e.queries == 0 || !std::isfinite(e.objective.estimate)) continue;
-        if (!result.runner_up) {
-          result.runner_up = i;
-          continue;
-        }
-        const EntrantState& r = result.entrants[*result.runner_up];
-        if (e.dropped_round > r.dropped_round ||
-            (e.dropped_round == r.dropped_round && Better(objective, e.objective.estimate, r.objective.estimate))) {
-          result.runner_up = i;
-        }
-      }
-    }
-    if (result.runner_up) {
-      const EntrantState& r = result.entrants[*result.runner_up];
-      Interval winner_then = w.objective;
-      if (!r.alive && r.dropped_round >= 0 && r.dropped_round < static_cast<int>(result.rounds.size())) {
-        result.runner_up_round = r.dropped_round;
-        for (const RoundEntrant& e : result.rounds[r.dropped_round].entrants) {
-          if (e.entrant == *result.winner) winner_then = e.objective;
-        }
-      }
-      result.margin = Lower(objective) ? r.objective.estimate / winner_then.estimate - 1
-                                       : 1 - r.objective.estimate / winner_then.estimate;
-      result.separated = !Overlap(r.objective, winner_then);
+    if (violation < closest) {
+      closest = violation;
+      result.closest_infeasible = i;
     }
   }
-  // Final precision and the exhaustive sweep at it.
+  std::string texts;
+  for (const RaceConstraint& c : settings.constraints) texts += (texts.empty() ? "" : ", ") + c.constraint.text;
+  result.outcome = "infeasible";
+  result.outcome_text = "no configuration meets " + texts;
+}
+
+// What a reader must know about the winner: constraints met only by the estimate, INVALID
+// rounds, and rounds that disagree beyond its interval.
+void WinnerCaveats(RaceResult& result) {
+  const RaceSettings& settings = result.settings;
+  const RaceMetric& objective = settings.objective;
+  const EntrantState& w = result.entrants[*result.winner];
+  for (size_t c = 0; c < settings.constraints.size(); ++c) {
+    if (!SurelyMeets(settings.constraints[c].constraint, w.constraints[c])) {
+      result.winner_caveats.push_back("meets " + settings.constraints[c].constraint.text + " by its estimate (" +
+                                      FormatMetricValue(settings.constraints[c].metric, w.constraints[c].estimate) +
+                                      ") but its interval " +
+                                      FormatInterval(settings.constraints[c].metric, w.constraints[c]) +
+                                      " reaches past the bound");
+    }
+  }
+  for (const std::string& note : w.notes) result.winner_caveats.push_back(note);
+  // Rounds that disagree: two rounds whose own intervals do not overlap.
+  if (w.round_intervals.size() < 2) return;
+  bool disagree = false;
+  std::string estimates;
+  for (size_t a = 0; a < w.round_intervals.size(); ++a) {
+    for (size_t b = a + 1; b < w.round_intervals.size(); ++b) {
+      disagree = disagree || !Overlap(w.round_intervals[a], w.round_intervals[b]);
+    }
+    estimates += (estimates.empty() ? "" : ", ") + ShortNumber(w.round_intervals[a].estimate);
+  }
+  if (disagree) {
+    result.winner_caveats.push_back(
+        "its rounds disagree beyond its interval (" + objective.name + " by round: " + estimates + " " +
+        objective.unit + "): the machine changed between rounds (frequency, heat, other load), which the "
+        "intervals, made of query-to-query noise, do not cover; configurations measured at other times may "
+        "have been judged against a different machine. Run the race again, or measure the finalists in "
+        "several runs and compare the stores (edgebench compare)");
+  }
+}
+
+// The winner's ties, its runner-up (the next candidate, else the last one dropped, best estimate
+// first among those of the latest round) and the margin between them, each as measured in the
+// same stretch of time.
+void RunnerUp(RaceResult& result, const std::vector<size_t>& candidates) {
+  const RaceMetric& objective = result.settings.objective;
+  const EntrantState& w = result.entrants[*result.winner];
+  for (size_t k = 1; k < candidates.size(); ++k) {
+    if (Overlap(result.entrants[candidates[k]].objective, w.objective)) result.tied_with_winner.push_back(candidates[k]);
+  }
+  if (candidates.size() > 1) {
+    result.runner_up = candidates[1];
+  } else {
+    for (size_t i = 0; i < result.entrants.size(); ++i) {
+      const EntrantState& e = result.entrants[i];
+      if (i == *result.winner || e.queries == 0 || !std::isfinite(e.objective.estimate)) continue;
+      if (!result.runner_up) {
+        result.runner_up = i;
+        continue;
+      }
+      const EntrantState& r = result.entrants[*result.runner_up];
+      if (e.dropped_round > r.dropped_round ||
+          (e.dropped_round == r.dropped_round && Better(objective, e.objective.estimate, r.objective.estimate))) {
+        result.runner_up = i;
+      }
+    }
+  }
+  if (!result.runner_up) return;
+  const EntrantState& r = result.entrants[*result.runner_up];
+  Interval winner_then = w.objective;
+  if (!r.alive && r.dropped_round >= 0 && r.dropped_round < static_cast<int>(result.rounds.size())) {
+    result.runner_up_round = r.dropped_round;
+    for (const RoundEntrant& e : result.rounds[r.dropped_round].entrants) {
+      if (e.entrant == *result.winner) winner_then = e.objective;
+    }
+  }
+  result.margin = Lower(objective) ? r.objective.estimate / winner_then.estimate - 1
+                                   : 1 - r.objective.estimate / winner_then.estimate;
+  result.separated = !Overlap(r.objective, winner_then);
+}
+
+// The final precision (the winner's queries, else the survivors' most) and what the exhaustive
+// sweep would have cost at it, from each configuration's own per-query and per-case times.
+void ExhaustiveCost(RaceResult& result, const std::vector<size_t>& left) {
   if (result.winner) {
     result.final_queries = result.entrants[*result.winner].queries;
   } else {
@@ -558,75 +525,62 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
     result.exhaustive_measured_ns += static_cast<int64_t>(measured);
     result.exhaustive_case_ns += static_cast<int64_t>(overhead + measured);
   }
-  return result;
 }
 
-nlohmann::json RaceResultToJson(const RaceResult& r) {
-  const auto interval = [](const Interval& i) {
-    const auto v = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
-    return nlohmann::json{{"estimate", v(i.estimate)}, {"low", v(i.low)}, {"high", v(i.high)}, {"samples", i.samples}};
-  };
-  const auto round_intervals = [&](const EntrantState& e) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const Interval& i : e.round_intervals) list.push_back(interval(i));
-    return list;
-  };
-  nlohmann::json entrants = nlohmann::json::array();
-  for (const EntrantState& e : r.entrants) {
-    nlohmann::json constraints = nlohmann::json::array();
-    for (const Interval& i : e.constraints) constraints.push_back(interval(i));
-    entrants.push_back({{"label", e.label},
-                        {"alive", e.alive},
-                        {"dropped_round", e.dropped_round < 0 ? nlohmann::json(nullptr) : nlohmann::json(e.dropped_round)},
-                        {"drop_reason", e.drop_reason},
-                        {"rounds", e.rounds_run},
-                        {"queries", e.queries},
-                        {"measured_s", e.measured_ns / 1e9},
-                        {"case_s", e.case_ns / 1e9},
-                        {"objective", interval(e.objective)},
-                        {"round_intervals", round_intervals(e)},
-                        {"constraints", constraints},
-                        {"notes", e.notes},
-                        {"record_ids", e.record_ids}});
+}  // namespace
+
+Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceEntrant>& entrants,
+                           const RaceMeasure& measure) {
+  if (entrants.empty()) return Status::Error("no configuration to race");
+  if (settings.initial_queries <= 0) return Status::Error("the race needs at least one query per configuration");
+  if (!(settings.confidence > 0 && settings.confidence < 1)) {
+    return Status::Error("confidence must lie between 0 and 1");
   }
-  nlohmann::json rounds = nlohmann::json::array();
-  for (const RaceRound& round : r.rounds) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const RoundEntrant& e : round.entrants) {
-      list.push_back({{"entrant", e.entrant},
-                      {"label", r.entrants[e.entrant].label},
-                      {"objective", interval(e.objective)},
-                      {"dropped", e.dropped},
-                      {"reason", e.reason}});
+  RaceResult result;
+  result.settings = settings;
+  result.interval_alpha = RaceIntervalAlpha(settings, entrants.size());
+  for (const RaceEntrant& e : entrants) {
+    EntrantState state;
+    state.label = e.label;
+    result.entrants.push_back(std::move(state));
+  }
+  const int rounds = settings.exhaustive ? 1 : settings.max_rounds;
+  int alone_since = -1;  // the round after which one configuration was left
+  for (int round = 0; round < rounds; ++round) {
+    const std::vector<size_t> running = Alive(result);
+    if (running.empty()) break;
+    const int64_t queries = settings.initial_queries << round;
+    if (EndedByBudget(result, running, round, queries)) break;
+    auto observations = measure(running, round, queries);
+    if (!observations) {
+      result.outcome = "interrupted";
+      result.outcome_text = "interrupted in round " + std::to_string(round) + "; every record so far is stored";
+      break;
     }
-    rounds.push_back({{"round", round.round}, {"queries_each", round.queries_each}, {"entrants", list}});
+    RaceRound snapshot = TakeObservations(result, entrants, running, round, queries, *observations);
+    if (!settings.exhaustive) DropTheSurelyBeaten(result, snapshot);
+    result.rounds.push_back(std::move(snapshot));
+    if (settings.exhaustive || Decided(result, round, alone_since)) break;
   }
-  const auto index = [](const std::optional<size_t>& i) { return i ? nlohmann::json(*i) : nlohmann::json(nullptr); };
-  const auto label = [&](const std::optional<size_t>& i) {
-    return i ? nlohmann::json(r.entrants[*i].label) : nlohmann::json(nullptr);
-  };
-  return {{"settings", RaceSettingsToJson(r.settings)},
-          {"objective_unit", r.settings.objective.unit},
-          {"interval_confidence", 1 - r.interval_alpha},
-          {"outcome", r.outcome},
-          {"outcome_text", r.outcome_text},
-          {"winner", index(r.winner)},
-          {"winner_label", label(r.winner)},
-          {"winner_caveats", r.winner_caveats},
-          {"runner_up", index(r.runner_up)},
-          {"runner_up_label", label(r.runner_up)},
-          {"margin", r.margin},
-          {"separated", r.separated},
-          {"runner_up_round", r.runner_up_round < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.runner_up_round)},
-          {"tied_with_winner", r.tied_with_winner},
-          {"closest_infeasible", index(r.closest_infeasible)},
-          {"spent_case_s", r.spent_case_ns / 1e9},
-          {"spent_measured_s", r.spent_measured_ns / 1e9},
-          {"final_queries", r.final_queries},
-          {"exhaustive_case_s", r.exhaustive_case_ns / 1e9},
-          {"exhaustive_measured_s", r.exhaustive_measured_ns / 1e9},
-          {"entrants", entrants},
-          {"rounds", rounds}};
+
+  // The answer: among survivors (all of them in the exhaustive sweep), the best estimate that
+  // meets every constraint by its estimate. An interrupted race has no answer yet: its survivors
+  // were not measured to the end.
+  std::vector<size_t> left = Alive(result);
+  OutOfRounds(result, rounds, alone_since, left);
+  if (result.outcome == "interrupted") left.clear();
+  bool any_measured = false;
+  for (const EntrantState& e : result.entrants) any_measured = any_measured || e.queries > 0;
+  const std::vector<size_t> candidates = Candidates(result, left);
+  if (!any_measured || candidates.empty()) {
+    NoCandidate(result, any_measured);
+  } else {
+    result.winner = candidates[0];
+    WinnerCaveats(result);
+    RunnerUp(result, candidates);
+  }
+  ExhaustiveCost(result, left);
+  return result;
 }
 
 }  // namespace edgebench

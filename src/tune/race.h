@@ -70,8 +70,6 @@ struct RaceSettings {
   bool exhaustive = false;       // one round, nothing dropped: the sweep the race is checked against
 };
 
-nlohmann::json RaceSettingsToJson(const RaceSettings& settings);
-Result<RaceSettings> RaceSettingsFromJson(const nlohmann::json& json);
 
 // The confidence each interval is computed at: 1 - (1 - confidence) / (configurations x rounds
 // x (1 + constraints)), Bonferroni over every interval the race may look at, so that all of
@@ -180,6 +178,5 @@ Result<RaceResult> RunRace(const RaceSettings& settings, const std::vector<RaceE
 std::string FormatMetricValue(const RaceMetric& metric, double value);
 std::string FormatInterval(const RaceMetric& metric, const Interval& interval);
 
-nlohmann::json RaceResultToJson(const RaceResult& result);
 
 }  // namespace edgebench

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "metrics/flat_record.h"
+#include "tune/race_json.h"
 
 namespace edgebench {
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/strings.h"
+#include "tune/race_json.h"
 
 namespace edgebench {
 namespace {

@@ -12,6 +12,7 @@
 #include "../test_util.h"
 #include "backends/null/null_backend.h"
 #include "tune/race_records.h"
+#include "tune/race_json.h"
 
 namespace edgebench {
 namespace {
