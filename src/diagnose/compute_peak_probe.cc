@@ -148,13 +148,13 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
   ComputePeakResults results;
   // A device of a backend's description, as a target with no options: nothing to parse.
   struct ProbeTarget {
-    std::string backend, name;
+    std::string backend, device, name;
     ProbeFormat format;
     Target target() const {
       Target t;
       t.text = name;
       t.backend = backend;
-      t.device = name.substr(name.find(':') + 1);
+      t.device = device;
       return t;
     }
   };
@@ -187,11 +187,11 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
         results.missing.push_back(name + ": not measured (" + info.runtime +
                                   " runs tasks on images, not a bare matrix product)");
       } else if (reads(info, ".onnx")) {
-        targets.push_back({info.name, name, ProbeFormat::kOnnx});
+        targets.push_back({info.name, device.name, name, ProbeFormat::kOnnx});
       } else if (reads(info, ".tflite")) {
-        targets.push_back({info.name, name, ProbeFormat::kTflite});
+        targets.push_back({info.name, device.name, name, ProbeFormat::kTflite});
       } else if (device.capabilities.matrix_probe) {
-        targets.push_back({info.name, name, ProbeFormat::kNative});  // llama.cpp's ggml
+        targets.push_back({info.name, device.name, name, ProbeFormat::kNative});  // llama.cpp's ggml
       } else {
         results.missing.push_back(name + ": not measured (the probe is an ONNX MatMul, a TFLite FULLY_CONNECTED " +
                                   "or the runtime's own product; " + info.runtime +

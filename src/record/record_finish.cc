@@ -59,10 +59,6 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
   r.settling = ComputeSettling(r.warmup_ns, r.measured_ns);
   r.invalid_reasons.clear();
   const RecordSection* mode_section = ModeSectionOf(r);
-  const bool tensor_load = !r.llm && !mode_section && scenario.has_value();
-  // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
-  // the coefficient of variation does not judge them.
-  const bool judge_cv = !tensor_load || scenario->rules.judge_cv;
   if (mode_section && mode_section->finish) mode_section->finish(r, scenario);
   if (r.llm) {
     LlmRecord& l = *r.llm;
@@ -79,6 +75,10 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
   for (const RecordSection& section : RecordSections()) {
     if (!section.mode && section.finish) section.finish(r, scenario);
   }
+  // Latency under queueing (server) and over a soak's drift is what those scenarios measure:
+  // the coefficient of variation does not judge them. A load section is made (by its entry in
+  // the section table) exactly for a tensor model's measured case with its scenario's rules.
+  const bool judge_cv = !r.load || scenario->rules.judge_cv;
   if (r.status != CaseStatus::kOk) {
     r.invalid_reasons.push_back("case " + CaseStatusName(r.status) +
                                 (r.failed_stage.empty() ? "" : " at " + r.failed_stage));
