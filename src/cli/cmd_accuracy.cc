@@ -9,7 +9,7 @@
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
-#include "cli/suite_modes.h"
+#include "cli/mode_flags.h"
 #include "core/log.h"
 #include "core/sha256.h"
 #include "core/clock.h"
@@ -30,21 +30,13 @@
 namespace edgebench {
 namespace {
 
-struct AccuracyOptions {
+// The command's own flags beside the options that decide what runs (plan/accuracy_plan.h).
+struct AccuracyCommandOptions {
   std::string model;
-  std::string data;
-  std::string split = "test";
-  int64_t limit = 0;
-  int64_t offset = 0;
-  std::string preprocess;
-  std::string variants;
   std::string targets = "ort:cpu";
   std::string format = "table";
   std::string out_dir;
-  uint64_t seed = 0;  // unused: the pass is deterministic; accepted as every command does
-  int64_t warmup = 3;
-  int64_t timeout_ms = 0;
-  int64_t case_memory_mb = 0;
+  AccuracyOptions plan;
   ResumeFlags resume;
   MonitorFlags monitor;
 };
@@ -56,28 +48,6 @@ struct AccuracyRow {
   std::string target;
   Record record;
 };
-
-// The variants to run: --variant's list, every variant for "all", else the chosen or default
-// one. "" stands for a model without variants.
-Result<std::vector<std::string>> ChooseVariants(const ModelSpec& model, const std::string& flag) {
-  const std::vector<std::string> known = ModelVariants(model);
-  if (flag.empty()) {
-    if (!model.variant.empty()) return std::vector<std::string>{model.variant};
-    return std::vector<std::string>{known.empty() ? std::string() : known.front()};
-  }
-  if (flag == "all") {
-    if (known.empty()) return std::vector<std::string>{""};
-    return known;
-  }
-  std::vector<std::string> chosen = SplitList(flag);
-  for (const std::string& v : chosen) {
-    if (std::find(known.begin(), known.end(), v) == known.end()) {
-      return Status::Error("--variant '" + v + "': model '" + model.name + "' has " +
-                           (known.empty() ? std::string("no variants") : "variants " + Join(known, ", ")));
-    }
-  }
-  return chosen;
-}
 
 std::string Percent(double share) { return FormatNumber("%.2f", 100 * share); }
 
@@ -174,79 +144,7 @@ void PrintTable(const std::vector<AccuracyRow>& rows, std::ostream& out) {
   }
 }
 
-// What `accuracy` runs, planned from its flags: for the command, and for a suite's `accuracy:`
-// block (the same flags, the same checks). An error is a bad argument.
-struct AccuracyCommandPlan {
-  std::vector<PlannedCase> cases;
-  int64_t images = 0;
-};
-
-Result<AccuracyCommandPlan> PlanAccuracyCommand(const AccuracyOptions& o, const ModelSpec& model,
-                                                const std::vector<Target>& targets, const MonitorSettings& monitor,
-                                                CommandContext& context) {
-  if (o.limit < 0 || o.offset < 0) return Status::Error("--limit and --offset must not be negative");
-  if (o.timeout_ms < 0) return Status::Error("--timeout must be 0 (automatic) or more milliseconds");
-  if (o.case_memory_mb < 0) return Status::Error("--case-memory must be 0 (automatic) or more MiB");
-  if (o.split != "test" && o.split != "train") return Status::Error("--split '" + o.split + "': use test or train");
-  const std::string preprocess = o.preprocess.empty() ? model.preprocess : o.preprocess;
-  if (preprocess.empty()) {
-    return Status::Error("model '" + model.name + "' declares no preprocessing: give --preprocess "
-                         "scale=S,mean=M,std=S,layout=nchw|nhwc (what the model was trained on), or add "
-                         "\"preprocess\" to its manifest");
-  }
-  if (auto parsed = ParseImagePreprocess(preprocess); !parsed.ok()) {
-    return Status::Error("--preprocess: " + parsed.error());
-  }
-  const std::string data_source = o.data.empty() ? model.dataset : o.data;
-  if (data_source.empty()) {
-    return Status::Error("model '" + model.name + "' declares no data set: give --data fashion-mnist, a directory "
-                         "of IDX files or IMAGES_FILE,LABELS_FILE");
-  }
-  auto variants = ChooseVariants(model, o.variants);
-  if (!variants.ok()) return variants.status();
-  for (const Target& t : targets) {
-    if (Status known = CheckTargetKnown(t, context.registry); !known.ok()) return known;
-  }
-  const DataSetSpec data{data_source, o.split, o.limit, o.offset};
-  // The data set is read here once, header and range, so a wrong path or a corrupt file is a
-  // bad argument (exit 2) rather than the same failure in every worker.
-  AccuracyCommandPlan plan;
-  {
-    auto checked = LoadLabelledImages(data);  // freed here: the workers read their own copy
-    if (!checked.ok()) return checked.status();
-    plan.images = checked.value().count;
-  }
-  AccuracyPlanRequest request;
-  for (const std::string& variant : variants.value()) {
-    ModelSpec variant_model = model;
-    if (!variant.empty()) {
-      auto selected = SelectVariant(model, variant);
-      if (!selected.ok()) return selected.status();
-      variant_model = selected.take();
-    }
-    if (const std::string missing = MissingArtifacts(PlanTargets(variant_model, targets, context.registry));
-        !missing.empty()) {
-      return Status::Error(missing);
-    }
-    request.variants.emplace_back(variant, std::move(variant_model));
-  }
-  request.targets = targets;
-  request.data = data;
-  request.preprocess = preprocess;
-  request.warmup = o.warmup;
-  request.timeout_ms = o.timeout_ms;
-  request.images = plan.images;
-  request.case_memory_mb = o.case_memory_mb;
-  request.monitor = monitor;
-  request.executable = context.executable;
-  request.worker_args = WorkerLogArgs();
-  auto cases = PlanAccuracyCases(request, context.registry);
-  if (!cases.ok()) return cases.status();
-  plan.cases = cases.take();
-  return plan;
-}
-
-int Accuracy(const AccuracyOptions& o, CommandContext& context) {
+int Accuracy(const AccuracyCommandOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench accuracy: " << message << "\n";
     return 2;
@@ -260,10 +158,13 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
   if (!monitor.ok()) return fail(monitor.error());
   auto done_keys = ResumedCaseKeys(o.resume, o.out_dir, "accuracy");
   if (!done_keys.ok()) return fail(done_keys.error());
-  auto planned = PlanAccuracyCommand(o, model.value(), targets.value(), monitor.value().settings, context);
+  const ModePlanContext plan_context{context.registry, monitor.value().settings, context.executable, WorkerLogArgs()};
+  auto request = PlanAccuracyRequest(o.plan, model.value(), targets.value(), plan_context);
+  if (!request.ok()) return fail(request.error());
+  const int64_t images = request.value().images;
+  auto planned = PlanAccuracyCases(request.value(), context.registry);
   if (!planned.ok()) return fail(planned.error());
-  const int64_t images = planned.value().images;
-  const std::vector<PlannedCase>& cases = planned.value().cases;
+  const std::vector<PlannedCase>& cases = planned.value();
   std::cerr << "edgebench accuracy: " << cases.size() << (cases.size() == 1 ? " pass" : " passes") << " of "
             << images << " images"
             << (done_keys.value().empty() ? "" : ", the store's records of earlier passes kept (--resume)")
@@ -317,46 +218,10 @@ int Accuracy(const AccuracyOptions& o, CommandContext& context) {
   return exit_code;
 }
 
-// The flags that decide what `accuracy` computes: the command's and a suite's `accuracy:` block's.
-void AddAccuracyPlanOptions(CLI::App* cmd, AccuracyOptions& o) {
-  cmd->add_option("-d,--data", o.data,
-                  "labelled images: fashion-mnist, a directory of IDX files, or IMAGES_FILE,LABELS_FILE "
-                  "(default: the manifest's \"dataset\")");
-  cmd->add_option("--split", o.split, "test or train")->capture_default_str();
-  cmd->add_option("--limit", o.limit, "images to run (0: all from --offset on)")->capture_default_str();
-  cmd->add_option("--offset", o.offset, "the first image run")->capture_default_str();
-  cmd->add_option("--preprocess", o.preprocess,
-                  "resize=WxH,scale=S,mean=M[:M:M],std=S[:S:S],layout=nchw|nhwc (default: the manifest's "
-                  "\"preprocess\"; value = (pixel*scale - mean)/std)");
-  cmd->add_option("--variant", o.variants,
-                  "comma-separated variants, or all (default: the chosen or default variant)");
-  cmd->add_option("--warmup", o.warmup, "inferences on the first image before the timed pass")
-      ->capture_default_str();
-  cmd->add_option("--timeout", o.timeout_ms,
-                  "kill a pass's worker after this many ms (0: 120 s + 100 ms an image)")
-      ->capture_default_str();
-  cmd->add_option("--case-memory", o.case_memory_mb,
-                  "a pass's worker may use this many MiB of resident memory (0: 80% of physical memory)")
-      ->capture_default_str();
-  cmd->add_option("--seed", o.seed, "unused: the pass is deterministic");
-}
-
 }  // namespace
 
-Result<std::vector<PlannedCase>> PlanAccuracyForSuite(const std::vector<std::string>& args, const ModelSpec& model,
-                                                      const std::vector<Target>& targets,
-                                                      const MonitorSettings& monitor, CommandContext& context) {
-  CLI::App app("the accuracy: block of a suite", "accuracy:");
-  AccuracyOptions o;
-  AddAccuracyPlanOptions(&app, o);
-  if (Status parsed = ParseSuiteBlock(app, args); !parsed.ok()) return parsed;
-  auto plan = PlanAccuracyCommand(o, model, targets, monitor, context);
-  if (!plan.ok()) return plan.status();
-  return std::move(plan.value().cases);
-}
-
 void AddAccuracyCommand(CLI::App& app, CommandContext& context) {
-  auto o = std::make_shared<AccuracyOptions>();
+  auto o = std::make_shared<AccuracyCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "accuracy", "top-1/top-5 accuracy of a classifier's variants on a labelled image set, per target");
   cmd->footer(
@@ -370,7 +235,7 @@ void AddAccuracyCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("model", o->model, "model: FILE, NAME=FILE1?variant=V,FILE2?variant=W, or a manifest .json")
       ->required();
   cmd->add_option("-t,--target", o->targets, "comma-separated targets")->capture_default_str();
-  AddAccuracyPlanOptions(cmd, *o);
+  AddModeFlags(cmd, o->plan);
   cmd->add_option("-f,--format", o->format, "table or json (the records)")->capture_default_str();
   cmd->add_option("-o,--out", o->out_dir, "append one record per pass (scenario \"accuracy\") to DIR/results.jsonl")
       ->check(NonEmpty());

@@ -9,7 +9,7 @@
 #include "cli/command_support.h"
 #include "cli/commands.h"
 #include "cli/monitor_options.h"
-#include "cli/suite_modes.h"
+#include "cli/mode_flags.h"
 #include "core/strings.h"
 #include "core/tensor_values.h"
 #include "diagnose/target_agreement.h"
@@ -25,19 +25,13 @@
 namespace edgebench {
 namespace {
 
-struct AgreeOptions {
+// The command's own flags beside the options that decide what runs (plan/agree_plan.h).
+struct AgreeCommandOptions {
   std::string model;
   std::string targets;
-  std::string reference;
-  std::vector<std::string> dims;
-  uint64_t seed = 0;
-  std::string image;
-  std::string preprocess;
-  std::optional<double> max_abs, min_cosine, min_sqnr_db;
   std::string format = "table";
   std::string out_dir;
-  int64_t timeout_ms = 300000;
-  int steps = 0;  // diffusion pipelines: 0 keeps the file's
+  AgreeOptions plan;
   ResumeFlags resume;
   MonitorFlags monitor;
 };
@@ -88,7 +82,7 @@ std::string DetectionSummary(const DetectionAgreement& d) {
 // The rows of one target's record: printed (table) and added to the JSON report as it arrives.
 class AgreeReport {
  public:
-  AgreeReport(const AgreeOptions& o, const AgreePlan& plan, nlohmann::json& report)
+  AgreeReport(const AgreeCommandOptions& o, const AgreePlan& plan, nlohmann::json& report)
       : o_(o), plan_(plan), report_(report) {
     for (const PlannedCase& c : plan.cases) width_ = std::max(width_, c.spec.TargetText().size() + 2);
   }
@@ -201,60 +195,13 @@ class AgreeReport {
               << DetectionSummary(d) + " " << ResultText(d.violations) << "\n";
   }
 
-  const AgreeOptions& o_;
+  const AgreeCommandOptions& o_;
   const AgreePlan& plan_;
   nlohmann::json& report_;
   size_t width_ = 30;  // the target column fits the longest target written, and at least 30
 };
 
-// What `agree` runs, planned from its flags: for the command, and for a suite's `agree:` block
-// (the same flags, the same checks). An error is a bad argument.
-Result<AgreePlan> PlanAgreeCommand(const AgreeOptions& o, const ModelSpec& model, const std::vector<Target>& targets,
-                                   const MonitorSettings& monitor, CommandContext& context,
-                                   PipelineSpec* pipeline = nullptr) {
-  AgreePlanRequest request;
-  if (pipeline) {
-    for (const Target& t : targets) {
-      if (Status s = SetEveryStageTargets(*pipeline, {t.text}); !s.ok()) return s;
-      auto cases = PipelineTargetCombinations(*pipeline, context.registry);
-      if (!cases.ok()) return cases.status();
-      request.pipelines[t.text] = cases.value().front();
-    }
-    request.pipeline_file = pipeline->path;
-  }
-  for (const std::string& d : o.dims) {
-    if (Status s = ParseDimBinding(d, request.dims); !s.ok()) return s;
-  }
-  if (targets.size() < 2) return Status::Error("give at least two targets to compare");
-  // Tolerances: flags over the manifest over defaults.
-  Tolerances tolerances = model.tolerances;
-  if (!tolerances.min_cosine) tolerances.min_cosine = 0.999;
-  if (!tolerances.min_sqnr_db) tolerances.min_sqnr_db = 30.0;
-  if (o.max_abs) tolerances.max_abs = o.max_abs;
-  if (o.min_cosine) tolerances.min_cosine = o.min_cosine;
-  if (o.min_sqnr_db) tolerances.min_sqnr_db = o.min_sqnr_db;
-  if (!o.image.empty()) {
-    // Checked here from the header alone (a bad spec is exit 2); each worker decodes and resizes
-    // the image itself, under its memory limit, so nothing image-sized is allocated here.
-    auto pre = ParseImagePreprocess(o.preprocess);
-    if (!pre.ok()) return pre.status();
-    if (Status s = CheckImageInput(o.image, pre.value()); !s.ok()) return s;
-  }
-  request.model = model;
-  request.targets = targets;
-  request.reference = o.reference;
-  request.seed = o.seed;
-  request.image = o.image;
-  request.preprocess = o.preprocess;
-  request.tolerances = tolerances;
-  request.timeout_ms = o.timeout_ms;
-  request.monitor = monitor;
-  request.executable = context.executable;
-  request.worker_args = WorkerLogArgs();
-  return PlanAgreeCases(request, context.registry);
-}
-
-int Agree(const AgreeOptions& o, CommandContext& context) {
+int Agree(const AgreeCommandOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench agree: " << message << "\n";
     return 2;
@@ -265,16 +212,9 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   // outputs compared (a diffusion's image and final latents).
   std::optional<PipelineSpec> pipeline;
   if (IsPipelineFile(o.model)) {
-    if (!o.dims.empty() || !o.image.empty()) {
-      return fail("--dim and --input: a pipeline's models run at its own shapes on its own input");
-    }
     auto read = ReadPipelineFile(o.model);
     if (!read.ok()) return fail(read.error());
     pipeline = read.take();
-    if (o.steps != 0 && pipeline->diffusion) pipeline->diffusion->steps = o.steps;
-    if (o.steps != 0 && !pipeline->diffusion) return fail("--steps is for diffusion pipelines");
-  } else if (o.steps != 0) {
-    return fail("--steps is for diffusion pipelines (docs/diffusion.md)");
   }
   auto model = pipeline ? Result<ModelSpec>(ModelSpec{}) : ParseModelArgument(o.model);
   if (!model.ok()) return fail(model.error());
@@ -284,8 +224,11 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   if (!monitor.ok()) return fail(monitor.error());
   auto done_keys = ResumedCaseKeys(o.resume, o.out_dir, "agree");
   if (!done_keys.ok()) return fail(done_keys.error());
-  auto plan = PlanAgreeCommand(o, model.value(), targets.value(), monitor.value().settings, context,
-                               pipeline ? &*pipeline : nullptr);
+  const ModePlanContext plan_context{context.registry, monitor.value().settings, context.executable, WorkerLogArgs()};
+  auto request = PlanAgreeRequest(o.plan, model.value(), targets.value(), pipeline ? &*pipeline : nullptr,
+                                  plan_context);
+  if (!request.ok()) return fail(request.error());
+  auto plan = PlanAgreeCases(request.value(), context.registry);
   if (!plan.ok()) return fail(plan.error());
   const Tolerances& tolerances = plan.value().tolerances;
 
@@ -355,39 +298,10 @@ int Agree(const AgreeOptions& o, CommandContext& context) {
   return exit_code;
 }
 
-// The flags that decide what `agree` computes: the command's and a suite's `agree:` block's.
-void AddAgreePlanOptions(CLI::App* cmd, AgreeOptions& o) {
-  cmd->add_option("--reference", o.reference, "the target others are compared with (default: the first)");
-  cmd->add_option("--steps", o.steps, "diffusion pipelines: denoising steps (default: the pipeline file's)")
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--dim", o.dims, "bind a symbolic dimension: NAME=VALUE (repeatable)");
-  cmd->add_option("--seed", o.seed, "seed of the generated inputs")->capture_default_str();
-  cmd->add_option("--input", o.image, "an image file to use as the input instead of seeded data");
-  cmd->add_option("--preprocess", o.preprocess,
-                  "for --input: resize=WxH,scale=S,mean=M[:M:M],std=S[:S:S],layout=nhwc|nchw "
-                  "(value = (pixel*scale - mean)/std; default scale 1/255)");
-  cmd->add_option("--max-abs", o.max_abs, "tolerance: largest absolute error");
-  cmd->add_option("--min-cosine", o.min_cosine, "tolerance: smallest cosine similarity");
-  cmd->add_option("--min-sqnr", o.min_sqnr_db, "tolerance: smallest SQNR in dB");
-  cmd->add_option("--timeout", o.timeout_ms, "kill a target's worker after this many ms")->capture_default_str();
-}
-
 }  // namespace
 
-Result<std::vector<PlannedCase>> PlanAgreeForSuite(const std::vector<std::string>& args, const ModelSpec& model,
-                                                   const std::vector<Target>& targets,
-                                                   const MonitorSettings& monitor, CommandContext& context) {
-  CLI::App app("the agree: block of a suite", "agree:");
-  AgreeOptions o;
-  AddAgreePlanOptions(&app, o);
-  if (Status parsed = ParseSuiteBlock(app, args); !parsed.ok()) return parsed;
-  auto plan = PlanAgreeCommand(o, model, targets, monitor, context);
-  if (!plan.ok()) return plan.status();
-  return std::move(plan.value().cases);
-}
-
 void AddAgreeCommand(CLI::App& app, CommandContext& context) {
-  auto o = std::make_shared<AgreeOptions>();
+  auto o = std::make_shared<AgreeCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "agree", "run the same inputs through every target and compare outputs with a reference");
   cmd->footer(
@@ -404,7 +318,7 @@ void AddAgreeCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("model", o->model, "model: FILE, NAME=FILE1,FILE2[?layout=nchw|nhwc], or a manifest .json")
       ->required();
   cmd->add_option("-t,--target", o->targets, "comma-separated targets (at least two)")->required();
-  AddAgreePlanOptions(cmd, *o);
+  AddModeFlags(cmd, o->plan);
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
   cmd->add_option("-o,--out", o->out_dir,
                   "append one record per target (scenario \"agree\") to DIR/results.jsonl");

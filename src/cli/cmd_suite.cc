@@ -11,7 +11,7 @@
 #include "cli/monitor_options.h"
 #include "cli/round_options.h"
 #include "cli/commands.h"
-#include "cli/suite_modes.h"
+#include "runner/suite_modes.h"
 #include "cli/record_output.h"
 #include "inputs/input_source.h"
 #include "report/store.h"
@@ -87,23 +87,13 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   request.monitor = monitor.value().settings;
   auto plan = PlanCases(request, context.registry);
   if (!plan.ok()) return fail(plan.error());
+  const ModePlanContext mode_context{context.registry, request.monitor, context.executable, WorkerLogArgs()};
   for (const auto& [mode, block] : s.modes) {
     const std::string where = o.file + (block.line > 0 ? ":" + std::to_string(block.line) : "") + ": " + mode + ": ";
     for (const SuiteModel& m : s.models) {
-      std::vector<Result<std::vector<PlannedCase>>> planned;
-      if (mode == "accuracy") {
-        planned.push_back(PlanAccuracyForSuite(block.args, m.spec, s.targets, request.monitor, context));
-      } else if (mode == "agree") {
-        planned.push_back(PlanAgreeForSuite(block.args, m.spec, s.targets, request.monitor, context));
-      } else {
-        for (const Target& target : s.targets) {
-          planned.push_back(PlanDriftForSuite(block.args, m.spec, target, request.monitor, context));
-        }
-      }
-      for (auto& cases : planned) {
-        if (!cases.ok()) return fail(where + "model '" + m.spec.name + "': " + cases.error());
-        for (PlannedCase& c : cases.value()) plan.value().push_back(std::move(c));
-      }
+      auto cases = PlanSuiteModeCases(block.options, m.spec, s.targets, mode_context);
+      if (!cases.ok()) return fail(where + "model '" + m.spec.name + "': " + cases.error());
+      for (PlannedCase& c : cases.value()) plan.value().push_back(std::move(c));
     }
   }
   if (Status fits = CheckCaseCount(static_cast<double>(plan.value().size()), "the suite"); !fits.ok()) {

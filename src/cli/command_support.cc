@@ -47,17 +47,6 @@ Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const st
   return CaseKeysToSkip(stored.value().records, flags.retry_failed);
 }
 
-Status ParseSuiteBlock(CLI::App& app, const std::vector<std::string>& args) {
-  app.set_help_flag();  // `help:` in a block is a flag the command does not take, not a request for help
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    return Status::Error(e.what());
-  }
-  return Status::Ok();
-}
-
 void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings) {
   cmd->add_option("--min-queries", settings.min_queries, "measured queries at least")->capture_default_str();
   cmd->add_option("--min-duration", settings.min_duration_ms, "measured phase lasts at least this many ms")

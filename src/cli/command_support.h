@@ -44,11 +44,6 @@ void AddResumeOptions(CLI::App* cmd, ResumeFlags& flags);
 Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const std::string& out_dir,
                                               const std::string& command);
 
-// A suite's block of a mode's flags (plan/suite_file.h SuiteModeBlock: `--KEY VALUE` pairs)
-// parsed by `app`, which holds the command's own flags: a suite says what the command can, and
-// is checked as the command checks. The error is the parser's, naming the flag.
-Status ParseSuiteBlock(CLI::App& app, const std::vector<std::string>& args);
-
 // --min-queries, --min-duration, --max-duration and --seed: how long a tensor case measures and
 // what its generated inputs are (run, shapes).
 void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings);

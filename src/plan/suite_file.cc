@@ -614,11 +614,7 @@ class SuiteParser : public SuiteYaml {
                                mode + ": section");
       }
       if (!listed) continue;
-      if (!f.count(mode)) {
-        suite.modes[mode] = SuiteModeBlock{};
-        continue;
-      }
-      auto block = ReadSuiteModeBlock(*this, f[mode], mode);
+      auto block = ReadSuiteModeBlock(*this, f.count(mode) ? f[mode] : YAML::Node(), f["scenarios"], mode);
       if (!block.ok()) return block.status();
       suite.modes[mode] = block.take();
     }

@@ -1,12 +1,15 @@
 // A suite file's mode blocks: `accuracy:`, `agree:` and `drift:`, each a mapping of the command's
-// own flags (KEY: VALUE for --KEY VALUE; a list for a repeatable flag such as dim or input), read
-// into arguments that the command's own parser checks (cli/suite_modes.h), so a suite says what
-// the command can say, checked as the command checks it.
+// own options (KEY: VALUE for --KEY VALUE; a list for a repeatable one such as dim or input),
+// read straight into the mode's typed options (plan/mode_fields.h), the struct the command's
+// flags fill: a suite says what the command can say, and every mistake is FILE:LINE:COL.
 #pragma once
 
 #include <string>
-#include <vector>
+#include <variant>
 
+#include "plan/accuracy_plan.h"
+#include "plan/agree_plan.h"
+#include "plan/drift_plan.h"
 #include "plan/suite_yaml.h"
 
 namespace edgebench {
@@ -15,13 +18,20 @@ namespace edgebench {
 inline constexpr const char* kSuiteModeNames[] = {"accuracy", "agree", "drift"};
 bool IsSuiteMode(const std::string& scenario);
 
+using SuiteModeOptions = std::variant<AccuracyOptions, AgreeOptions, DriftOptions>;
+
 struct SuiteModeBlock {
-  std::vector<std::string> args;  // "--KEY", "VALUE", ... in file order
-  int line = 0;                   // of the block's key; 0: the mode has no block (defaults)
+  SuiteModeOptions options;  // the command's defaults where the block is silent
+  int line = 0;              // of the block's key; 0: the mode has no block (defaults)
 };
 
-// Reads `node` (a mapping) as flags; errors name FILE:LINE and the key. The flags' names and
-// values are checked later, by the command's parser, which knows them.
-Result<SuiteModeBlock> ReadSuiteModeBlock(const SuiteYaml& yaml, const YAML::Node& node, const std::string& mode);
+// The block of `mode` with its defaults: what a suite that lists the mode without a block runs.
+SuiteModeBlock DefaultSuiteModeBlock(const std::string& mode);
+
+// Reads `node` (a mapping, or a null node when the suite lists the mode without a block) into
+// `mode`'s options: an unknown key, a value of the wrong type and a required option left out are
+// errors at FILE:LINE:COL (at `where`, the mode in the scenarios list, when there is no block).
+Result<SuiteModeBlock> ReadSuiteModeBlock(const SuiteYaml& yaml, const YAML::Node& node, const YAML::Node& where,
+                                          const std::string& mode);
 
 }  // namespace edgebench

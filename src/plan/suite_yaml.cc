@@ -1,5 +1,7 @@
 #include "plan/suite_yaml.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <charconv>
 
@@ -108,6 +110,18 @@ Result<double> SuiteYaml::PositiveNumber(const YAML::Node& node, const std::stri
   double value = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
   if (ec != std::errc() || end != s.data() + s.size() || !(value > 0)) {
+    return At(node, expected + "; got '" + s + "'");
+  }
+  return value;
+}
+
+Result<double> SuiteYaml::Number(const YAML::Node& node, const std::string& what) const {
+  const std::string expected = what + ": expected a number";
+  if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
+  const std::string& s = node.Scalar();
+  double value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) {
     return At(node, expected + "; got '" + s + "'");
   }
   return value;

@@ -45,6 +45,7 @@ class SuiteYaml {
   Result<uint64_t> Unsigned(const YAML::Node& node, const std::string& what) const;
   Result<bool> Boolean(const YAML::Node& node, const std::string& what) const;
   Result<double> PositiveNumber(const YAML::Node& node, const std::string& what) const;
+  Result<double> Number(const YAML::Node& node, const std::string& what) const;  // any finite number
   // A non-empty list; `example` shows the expected spelling.
   Status List(const YAML::Node& node, const std::string& what, const std::string& example) const;
   Result<std::vector<int64_t>> IntegerList(const YAML::Node& node, const std::string& what, int64_t min) const;

@@ -8,29 +8,12 @@
 #include <vector>
 
 #include "backends/registry.h"
-#include "inputs/labelled_images.h"
 #include "runner/case_mode.h"
+#include "plan/accuracy_plan.h"
 #include "plan/model_spec.h"
 #include "plan/plan.h"
 
 namespace edgebench {
-
-// What every pass of one `accuracy` command shares.
-struct AccuracyPlanRequest {
-  // The model once per variant to run (plan/model_spec.h SelectVariant), with the variant's
-  // name ("" for a model without variants).
-  std::vector<std::pair<std::string, ModelSpec>> variants;
-  std::vector<Target> targets;
-  DataSetSpec data;
-  std::string preprocess;  // the --preprocess text in force
-  int64_t warmup = 3;
-  int64_t timeout_ms = 0;      // a pass's worker; 0: 120 s + 100 ms an image of `images`
-  int64_t images = 0;          // the images a pass reads (for the default timeout)
-  int64_t case_memory_mb = 0;  // 0: DefaultCaseMemoryMb()
-  MonitorSettings monitor;
-  std::string executable;  // this program, for workers
-  std::vector<std::string> worker_args;
-};
 
 // The worker's time limit when none is given: 120 s for loading, plus 100 ms an image.
 int64_t DefaultAccuracyTimeoutMs(int64_t images);

@@ -16,29 +16,12 @@
 #include "backends/registry.h"
 #include "diagnose/target_agreement.h"
 #include "runner/case_mode.h"
+#include "plan/agree_plan.h"
 #include "plan/model_spec.h"
 #include "plan/plan.h"
 
 namespace edgebench {
 
-struct AgreePlanRequest {
-  ModelSpec model;
-  std::vector<Target> targets;
-  std::string reference;  // the target text others are compared with; empty: the first
-  ShapeBindings dims;
-  uint64_t seed = 0;
-  std::string image;       // an image file as the input, else seeded values
-  std::string preprocess;  // its --preprocess
-  Tolerances tolerances;   // complete: flags over the manifest over defaults
-  int64_t timeout_ms = 300000;
-  MonitorSettings monitor;
-  std::string executable;
-  std::vector<std::string> worker_args;
-  // A pipeline file's cases by target text (every model stage on that target): each target's
-  // worker runs one query through the pipeline and its outputs are compared. Empty: a model.
-  std::map<std::string, PipelinePlan> pipelines;
-  std::string pipeline_file;
-};
 
 // What a target's case found, for the command's table and JSON report, by case key.
 struct AgreeOutcome {

@@ -13,26 +13,10 @@
 #include "backends/registry.h"
 #include "runner/case_mode.h"
 #include "plan/plan.h"
+#include "plan/token_drift_plan.h"
 
 namespace edgebench {
 
-struct TokenDriftPlanRequest {
-  std::string reference;                // GGUF path
-  std::vector<std::string> candidates;  // GGUF paths
-  Target target;  // parsed from --target (a llamacpp one)
-  std::vector<std::string> prompt_texts;  // empty: random_prompts seeded sequences
-  int64_t random_prompts = 0;
-  int64_t max_tokens = 128;
-  uint64_t seed = 0;
-  std::string prompts_description;  // for people
-  std::string prompt_source;        // "built-in", "file" or "random"
-  bool reference_row = true;        // compare the reference with itself first
-  int64_t timeout_ms = 1800000;
-  int64_t case_memory_mb = 0;  // 0: DefaultCaseMemoryMb()
-  MonitorSettings monitor;
-  std::string executable;
-  std::vector<std::string> worker_args;
-};
 
 // An error: the scratch directory for the logits could not be made.
 Result<std::vector<PlannedCase>> PlanTokenDriftCases(const TokenDriftPlanRequest& request, const Registry& registry);

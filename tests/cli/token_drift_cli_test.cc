@@ -41,7 +41,7 @@ TokenDriftOptions TinyOptions() {
   TokenDriftOptions o;
   o.reference = TestModel("llama-tiny.gguf");
   o.candidates = {TestModel("llama-tiny-q8_0.gguf"), TestModel("llama-tiny-q4_0.gguf")};
-  o.target = "llamacpp:cpu?threads=2";
+  o.target = ParseTarget("llamacpp:cpu?threads=2").take();
   o.max_tokens = 64;
   o.format = "json";
   return o;

@@ -184,23 +184,55 @@ TEST_F(SuiteFile, MinimalFileTakesDefaults) {
   EXPECT_EQ(s.llm.repetitions, 5);
 }
 
-TEST_F(SuiteFile, ModeBlocksBecomeTheirCommandsFlagsInFileOrder) {
+TEST_F(SuiteFile, ModeBlocksFillTheirCommandsTypedOptions) {
   auto suite = Parse("models: [a.onnx]\ntargets: [ort, litert]\nscenarios: [single-stream, agree, drift, accuracy]\n"
-                     "agree:\n  reference: litert:cpu\n  dim: [batch=1, seq=8]\n"
-                     "drift: {reference: fp32, candidate: int8}\n");
+                     "agree:\n  reference: litert:cpu\n  dim: [batch=1, seq=8]\n  min_sqnr: 25.5\n  steps: 4\n"
+                     "drift: {reference: fp32, candidate: int8, max_tokens: 16, input: x=a.npy, seed: 7}\n");
   ASSERT_TRUE(suite.ok()) << suite.error();
   const SuiteSpec& s = suite.value();
   EXPECT_EQ(s.scenarios, (std::vector<std::string>{"single-stream", "agree", "drift", "accuracy"}));
   ASSERT_EQ(s.modes.size(), 3u);
-  EXPECT_EQ(s.modes.at("agree").args, (std::vector<std::string>{"--reference", "litert:cpu", "--dim", "batch=1",
-                                                                 "--dim", "seq=8"}));
+  const AgreeOptions& agree = std::get<AgreeOptions>(s.modes.at("agree").options);
+  EXPECT_EQ(agree.reference, "litert:cpu");
+  EXPECT_EQ(agree.dims, (std::vector<std::string>{"batch=1", "seq=8"}));
+  EXPECT_EQ(agree.min_sqnr_db, 25.5);
+  EXPECT_EQ(agree.steps, 4);
+  EXPECT_FALSE(agree.min_cosine) << "a tolerance the block does not give stays unset: the manifest's applies";
   EXPECT_EQ(s.modes.at("agree").line, 5);
-  EXPECT_EQ(s.modes.at("drift").args, (std::vector<std::string>{"--reference", "fp32", "--candidate", "int8"}));
-  EXPECT_TRUE(s.modes.at("accuracy").args.empty()) << "listed without a block: the command's defaults";
-  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [accuracy]\naccuracy: [limit]\n", 4),
-             "accuracy: expected a mapping of `edgebench accuracy` flags");
-  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [accuracy]\naccuracy: {limit: {a: 1}}\n", 4),
-             "accuracy: limit: expected a non-empty string");
+  const DriftOptions& drift = std::get<DriftOptions>(s.modes.at("drift").options);
+  EXPECT_EQ(drift.reference, "fp32");
+  EXPECT_EQ(drift.candidates, "int8");
+  EXPECT_EQ(drift.max_tokens, 16) << "max_tokens, as settings spell keys, is --max-tokens";
+  EXPECT_EQ(drift.inputs, (std::vector<std::string>{"x=a.npy"})) << "a repeatable option given once";
+  EXPECT_EQ(drift.seed, 7u);
+  EXPECT_EQ(drift.samples, DriftOptions{}.samples);
+  const SuiteModeBlock& accuracy = s.modes.at("accuracy");
+  EXPECT_EQ(accuracy.line, 0) << "listed without a block: the command's defaults";
+  EXPECT_EQ(std::get<AccuracyOptions>(accuracy.options).split, "test");
+}
+
+TEST_F(SuiteFile, AModeBlocksMistakesAreErrorsAtTheirLineAndColumn) {
+  const std::string head = "models: [a.onnx]\ntargets: [ort]\nscenarios: [accuracy, drift]\n"
+                           "drift: {reference: a, candidate: b}\n";
+  EXPECT_HAS(ErrorAt(head + "accuracy: [limit]\n", 5), "accuracy: expected a mapping of `edgebench accuracy` options");
+  EXPECT_HAS(ErrorAt(head + "accuracy: {limit: {a: 1}}\n", 5),
+             "accuracy: limit: expected an integer of at least 0; got a mapping");
+  EXPECT_HAS(ErrorAt(head + "accuracy:\n  limit: 10\n  colour: blue\n", 7),
+             "accuracy: colour: `edgebench accuracy` has no option --colour; a suite's accuracy: block takes data, "
+             "split, limit");
+  EXPECT_EQ(ErrorAt(head + "accuracy:\n  limit: 10\n  colour: blue\n", 7).rfind("suite.yaml:7:3: ", 0), 0u);
+  EXPECT_HAS(ErrorAt(head + "accuracy: {limit: lots}\n", 5), "accuracy: limit: expected an integer of at least 0; "
+                                                              "got 'lots'");
+  EXPECT_HAS(ErrorAt(head + "accuracy: {limit: -3}\n", 5), "got '-3'");
+  EXPECT_HAS(ErrorAt(head + "accuracy: {limit: 1, limit: 2}\n", 5), "accuracy: limit is given twice");
+  EXPECT_HAS(ErrorAt(head + "accuracy: {help: true}\n", 5), "has no option --help");
+  EXPECT_HAS(ErrorAt(head + "accuracy: {--limit: 1}\n", 5), "without its dashes");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [agree]\nagree: {max_abs: nan}\n", 4),
+             "agree: max_abs: expected a number; got 'nan'");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [drift]\ndrift: {candidate: int8}\n", 4),
+             "drift: --reference is required");
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [drift]\n", 3),
+             "drift: --reference is required: give it in the suite's drift: block");
   EXPECT_HAS(ErrorAt("models: [a.onnx]\ntargets: [ort]\nscenarios: [single-strem]\n", 3),
              "(or a mode: accuracy, agree, drift)");
 }
