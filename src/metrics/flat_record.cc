@@ -1,9 +1,8 @@
 #include "metrics/flat_record.h"
 
-#include <charconv>
 #include <optional>
 
-#include "backends/target.h"
+#include "stats/tensor_roofline.h"
 
 namespace edgebench {
 namespace {
@@ -24,23 +23,12 @@ FlatColumn FlatColumnOfMetric(const char* name) {
   return {metric->name, metric->unit, metric->description, metric};
 }
 
-std::optional<int64_t> ParseInteger(const std::string& text) {
-  int64_t value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
-// The thread count the backend used, from the effective target's options: a backend that
-// takes no thread option (or says its own in words) gives null.
+// The thread count the backend used, from the effective target's options (the record's one
+// reader of them, stats/tensor_roofline.h): a backend that takes no thread option, or left it
+// to the runtime (0), gives null.
 OrderedJson Threads(const Record& record) {
-  auto target = ParseTarget(record.effective_target);
-  if (!target.ok()) return nullptr;
-  const auto it = target.value().options.find("threads");
-  if (it == target.value().options.end()) return nullptr;
-  const auto threads = ParseInteger(it->second);
-  return threads ? OrderedJson(*threads) : OrderedJson(nullptr);
+  const int threads = TargetThreads(record.effective_target);
+  return threads > 0 ? OrderedJson(threads) : OrderedJson(nullptr);
 }
 
 // Samples per query: offline's bound batch, else a dimension named as a batch by --dim.

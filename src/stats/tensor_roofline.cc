@@ -4,7 +4,7 @@
 #include <cctype>
 #include <utility>
 #include <vector>
-#include <cstdlib>
+#include <charconv>
 
 namespace edgebench {
 
@@ -17,7 +17,12 @@ int TargetThreads(const std::string& canonical_target) {
   while (pos < canonical_target.size()) {
     const size_t end = std::min(canonical_target.find('&', pos), canonical_target.size());
     const std::string pair = canonical_target.substr(pos, end - pos);
-    if (pair.rfind("threads=", 0) == 0) return std::atoi(pair.c_str() + 8);
+    if (pair.rfind("threads=", 0) == 0) {
+      int threads = 0;
+      const char* end = pair.data() + pair.size();
+      const auto [ptr, ec] = std::from_chars(pair.data() + 8, end, threads);
+      return ec == std::errc() && ptr == end && threads > 0 ? threads : 0;
+    }
     pos = end + 1;
   }
   return 0;

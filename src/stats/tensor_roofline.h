@@ -57,7 +57,8 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
 
 nlohmann::json TensorRooflineToJson(const TensorRoofline& roofline);
 
-// The "threads" option of a canonical target ("ort:cpu?threads=2&opt=all"); 0 when it has none.
+// The "threads" option of a canonical target ("ort:cpu?threads=2&opt=all"); 0 when it has none
+// or it is not a whole number above 0.
 int TargetThreads(const std::string& canonical_target);
 
 }  // namespace edgebench
