@@ -161,26 +161,31 @@ bool IsLlmColumn(const std::string& column) {
   return metric && metric->source == MetricSource::kLanguageModel;
 }
 
-}  // namespace
-
-Result<Recommendation> Recommend(const std::vector<Record>& records, const RecommendQuery& query) {
-  if (query.objectives.empty()) return Status::Error("recommend needs at least one objective");
-  Recommendation out;
-  out.query = query;
-  out.scenario = query.scenario;
-  if (out.scenario.empty()) {
-    const bool all_llm = std::all_of(query.objectives.begin(), query.objectives.end(),
-                                     [](const Objective& o) { return IsLlmColumn(o.column); });
-    out.scenario = all_llm ? "llm" : "single-stream";
-  }
-  const bool by_table = out.scenario.find(':') == std::string::npos;
-
-  // The latest record of each configuration (host and case key): a store that measured the
-  // same case twice (a re-run, two stores merged) counts it once.
-  std::map<std::pair<std::string, std::string>, const Record*> latest;
-  std::map<std::pair<std::string, std::string>, const Record*> accuracy_of;  // by latency case key
-  std::map<std::pair<std::string, std::string>, std::vector<const Record*>> rounds_of;  // --rounds
+// The records a recommendation compares: the latest of each configuration (host and case key),
+// the accuracy records to join by their latency case key, the rounds of a case measured with
+// --rounds, and how many were left out and why.
+struct RecordSelection {
+  using Key = std::pair<std::string, std::string>;
+  std::map<Key, const Record*> latest;
+  std::map<Key, const Record*> accuracy_of;  // by latency case key
+  std::map<Key, std::vector<const Record*>> rounds_of;  // --rounds
   int not_ok = 0, invalid = 0, superseded = 0, other_scenario = 0, other_model = 0;
+};
+
+// Scenario: the query's, else "llm" when every objective is an LLM metric, else single-stream.
+std::string ComparedScenario(const RecommendQuery& query) {
+  if (!query.scenario.empty()) return query.scenario;
+  const bool all_llm = std::all_of(query.objectives.begin(), query.objectives.end(),
+                                   [](const Objective& o) { return IsLlmColumn(o.column); });
+  return all_llm ? "llm" : "single-stream";
+}
+
+RecordSelection SelectRecords(const std::vector<Record>& records, const RecommendQuery& query,
+                              const std::string& scenario) {
+  const bool by_table = scenario.find(':') == std::string::npos;
+  RecordSelection selected;
+  auto& [latest, accuracy_of, rounds_of, not_ok, invalid, superseded, other_scenario, other_model] = selected;
+  // A store that measured the same case twice (a re-run, two stores merged) counts it once.
   for (const Record& r : records) {
     if (!query.model.empty() && r.model != query.model) {
       ++other_model;
@@ -194,14 +199,14 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
       ++invalid;
       continue;
     }
-    if (CaseKindOf(r.scenario) == CaseKind::kAccuracy && r.accuracy && !r.accuracy->latency_case_key.empty() && out.scenario != ModeScenarioName(CaseKind::kAccuracy)) {
+    if (CaseKindOf(r.scenario) == CaseKind::kAccuracy && r.accuracy && !r.accuracy->latency_case_key.empty() && scenario != ModeScenarioName(CaseKind::kAccuracy)) {
       const auto key = std::make_pair(HostName(r.environment), r.accuracy->latency_case_key);
       const Record*& slot = accuracy_of[key];
       if (slot) ++superseded;
       if (!slot || slot->started_at < r.started_at) slot = &r;
       continue;
     }
-    const bool in_scenario = by_table ? ScenarioTable(r.scenario) == out.scenario : r.scenario == out.scenario;
+    const bool in_scenario = by_table ? ScenarioTable(r.scenario) == scenario : r.scenario == scenario;
     if (!in_scenario) {
       ++other_scenario;
       continue;
@@ -216,6 +221,12 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     }
     if (!slot || slot->started_at < r.started_at) slot = &r;
   }
+  return selected;
+}
+
+// One model only, and what was left out, said as notes.
+Status NoteSelection(const RecordSelection& selected, const RecommendQuery& query, Recommendation& out) {
+  const auto& [latest, accuracy_of, rounds_of, not_ok, invalid, superseded, other_scenario, other_model] = selected;
   std::set<std::string> models;
   for (const auto& [key, r] : latest) models.insert(r->model);
   if (models.size() > 1) {
@@ -237,6 +248,14 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     out.notes.push_back(std::to_string(superseded) + " older record(s) of a configuration measured again left out (the latest counts)");
   }
 
+  return Status::Ok();
+}
+
+// A configuration per latest record, its accuracy joined, its rounds summarized. Returns, per
+// configuration, its rounds' values (ms) of `round_metric` (empty without rounds).
+std::vector<std::vector<double>> BuildConfigurations(const RecordSelection& selected, const std::string& round_metric,
+                                                     Recommendation& out) {
+  const auto& [latest, accuracy_of, rounds_of, not_ok, invalid, superseded, other_scenario, other_model] = selected;
   std::set<std::string> hosts, scenarios;
   for (const auto& [key, r] : latest) {
     hosts.insert(key.first);
@@ -244,10 +263,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
   }
   const std::vector<std::string> accuracy_columns = {"latency_case_key", "top1", "top1_ci_low", "top1_ci_high", "top5", "images"};
   std::set<std::pair<std::string, std::string>> joined;
-  // Per configuration: its rounds' values (ms) of the first objective when it is p50_ms or p99_ms
-  // (p50 otherwise), if it has rounds.
   std::vector<std::vector<double>> round_values;
-  const std::string round_metric = query.objectives.front().column == "p99_ms" ? "p99" : "p50";
   for (const auto& [key, r] : latest) {
     Configuration c;
     c.row = FlattenRecord(*r);
@@ -292,8 +308,12 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
                         "): measure it with `edgebench run` on the same artifact and target");
   }
 
-  // Objectives no configuration has are dropped, said; a configuration lacking one that others
-  // have is out of the ranking, said.
+  return round_values;
+}
+
+// Objectives no configuration has are dropped, said; a configuration lacking one that others
+// have is out of the ranking, said.
+void ActivateObjectives(const RecommendQuery& query, Recommendation& out) {
   const size_t n_objectives = query.objectives.size();
   out.objective_active.assign(n_objectives, false);
   for (Configuration& c : out.configurations) {
@@ -316,9 +336,12 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
                           query.objectives[k].column + why);
     }
   }
-  const bool any_active = std::find(out.objective_active.begin(), out.objective_active.end(), true) !=
-                          out.objective_active.end();
 
+}
+
+// The configurations with every active objective measured and every constraint met.
+std::vector<size_t> MarkEligible(const RecommendQuery& query, bool any_active, Recommendation& out) {
+  const size_t n_objectives = query.objectives.size();
   std::vector<size_t> eligible;
   for (size_t i = 0; i < out.configurations.size(); ++i) {
     Configuration& c = out.configurations[i];
@@ -337,6 +360,11 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     if (c.eligible) eligible.push_back(i);
   }
 
+  return eligible;
+}
+
+// The eligible configurations no other eligible one dominates.
+void MarkFront(const RecommendQuery& query, const std::vector<size_t>& eligible, Recommendation& out) {
   for (size_t i : eligible) {
     bool dominated = false;
     for (size_t j : eligible) {
@@ -347,13 +375,13 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     }
     out.configurations[i].on_front = !dominated;
   }
-  out.rule = RuleText(query, out.objective_active);
-  if (!any_active) {
-    out.no_winner_reason = out.configurations.empty()
-                               ? "no ok, VALID " + out.scenario + " record to compare"
-                               : "no configuration has a value for any objective";
-    return out;
-  }
+}
+
+// The front in rule order, the winner and the runner-up, and why the runner-up lost (with the
+// rounds' verdict where both have rounds).
+void PickWinner(const RecommendQuery& query, const std::vector<size_t>& eligible,
+                const std::vector<std::vector<double>>& round_values, const std::string& round_metric,
+                Recommendation& out) {
   std::vector<size_t> front;
   for (size_t i : eligible) {
     if (out.configurations[i].on_front) front.push_back(i);
@@ -369,7 +397,7 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
     out.no_winner_reason = out.configurations.empty()
                                ? "no ok, VALID " + out.scenario + " record to compare"
                                : "no configuration meets every constraint with every objective measured";
-    return out;
+    return;
   }
   out.winner = out.front.front();
   std::vector<size_t> others;
@@ -392,6 +420,34 @@ Result<Recommendation> Recommend(const std::vector<Record>& records, const Recom
       }
     }
   }
+}
+
+}  // namespace
+
+Result<Recommendation> Recommend(const std::vector<Record>& records, const RecommendQuery& query) {
+  if (query.objectives.empty()) return Status::Error("recommend needs at least one objective");
+  Recommendation out;
+  out.query = query;
+  out.scenario = ComparedScenario(query);
+  const RecordSelection selected = SelectRecords(records, query, out.scenario);
+  if (Status one_model = NoteSelection(selected, query, out); !one_model.ok()) return one_model;
+  // Per configuration: its rounds' values (ms) of the first objective when it is p50_ms or p99_ms
+  // (p50 otherwise), if it has rounds.
+  const std::string round_metric = query.objectives.front().column == "p99_ms" ? "p99" : "p50";
+  const std::vector<std::vector<double>> round_values = BuildConfigurations(selected, round_metric, out);
+  ActivateObjectives(query, out);
+  const bool any_active = std::find(out.objective_active.begin(), out.objective_active.end(), true) !=
+                          out.objective_active.end();
+  const std::vector<size_t> eligible = MarkEligible(query, any_active, out);
+  MarkFront(query, eligible, out);
+  out.rule = RuleText(query, out.objective_active);
+  if (!any_active) {
+    out.no_winner_reason = out.configurations.empty()
+                               ? "no ok, VALID " + out.scenario + " record to compare"
+                               : "no configuration has a value for any objective";
+    return out;
+  }
+  PickWinner(query, eligible, round_values, round_metric, out);
   return out;
 }
 
