@@ -16,6 +16,8 @@
 namespace edgebench {
 
 struct AccuracyOptions {
+  static constexpr const char* kMode = "accuracy";  // the command, and a suite's block
+
   std::string data;  // default: the manifest's "dataset"
   std::string split = "test";
   int64_t limit = 0;

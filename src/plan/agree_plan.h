@@ -18,6 +18,8 @@
 namespace edgebench {
 
 struct AgreeOptions {
+  static constexpr const char* kMode = "agree";  // the command, and a suite's block
+
   std::string reference;  // a target text; empty: the first target
   int steps = 0;          // diffusion pipelines: 0 keeps the file's
   std::vector<std::string> dims;

@@ -26,6 +26,8 @@ namespace edgebench {
 inline constexpr double kDefaultDriftMinSqnrDb = 30.0;
 
 struct DriftOptions {
+  static constexpr const char* kMode = "drift";  // the command, and a suite's block
+
   std::string reference;   // a variant of the model, or an artifact file
   std::string candidates;  // comma-separated
   int64_t samples = 16;

@@ -13,7 +13,7 @@
 #include "plan/plan.h"
 #include "plan/resolve_target.h"
 #include "tune/race_json.h"
-#include "tune/space.h"
+#include "plan/tune_space.h"
 
 namespace edgebench {
 namespace {

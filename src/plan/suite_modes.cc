@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <utility>
 
 namespace edgebench {
 namespace {
@@ -128,9 +129,15 @@ bool IsSuiteMode(const std::string& scenario) {
 }
 
 SuiteModeBlock DefaultSuiteModeBlock(const std::string& mode) {
-  if (mode == "agree") return SuiteModeBlock{AgreeOptions{}, 0};
-  if (mode == "drift") return SuiteModeBlock{DriftOptions{}, 0};
-  return SuiteModeBlock{AccuracyOptions{}, 0};
+  SuiteModeBlock block;
+  // The alternative whose kMode is `mode`; the first (accuracy) for a name that is none.
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    ((std::variant_alternative_t<I, SuiteModeOptions>::kMode == mode
+          ? (block.options.emplace<I>(), true)
+          : false) ||
+     ...);
+  }(std::make_index_sequence<std::variant_size_v<SuiteModeOptions>>());
+  return block;
 }
 
 Result<SuiteModeBlock> ReadSuiteModeBlock(const SuiteYaml& yaml, const YAML::Node& node, const YAML::Node& where,

@@ -4,6 +4,7 @@
 // flags fill: a suite says what the command can say, and every mistake is FILE:LINE:COL.
 #pragma once
 
+#include <iterator>
 #include <string>
 #include <variant>
 
@@ -14,11 +15,15 @@
 
 namespace edgebench {
 
-// The scenarios of a suite that run a command's mode rather than a load scenario.
-inline constexpr const char* kSuiteModeNames[] = {"accuracy", "agree", "drift"};
-bool IsSuiteMode(const std::string& scenario);
-
+// The options of each mode a suite may list; each names its mode (kMode), the name a suite's
+// scenarios list and its block's key use.
 using SuiteModeOptions = std::variant<AccuracyOptions, AgreeOptions, DriftOptions>;
+
+// The scenarios of a suite that run a command's mode rather than a load scenario, in the
+// variant's order.
+inline constexpr const char* kSuiteModeNames[] = {AccuracyOptions::kMode, AgreeOptions::kMode, DriftOptions::kMode};
+static_assert(std::size(kSuiteModeNames) == std::variant_size_v<SuiteModeOptions>);
+bool IsSuiteMode(const std::string& scenario);
 
 struct SuiteModeBlock {
   SuiteModeOptions options;  // the command's defaults where the block is silent

@@ -1,4 +1,4 @@
-#include "tune/space.h"
+#include "plan/tune_space.h"
 
 #include <gtest/gtest.h>
 
