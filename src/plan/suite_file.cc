@@ -22,6 +22,7 @@
 #include "plan/path_expansion.h"
 #include "plan/plan.h"
 #include "plan/suite_modes.h"
+#include "plan/suite_targets.h"
 #include "plan/suite_yaml.h"
 #include "load/case_kind.h"
 
@@ -37,20 +38,8 @@ constexpr std::string_view kSettingsKeys[] = {
     "confidence", "p99_bound_ms", "find_peak", "profile", "input_pool", "strict_dims"};
 constexpr std::string_view kModelKeys[] = {"name", "path",   "artifacts",
                                            "manifest", "dims", "inputs"};
-constexpr std::string_view kTargetKeys[] = {"target", "params"};
 constexpr std::string_view kLlmKeys[] = {"prompt",      "gen",         "repeat", "warmup", "sequences",
                                          "prompt_text", "concurrency", "rate",   "slo"};
-
-// One option list value with where it was written.
-struct ParamValue {
-  std::string value;
-  YAML::Node node;
-};
-struct ParamList {
-  std::string key;
-  YAML::Node key_node;
-  std::vector<ParamValue> values;
-};
 
 // Reads one suite text. Every check reports "FILE:LINE:COLUMN: message" through At().
 class SuiteParser : public SuiteYaml {
@@ -269,120 +258,6 @@ class SuiteParser : public SuiteYaml {
     return model;
   }
 
-  // A `params` mapping: option name -> list of values. Each key and value must survive a trip
-  // through the target syntax, so the expanded target's text means what it says.
-  Result<std::vector<ParamList>> Params(const YAML::Node& node, const std::string& what) const {
-    if (!node.IsMap()) {
-      return At(node, what + ": expected a mapping of target options to value lists, for example "
-                             "{threads: [1, 2]}; got " + TypeName(node));
-    }
-    std::vector<ParamList> lists;
-    for (const auto& item : node) {
-      NoteKey(item.first, item.second);
-      auto key = String(item.first, what);
-      if (!key.ok()) return key.status();
-      ParamList list{key.value(), item.first, {}};
-      for (const ParamList& earlier : lists) {
-        if (earlier.key == list.key) {
-          return At(item.first, what + ": '" + list.key + "' given twice (first on line " +
-                                    std::to_string(Line(earlier.key_node)) + ")");
-        }
-      }
-      if (Status s = List(item.second, what + ": " + list.key, "[1, 2]"); !s.ok()) return s;
-      for (const YAML::Node& value_node : item.second) {
-        auto value = String(value_node, what + ": " + list.key);
-        if (!value.ok()) return value.status();
-        auto probe = ParseTarget("b:d?" + list.key + "=" + value.value());
-        if (!probe.ok() || probe.value().options.size() != 1 ||
-            probe.value().options.begin()->first != list.key ||
-            probe.value().options.begin()->second != value.value()) {
-          return At(value_node, what + ": option " + list.key + "=" + value.value() +
-                                    " cannot be written in a target; names and values may not "
-                                    "contain '&', and names may not contain '='");
-        }
-        for (const ParamValue& earlier : list.values) {
-          if (earlier.value == value.value()) {
-            return At(value_node, what + ": " + list.key + " lists '" + value.value() + "' twice");
-          }
-        }
-        list.values.push_back({value.value(), value_node});
-      }
-      lists.push_back(std::move(list));
-    }
-    return lists;
-  }
-
-  // One `targets` entry expanded with the suite's option lists and its own.
-  Result<std::vector<Target>> ExpandTarget(const YAML::Node& entry,
-                                           const std::vector<ParamList>& suite_params) const {
-    std::optional<YAML::Node> text_in_map;
-    std::vector<ParamList> own;
-    if (entry.IsMap()) {
-      auto fields = Fields(entry, "a target", kTargetKeys);
-      if (!fields.ok()) return fields.status();
-      if (!fields.value().count("target")) return At(entry, "a target mapping needs target:");
-      text_in_map.emplace(fields.value()["target"]);
-      if (fields.value().count("params")) {
-        auto lists = Params(fields.value()["params"], "params of the target");
-        if (!lists.ok()) return lists.status();
-        own = lists.take();
-      }
-    }
-    const YAML::Node& text_node = text_in_map ? *text_in_map : entry;
-    auto text = String(text_node, "target");
-    if (!text.ok()) return text.status();
-    auto target = ParseTarget(text.value());
-    if (!target.ok()) return At(text_node, target.error());
-    if (!options_.known_backends.empty() &&
-        std::find(options_.known_backends.begin(), options_.known_backends.end(),
-                  target.value().backend) == options_.known_backends.end()) {
-      return At(text_node, "target '" + text.value() + "': unknown backend '" +
-                               target.value().backend + "'; known backends: " +
-                               JoinComma(options_.known_backends));
-    }
-    // An option is given once: in the target's text, its own lists or the suite's lists.
-    for (const ParamList& list : own) {
-      if (target.value().options.count(list.key)) {
-        return At(list.key_node, "option '" + list.key + "' is both in target '" + text.value() +
-                                     "' and in its params; give it once");
-      }
-    }
-    std::vector<const ParamList*> lists;
-    for (const ParamList& list : suite_params) {
-      if (target.value().options.count(list.key)) {
-        return At(text_node, "option '" + list.key + "' of target '" + text.value() +
-                                 "' is also listed in the suite's params (line " +
-                                 std::to_string(Line(list.key_node)) +
-                                 "); give it once: move the target's lists into its own params");
-      }
-      for (const ParamList& mine : own) {
-        if (mine.key == list.key) {
-          return At(mine.key_node, "option '" + list.key + "' of target '" + text.value() +
-                                       "' is also listed in the suite's params (line " +
-                                       std::to_string(Line(list.key_node)) + "); give it once");
-        }
-      }
-      lists.push_back(&list);
-    }
-    for (const ParamList& list : own) lists.push_back(&list);
-    std::vector<size_t> sizes;
-    for (const ParamList* list : lists) sizes.push_back(list->values.size());
-    if (Status s = CheckCaseCount(CartesianCount(sizes), "target '" + target.value().text + "' with its params");
-        !s.ok()) {
-      return At(entry, s.message());
-    }
-    std::vector<Target> expanded;
-    ForEachCombination(sizes, [&](const std::vector<size_t>& index) {  // the last list varies fastest
-      Target combination = target.value();
-      for (size_t i = 0; i < lists.size(); ++i) {
-        combination.options[lists[i]->key] = lists[i]->values[index[i]].value;
-      }
-      combination.text = combination.Canonical();
-      expanded.push_back(std::move(combination));
-    });
-    return expanded;
-  }
-
   Status Settings(const YAML::Node& node, SuiteSpec& suite) const {
     if (node.IsNull()) return Status::Ok();
     auto fields = Fields(node, "settings", kSettingsKeys);
@@ -507,6 +382,8 @@ class SuiteParser : public SuiteYaml {
     return Status::Ok();
   }
 
+  using FieldMap = std::map<std::string, YAML::Node>;
+
   Result<SuiteSpec> ParseRoot(const YAML::Node& root) const {
     if (root.IsNull()) {
       return Status::Error(path_ + ": the suite file is empty; it needs at least models: and "
@@ -514,8 +391,18 @@ class SuiteParser : public SuiteYaml {
     }
     auto fields = Fields(root, "the suite", kTopKeys);
     if (!fields.ok()) return fields.status();
-    auto& f = fields.value();
+    FieldMap& f = fields.value();
     SuiteSpec suite;
+    if (Status s = Head(f, suite); !s.ok()) return s;
+    if (Status s = Models(root, f, suite); !s.ok()) return s;
+    if (Status s = Targets(root, f, suite); !s.ok()) return s;
+    if (Status s = Scenarios(f, suite); !s.ok()) return s;
+    if (Status s = Modes(f, suite); !s.ok()) return s;
+    return suite;
+  }
+
+  // The suite's name, its store and its load settings.
+  Status Head(FieldMap& f, SuiteSpec& suite) const {
     suite.path = path_;
     suite.name = std::filesystem::path(path_).stem().string();
     if (f.count("name")) {
@@ -535,7 +422,11 @@ class SuiteParser : public SuiteYaml {
     if (f.count("settings")) {
       if (Status s = Settings(f["settings"], suite); !s.ok()) return s;
     }
+    return Status::Ok();
+  }
 
+  // The models, each named once.
+  Status Models(const YAML::Node& root, FieldMap& f, SuiteSpec& suite) const {
     if (!f.count("models")) return At(root, "the suite has no models: list");
     const YAML::Node& models = f["models"];
     if (Status s = List(models, "models", "[model.onnx]"); !s.ok()) return s;
@@ -552,10 +443,14 @@ class SuiteParser : public SuiteYaml {
       suite.models.push_back(model.take());
       suite.model_files = files_;
     }
+    return Status::Ok();
+  }
 
+  // The targets, each expanded with the suite's option lists and its own, each once.
+  Status Targets(const YAML::Node& root, FieldMap& f, SuiteSpec& suite) const {
     std::vector<ParamList> suite_params;
     if (f.count("params")) {
-      auto lists = Params(f["params"], "params");
+      auto lists = ReadParamLists(*this, f["params"], "params");
       if (!lists.ok()) return lists.status();
       suite_params = lists.take();
     }
@@ -564,7 +459,7 @@ class SuiteParser : public SuiteYaml {
     if (Status s = List(targets, "targets", "[ort:cpu, litert:cpu]"); !s.ok()) return s;
     std::map<std::string, int> target_lines;
     for (const YAML::Node& entry : targets) {
-      auto expanded = ExpandTarget(entry, suite_params);
+      auto expanded = ExpandSuiteTarget(*this, entry, suite_params, options_.known_backends);
       if (!expanded.ok()) return expanded.status();
       for (Target& target : expanded.value()) {
         if (target_lines.count(target.text)) {
@@ -576,7 +471,11 @@ class SuiteParser : public SuiteYaml {
         suite.targets.push_back(std::move(target));
       }
     }
+    return Status::Ok();
+  }
 
+  // The scenarios (single-stream by default) and the modes among them, and the llm: settings.
+  Status Scenarios(FieldMap& f, SuiteSpec& suite) const {
     if (f.count("scenarios")) {
       const YAML::Node& scenarios = f["scenarios"];
       if (Status s = List(scenarios, "scenarios", "[single-stream]"); !s.ok()) return s;
@@ -607,6 +506,11 @@ class SuiteParser : public SuiteYaml {
       }
       if (Status s = Llm(f["llm"], suite.llm); !s.ok()) return s;
     }
+    return Status::Ok();
+  }
+
+  // The block of each mode the scenarios list.
+  Status Modes(FieldMap& f, SuiteSpec& suite) const {
     for (const std::string mode : kSuiteModeNames) {
       const bool listed = std::find(suite.scenarios.begin(), suite.scenarios.end(), mode) != suite.scenarios.end();
       if (f.count(mode) && !listed) {
@@ -618,7 +522,7 @@ class SuiteParser : public SuiteYaml {
       if (!block.ok()) return block.status();
       suite.modes[mode] = block.take();
     }
-    return suite;
+    return Status::Ok();
   }
 
   std::string base_dir_;

@@ -50,11 +50,11 @@ class SuiteYaml {
   Status List(const YAML::Node& node, const std::string& what, const std::string& example) const;
   Result<std::vector<int64_t>> IntegerList(const YAML::Node& node, const std::string& what, int64_t min) const;
 
- protected:
   // yaml-cpp marks an empty value (`name:` and nothing) where the next token starts, often the
   // next line; errors about it should point at its key instead.
   void NoteKey(const YAML::Node& key, const YAML::Node& value) const;
 
+ protected:
   std::string path_;
 
  private:
