@@ -1,5 +1,7 @@
 #include "plan/pipeline_file.h"
 
+#include "core/bounded_file.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
@@ -63,7 +65,9 @@ class PipelineParser : public SuiteYaml {
 
   Result<PipelineSpec> Parse(const std::string& text) {
     try {
-      return Root(YAML::Load(text));
+      const YAML::Node root = YAML::Load(text);
+      if (Status bounded = CheckExpansion(root); !bounded.ok()) return bounded;
+      return Root(root);
     } catch (const YAML::ParserException& e) {
       return Status::Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                            ": YAML syntax error: " + e.msg);
@@ -94,6 +98,10 @@ class PipelineParser : public SuiteYaml {
 
   Result<PipelineSpec> Root(const YAML::Node& root) const {
     if (root.IsNull()) return Status::Error(path_ + ": the pipeline file is empty; it needs input: and stages:");
+    if (root.IsMap() && root["models"] && root["targets"] && !root["stages"]) {
+      return Status::Error(path_ + ": this is a suite file (it has models: and targets:, no stages:): run it with "
+                                   "`edgebench suite " + path_ + "`");
+    }
     auto fields = Fields(root, "the pipeline", kPipelineTopKeys);
     if (!fields.ok()) return fields.status();
     auto& f = fields.value();
@@ -372,14 +380,10 @@ class PipelineParser : public SuiteYaml {
 }  // namespace
 
 bool IsPipelineFile(const std::string& path) {
+  // No model format is YAML: a .yaml given as a model is a pipeline file, read (and refused,
+  // with the line of its mistake) as one, whatever it holds; nothing is opened here.
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext != ".yaml" && ext != ".yml") return false;
-  try {
-    const YAML::Node root = YAML::LoadFile(path);
-    return root.IsMap() && root["stages"];
-  } catch (const YAML::Exception&) {
-    return true;  // a broken one: reading it says where
-  }
+  return ext == ".yaml" || ext == ".yml";
 }
 
 Result<PipelineSpec> ParsePipelineText(const std::string& text, const std::string& path) {
@@ -389,11 +393,9 @@ Result<PipelineSpec> ParsePipelineText(const std::string& text, const std::strin
 }
 
 Result<PipelineSpec> ReadPipelineFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::Error("cannot read pipeline file '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParsePipelineText(text.str(), path);
+  auto text = ReadBoundedTextFile(path, kMaxPipelineFileBytes, "pipeline file");
+  if (!text.ok()) return text.status();
+  return ParsePipelineText(text.value(), path);
 }
 
 Status OverrideStageTargets(PipelineSpec& pipeline, const std::string& text) {

@@ -64,9 +64,13 @@ struct PipelineSpec {
   bool same_target_every_stage = false;
 };
 
-// Whether `path` names a pipeline file: a .yaml or .yml file whose top level has `stages:`.
+// Whether `path` names a pipeline file: a .yaml or .yml file (no model format is YAML, so a
+// pipeline file with a mistake, `stage:` for `stages:`, is read as one and its mistake named).
 bool IsPipelineFile(const std::string& path);
 
+// A pipeline file is at most this large; a larger one, or one that is not a regular file (a
+// FIFO, a device), is refused before it is read.
+inline constexpr uint64_t kMaxPipelineFileBytes = 1u << 20;
 Result<PipelineSpec> ReadPipelineFile(const std::string& path);
 // As ReadPipelineFile, from text; `path` names it in messages and anchors relative paths.
 Result<PipelineSpec> ParsePipelineText(const std::string& text, const std::string& path);

@@ -21,6 +21,7 @@
 #include "load/scenario_spec.h"
 #include "plan/path_expansion.h"
 #include "plan/plan.h"
+#include "core/bounded_file.h"
 #include "plan/suite_modes.h"
 #include "plan/suite_targets.h"
 #include "plan/suite_yaml.h"
@@ -50,6 +51,7 @@ class SuiteParser : public SuiteYaml {
   Result<SuiteSpec> Parse(const std::string& text) {
     try {
       YAML::Node root = YAML::Load(text);
+      if (Status bounded = CheckExpansion(root); !bounded.ok()) return bounded;
       auto suite = ParseRoot(root);
       if (suite.ok() && options_.relocate) suite.value().relocated_yaml = Relocated(root, suite.value().name);
       return suite;
@@ -539,17 +541,9 @@ Result<SuiteSpec> ParseSuite(const std::string& yaml_text, const std::string& pa
 }
 
 Result<SuiteSpec> ReadSuiteFile(const std::string& path, const SuiteReadOptions& options) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::Error("cannot read suite file '" + path + "': it is a directory");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return Status::Error("cannot read suite file '" + path + "': " + std::strerror(errno));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseSuite(text.str(), path, std::filesystem::path(path).parent_path().string(), options);
+  auto text = ReadBoundedTextFile(path, kMaxSuiteFileBytes, "suite file");
+  if (!text.ok()) return text.status();
+  return ParseSuite(text.value(), path, std::filesystem::path(path).parent_path().string(), options);
 }
 
 }  // namespace edgebench

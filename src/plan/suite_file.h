@@ -143,6 +143,9 @@ struct SuiteReadOptions {
   std::function<std::string(const std::string& resolved_path)> relocate;
 };
 
+// A suite file is at most this large (a thousand-line suite is ~40 KiB); a larger one, or one
+// that is not a regular file (a FIFO, a device), is refused before it is read.
+inline constexpr uint64_t kMaxSuiteFileBytes = 4u << 20;
 Result<SuiteSpec> ReadSuiteFile(const std::string& path, const SuiteReadOptions& options = {});
 
 // Parses suite text. Errors name `path_for_messages`; relative paths resolve against `base_dir`

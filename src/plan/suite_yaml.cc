@@ -28,6 +28,36 @@ Status SuiteYaml::At(const YAML::Node& node, const std::string& message) const {
                        std::to_string(mark.column + 1) + ": " + message);
 }
 
+Status SuiteYaml::CheckExpansion(const YAML::Node& root) const {
+  struct Pending {
+    YAML::Node node;
+    int depth;
+  };
+  std::vector<Pending> stack = {{root, 0}};
+  int64_t values = 0;
+  while (!stack.empty()) {
+    Pending p = std::move(stack.back());
+    stack.pop_back();
+    if (++values > kMaxValues) {
+      return Status::Error(path_ + ": the file expands to more than " + std::to_string(kMaxValues) +
+                           " values (aliases such as *name repeat what they name); a suite or pipeline file "
+                           "needs far fewer: refused before reading it");
+    }
+    if (p.depth > kMaxDepth) {
+      return At(p.node, "nested more than " + std::to_string(kMaxDepth) + " levels deep: refused before reading it");
+    }
+    if (p.node.IsSequence()) {
+      for (const YAML::Node& item : p.node) stack.push_back({item, p.depth + 1});
+    } else if (p.node.IsMap()) {
+      for (const auto& item : p.node) {
+        stack.push_back({item.first, p.depth + 1});
+        stack.push_back({item.second, p.depth + 1});
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 // yaml-cpp marks an empty value (`name:` and nothing) where the next token starts, often the
 // next line; errors about it should point at its key instead.
 void SuiteYaml::NoteKey(const YAML::Node& key, const YAML::Node& value) const {

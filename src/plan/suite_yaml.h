@@ -34,6 +34,14 @@ class SuiteYaml {
  public:
   explicit SuiteYaml(std::string path) : path_(std::move(path)) {}
 
+  // The most values a file may expand to, and the deepest nesting: a suite or pipeline file
+  // holds a few hundred values; aliases (`*name`) repeat what they name, so a few hundred bytes
+  // of them can stand for billions of values ("billion laughs").
+  static constexpr int64_t kMaxValues = 100000;
+  static constexpr int kMaxDepth = 64;
+  // Refuses a document past those bounds, before anything reads it; counts each use of an alias.
+  Status CheckExpansion(const YAML::Node& root) const;
+
   // An error at `node` (at its key when the value is empty), or at the file when it has no mark.
   Status At(const YAML::Node& node, const std::string& message) const;
   static int Line(const YAML::Node& node) { return node.Mark().line + 1; }

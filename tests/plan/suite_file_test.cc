@@ -237,6 +237,19 @@ TEST_F(SuiteFile, AModeBlocksMistakesAreErrorsAtTheirLineAndColumn) {
              "(or a mode: accuracy, agree, drift)");
 }
 
+// Issue 50: a suite of aliases that expands to billions of values is refused before it is read.
+TEST_F(SuiteFile, AliasesThatExpandPastTheBoundAreRefused) {
+  std::string yaml = "models: [a.onnx]\ntargets: [ort]\nx0: &x0 [a, a, a, a, a, a, a, a, a, a]\n";
+  for (int i = 1; i <= 9; ++i) {
+    yaml += "x" + std::to_string(i) + ": &x" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) yaml += std::string(j ? ", " : "") + "*x" + std::to_string(i - 1);
+    yaml += "]\n";
+  }
+  auto suite = Parse(yaml);
+  ASSERT_FALSE(suite.ok());
+  EXPECT_HAS(suite.error(), "the file expands to more than 100000 values");
+}
+
 TEST_F(SuiteFile, ReadsFromDiskWithPathsRelativeToTheSuiteFile) {
   fs::create_directories(dir_ / "suites");
   std::ofstream(dir_ / "suites" / "nightly.yaml")
