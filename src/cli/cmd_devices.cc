@@ -183,9 +183,9 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
                 "measure this machine's memory bandwidth (a STREAM triad on 1 thread and on every usable "
                 "core) and cache it for the roofline of every later run");
   cmd->add_option("--peak-gbs", limits->peak_gb_per_s, "with --limits: the machine's published peak memory bandwidth, GB/s")
-      ->check(CLI::PositiveNumber);
+      ->check(FinitePositiveNumber());
   cmd->add_option("--peak-gflops", limits->peak_gflops, "with --limits: the machine's published peak compute, GFLOP/s")
-      ->check(CLI::PositiveNumber);
+      ->check(FinitePositiveNumber());
   cmd->add_option("--passes", limits->passes, "with --limits: triad passes per thread count (the best is kept)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -42,7 +42,7 @@ int RunRecommend(const RecommendOptions& o) {
     }
     for (Constraint& c : constraints.value()) query.constraints.push_back(std::move(c));
   }
-  if (o.tie_percent < 0 || o.tie_percent >= 100) {
+  if (!(o.tie_percent >= 0 && o.tie_percent < 100)) {  // nan too
     std::cerr << "edgebench recommend: --tie " << o.tie_percent << " is not a percentage from 0 to 100\n";
     return 2;
   }

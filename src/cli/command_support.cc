@@ -1,5 +1,7 @@
 #include "cli/command_support.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +20,19 @@ namespace edgebench {
 CLI::Validator NonEmpty() {
   return CLI::Validator([](std::string& value) { return value.empty() ? std::string("must not be empty") : std::string(); },
                         "NONEMPTY");
+}
+
+CLI::Validator FinitePositiveNumber() {
+  return CLI::Validator(
+      [](std::string& value) {
+        double number = 0;
+        // CLI11's PositiveNumber lets nan through (nan <= 0 is false), and the value was dropped.
+        if (!CLI::detail::lexical_cast(value, number) || !std::isfinite(number) || !(number > 0)) {
+          return "'" + value + "' is not a finite number above 0";
+        }
+        return std::string();
+      },
+      "POSITIVE");
 }
 
 std::vector<std::string> WorkerLogArgs() {

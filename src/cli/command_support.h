@@ -14,6 +14,8 @@ namespace edgebench {
 
 // Rejects an empty value for a flag that takes one (`--out ''`), naming the flag (exit 2).
 CLI::Validator NonEmpty();
+// A number above 0 that is finite: not nan, not inf.
+CLI::Validator FinitePositiveNumber();
 
 // "--verbose" when runtimes' own logs are wanted (debug level), so workers show them too.
 std::vector<std::string> WorkerLogArgs();

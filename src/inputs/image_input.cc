@@ -1,5 +1,7 @@
 #include "inputs/image_input.h"
 
+#include <charconv>
+
 #include <stb/stb_image.h>
 
 #include <algorithm>
@@ -28,6 +30,10 @@ Result<std::vector<double>> ParseTriple(const std::string& key, const std::strin
       if (used != item.size()) throw std::invalid_argument(item);
     } catch (const std::exception&) {
       return Status::Error("bad " + key + " '" + value + "': expected numbers separated by ':'");
+    }
+    // nan and inf read as numbers, and every pixel would become nan: a tensor of nothing.
+    if (!std::isfinite(v.back())) {
+      return Status::Error("bad " + key + " '" + value + "': '" + item + "' is not a finite number");
     }
   }
   if (v.size() == 1) v = {v[0], v[0], v[0]};
@@ -74,16 +80,32 @@ Result<ImagePreprocess> ParseImagePreprocess(const std::string& text) {
     if (eq == std::string::npos) return Status::Error("bad preprocessing '" + item + "': expected key=value");
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "resize") {
-      int w = 0, h = 0;
-      char x = 0, extra = 0;
-      if (std::sscanf(value.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w <= 0 || h <= 0) {
+      // Each side read whole as a 64-bit number (sscanf's %d wrapped 4294967424 to 128) and
+      // bounded here, so a side the images could never have is refused as written.
+      const size_t x = value.find('x');
+      int64_t side[2] = {0, 0};
+      for (int i = 0; i < 2 && x != std::string::npos; ++i) {
+        const std::string text = i == 0 ? value.substr(0, x) : value.substr(x + 1);
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), side[i]);
+        if (ec == std::errc::result_out_of_range) side[i] = kMaxImageSide + 1;
+        else if (ec != std::errc() || end != text.data() + text.size() || text.empty()) side[i] = 0;
+      }
+      if (x == std::string::npos || side[0] <= 0 || side[1] <= 0) {
         return Status::Error("bad resize '" + value + "': expected WIDTHxHEIGHT, e.g. 128x128");
       }
-      p.width = w;
-      p.height = h;
+      if (side[0] > kMaxImageSide || side[1] > kMaxImageSide) {
+        return Status::Error("bad resize '" + value + "': a side is at most " + std::to_string(kMaxImageSide) +
+                             " pixels");
+      }
+      p.width = static_cast<int>(side[0]);
+      p.height = static_cast<int>(side[1]);
     } else if (key == "scale") {
       auto v = ParseTriple("scale", value);
       if (!v.ok()) return v.status();
+      if (v.value()[1] != v.value()[0] || v.value()[2] != v.value()[0]) {
+        return Status::Error("bad scale '" + value + "': one factor for every channel (per-channel values go in "
+                             "mean and std)");
+      }
       p.scale = v.value()[0];
     } else if (key == "mean" || key == "std") {
       auto v = ParseTriple(key, value);

@@ -1,5 +1,7 @@
 #include "plan/agree_plan.h"
 
+#include <cmath>
+
 #include "inputs/image_input.h"
 
 namespace edgebench {
@@ -9,6 +11,15 @@ Result<AgreePlanRequest> PlanAgreeRequest(const AgreeOptions& o, const ModelSpec
                                           const ModePlanContext& context) {
   if (o.steps < 0 || o.steps > 1000) return Status::Error("--steps " + std::to_string(o.steps) + ": give 1 to 1000");
   if (o.timeout_ms < 1) return Status::Error("--timeout must be at least 1 ms");
+  // A nan tolerance compares false with every error: the verdict would be decided by the
+  // comparison's direction, not by the numbers.
+  if (o.max_abs && !(*o.max_abs >= 0 && std::isfinite(*o.max_abs))) {
+    return Status::Error("--max-abs must be a finite number of 0 or more");
+  }
+  if (o.min_cosine && !(*o.min_cosine >= -1 && *o.min_cosine <= 1)) {
+    return Status::Error("--min-cosine must be from -1 to 1");
+  }
+  if (o.min_sqnr_db && !std::isfinite(*o.min_sqnr_db)) return Status::Error("--min-sqnr must be a finite number of dB");
   AgreePlanRequest request;
   if (pipeline) {
     if (!o.dims.empty() || !o.image.empty()) {

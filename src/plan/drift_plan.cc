@@ -1,6 +1,7 @@
 #include "plan/drift_plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "core/strings.h"
@@ -77,6 +78,7 @@ Result<DriftPlanRequest> PlanTensorDriftRequest(const DriftOptions& o, const std
                                                 const ModePlanContext& context) {
   const DriftSide& reference = sides.reference;
   if (o.samples < 1) return Status::Error("--samples must be at least 1");
+  if (!std::isfinite(o.min_sqnr_db)) return Status::Error("--min-sqnr must be a finite number of dB");
   ShapeBindings dims;
   for (const std::string& d : o.dims) {
     if (Status s = ParseDimBinding(d, dims); !s.ok()) return s;

@@ -64,9 +64,9 @@ Result<RacePlan> PlanRace(const RacePlanOptions& o, const Registry& registry) {
   settings.confidence = o.confidence;
   if (o.rounds < 1 || o.rounds > 12) return Status::Error("--rounds must be from 1 to 12 (round r measures 2^r times round 0's queries)");
   settings.max_rounds = o.rounds;
-  if (o.tie_percent < 0 || o.tie_percent >= 100) return Status::Error("--tie must be a percentage from 0 to 100");
+  if (!(o.tie_percent >= 0 && o.tie_percent < 100)) return Status::Error("--tie must be a percentage from 0 to 100");
   settings.tie_tolerance = o.tie_percent / 100;
-  if (o.precision_percent < 0 || o.precision_percent >= 100) return Status::Error("--precision must be a percentage from 0 to 100");
+  if (!(o.precision_percent >= 0 && o.precision_percent < 100)) return Status::Error("--precision must be a percentage from 0 to 100");
   settings.precision = o.precision_percent / 100;
   settings.exhaustive = o.exhaustive;
   if (!o.budget.empty()) {

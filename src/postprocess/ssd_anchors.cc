@@ -24,6 +24,30 @@ Result<std::vector<Anchor>> GenerateSsdAnchors(const SsdAnchorOptions& o) {
   for (int s : o.strides) {
     if (s <= 0) return Status::Error("SSD anchors: strides must be positive");
   }
+  // Bounded before anything is built: a 20000x20000 input with stride 1 stands for billions.
+  constexpr int kMaxInputSide = 16384;
+  constexpr int64_t kMaxAnchors = 1'000'000;
+  if (o.input_width > kMaxInputSide || o.input_height > kMaxInputSide) {
+    return Status::Error("SSD anchors: input size " + std::to_string(o.input_width) + "x" +
+                         std::to_string(o.input_height) + ": a side is at most " + std::to_string(kMaxInputSide));
+  }
+  for (double ratio : o.aspect_ratios) {
+    if (!(ratio > 0) || !std::isfinite(ratio)) return Status::Error("SSD anchors: aspect ratios must be above 0");
+  }
+  int64_t count = 0;
+  for (int l = 0; l < o.num_layers; ++l) {
+    const int64_t stride = o.strides[static_cast<size_t>(l)];
+    const int64_t cells = ((o.input_height + stride - 1) / stride) * ((o.input_width + stride - 1) / stride);
+    const int64_t per_cell = l == 0 && o.reduce_boxes_in_lowest_layer
+                                 ? 3
+                                 : static_cast<int64_t>(o.aspect_ratios.size()) +
+                                       (o.interpolated_scale_aspect_ratio > 0 ? 1 : 0);
+    count += cells * per_cell;
+    if (count > kMaxAnchors) {
+      return Status::Error("SSD anchors: the input size and strides give more than " + std::to_string(kMaxAnchors) +
+                           " anchors (BlazeFace's have 896): check input_size_width, input_size_height and strides");
+    }
+  }
   std::vector<Anchor> anchors;
   int layer = 0;
   while (layer < o.num_layers) {

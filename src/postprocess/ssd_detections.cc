@@ -122,6 +122,22 @@ Result<SsdDetectionsOptions> ParseSsdDetectionsOptions(const nlohmann::json& jso
     return Status::Error("postprocess: the box (4 values at box_coord_offset) and the keypoints (num_keypoints x "
                          "num_values_per_keypoint at keypoint_coord_offset) must fit in num_coords");
   }
+  // A pipeline after the detector runs once per detection: none allowed, and it never runs
+  // while the record says ok. -1 (MediaPipe's default) keeps every detection.
+  if (o.nms.max_detections == 0 || o.nms.max_detections < -1) {
+    return Status::Error("postprocess: max_num_detections must be at least 1 (the most detections kept), or -1 "
+                         "for no limit");
+  }
+  for (const auto& [name, value] : {std::pair<const char*, double>{"x_scale", d.x_scale}, {"y_scale", d.y_scale},
+                                    {"w_scale", d.w_scale}, {"h_scale", d.h_scale}}) {
+    if (!std::isfinite(value) || value == 0) {
+      return Status::Error(std::string("postprocess: ") + name + " must be a finite number other than 0");
+    }
+  }
+  if (!std::isfinite(d.min_score_thresh) || !(o.nms.min_suppression_threshold >= 0 &&
+                                              o.nms.min_suppression_threshold <= 1)) {
+    return Status::Error("postprocess: min_score_thresh must be finite and min_suppression_threshold from 0 to 1");
+  }
   if (auto anchors = GenerateSsdAnchors(a); !anchors.ok()) return anchors.status();
   return o;
 }

@@ -1,5 +1,7 @@
 #include "worker/diffusion_case.h"
 
+#include "core/sha256.h"
+
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
@@ -199,15 +201,16 @@ Status WriteDiffusionImage(const Tensor& image, const std::string& path) {
   return Status::Ok();
 }
 
-std::string DiffusionImageName(const std::string& pipeline, const std::string& target, const std::string& scenario) {
+std::string DiffusionImageName(const std::string& pipeline, const std::string& target, const std::string& scenario,
+                               const std::string& case_key) {
   std::string name = pipeline + "." + target + "." + scenario;
   for (char& c : name) {
     const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
                        c == '_' || c == '-';
     if (!plain) c = '_';
   }
-  if (name.size() > 200) name.resize(200);
-  return name + ".png";
+  if (name.size() > 150) name.resize(150);
+  return name + "." + Sha256Hex(case_key).substr(0, 12) + ".png";
 }
 
 }  // namespace edgebench

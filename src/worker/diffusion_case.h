@@ -38,7 +38,9 @@ std::vector<DiffusionOutputSummary> SummarizeDiffusionOutputs(const std::vector<
 Status WriteDiffusionImage(const Tensor& image, const std::string& path);
 
 // A file name for a case's image: its pipeline, targets and scenario, with anything but letters,
-// digits, '.', '_' and '-' made '_'.
-std::string DiffusionImageName(const std::string& pipeline, const std::string& target, const std::string& scenario);
+// digits, '.', '_' and '-' made '_' and cut to 150 characters, then 12 hex digits of the case
+// key's hash: two cases never share a file, however alike their names once cut or replaced.
+std::string DiffusionImageName(const std::string& pipeline, const std::string& target, const std::string& scenario,
+                               const std::string& case_key);
 
 }  // namespace edgebench

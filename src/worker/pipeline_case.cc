@@ -349,7 +349,7 @@ Record RunPipelineCase(Record r, const CaseSpec& spec, Scenario& scenario, Regis
     d.outputs = SummarizeDiffusionOutputs(system.first_outputs());
     const std::string& dir = pipeline.save_images;
     if (!dir.empty() && !system.first_outputs().empty()) {
-      const std::string path = (std::filesystem::path(dir) / DiffusionImageName(section.name, spec.TargetText(), spec.scenario)).string();
+      const std::string path = (std::filesystem::path(dir) / DiffusionImageName(section.name, spec.TargetText(), spec.scenario, spec.case_key)).string();
       if (Status written = WriteDiffusionImage(system.first_outputs().front(), path); written.ok()) {
         d.image_file = path;
       } else {

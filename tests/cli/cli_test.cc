@@ -40,6 +40,32 @@ TEST(Cli, BadFlagIsAClearErrorWithExitTwo) {
       << settings.output;
 }
 
+// Issue 50, class 5: nan reads as a number, compares false with everything, and was accepted
+// and then dropped (--peak-gbs) or decided every verdict by the comparison's direction. Each is
+// refused with exit 2 before anything runs.
+TEST(Cli, NanIsRefusedByEveryNumberFlag) {
+  const std::string model = TestModel("fashion/fashion_softmax.json");
+  const struct {
+    std::string args;
+    std::string says;
+  } cases[] = {
+      {"devices --limits --peak-gbs nan", "'nan' is not a finite number above 0"},
+      {"devices --limits --peak-gflops inf", "'inf' is not a finite number above 0"},
+      {"recommend /nonexistent --tie nan", "--tie nan is not a percentage"},
+      {"agree " + model + " -t ort:cpu,ort:xnnpack --min-sqnr nan", "--min-sqnr must be a finite number"},
+      {"agree " + model + " -t ort:cpu,ort:xnnpack --max-abs nan", "--max-abs must be a finite number"},
+      {"agree " + model + " -t ort:cpu,ort:xnnpack --min-cosine nan", "--min-cosine must be from -1 to 1"},
+      {"drift " + model + " --reference fp32 --candidate coarse --min-sqnr nan", "--min-sqnr must be a finite"},
+      {"tune x.onnx --space target=ort:cpu --tie nan", "--tie must be a percentage"},
+      {"tune x.onnx --space target=ort:cpu --precision nan", "--precision must be a percentage"},
+  };
+  for (const auto& c : cases) {
+    auto r = RunCommand(Executable() + " " + c.args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
 TEST(Cli, DevicesListsEveryBackend) {
   auto r = RunCommand(Executable() + " devices");
   EXPECT_EQ(r.exit_code, 0);

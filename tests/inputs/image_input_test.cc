@@ -54,5 +54,25 @@ TEST(ImageInput, ClearErrors) {
   EXPECT_NE(missing.error().find("cannot read image '/nonexistent.png': "), std::string::npos) << missing.error();
 }
 
+// Issue 50, class 5: values that read as numbers but measure nothing are refused as written.
+TEST(ImagePreprocess, ASideThatWouldWrapOrANonFiniteValueIsRefused) {
+  // sscanf's %d wrapped 4294967424 to 128: a 128x128 run recorded for a request of 4 billion.
+  auto wrapped = ParseImagePreprocess("resize=4294967424x128");
+  ASSERT_FALSE(wrapped.ok());
+  EXPECT_NE(wrapped.error().find("a side is at most 16384 pixels"), std::string::npos) << wrapped.error();
+  EXPECT_FALSE(ParseImagePreprocess("resize=99999999999999999999x2").ok());
+  EXPECT_FALSE(ParseImagePreprocess("resize=12x").ok());
+  EXPECT_FALSE(ParseImagePreprocess("resize=x12").ok());
+  EXPECT_EQ(ParseImagePreprocess("resize=16384x2").value().width, 16384);
+  for (const char* text : {"scale=nan", "scale=inf", "mean=0:nan:0", "std=-inf"}) {
+    auto p = ParseImagePreprocess(text);
+    ASSERT_FALSE(p.ok()) << text;
+    EXPECT_NE(p.error().find("is not a finite number"), std::string::npos) << p.error();
+  }
+  auto per_channel_scale = ParseImagePreprocess("scale=1:2:3");
+  ASSERT_FALSE(per_channel_scale.ok()) << "only the first factor was applied";
+  EXPECT_NE(per_channel_scale.error().find("one factor for every channel"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -161,5 +161,27 @@ TEST(SsdDetections, ParsesPresetsAndOverrides) {
   EXPECT_FALSE(ParseSsdDetectionsOptions({{"kind", "ssd_detections"}, {"strides", "8"}}).ok());
 }
 
+// Issue 50: options that keep no detection (the stages after the detector never run while the
+// record says ok) or stand for billions of anchors are refused when the file is read.
+TEST(SsdDetectionsOptions, NoDetectionsAndAbsurdAnchorCountsAreRefused) {
+  auto none = ParseSsdDetectionsOptions({{"kind", "ssd_detections"}, {"max_num_detections", 0}});
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.error().find("max_num_detections must be at least 1"), std::string::npos) << none.error();
+  auto zero_scale = ParseSsdDetectionsOptions({{"kind", "ssd_detections"}, {"w_scale", 0}});
+  ASSERT_FALSE(zero_scale.ok());
+  EXPECT_NE(zero_scale.error().find("w_scale must be a finite number other than 0"), std::string::npos);
+  auto huge = ParseSsdDetectionsOptions({{"kind", "ssd_detections"},
+                                         {"input_size_width", 16384},
+                                         {"input_size_height", 16384},
+                                         {"num_layers", 1},
+                                         {"strides", {1}}});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().find("more than 1000000 anchors"), std::string::npos) << huge.error();
+  auto side = ParseSsdDetectionsOptions({{"kind", "ssd_detections"}, {"input_size_width", 20000}});
+  ASSERT_FALSE(side.ok());
+  EXPECT_NE(side.error().find("a side is at most 16384"), std::string::npos) << side.error();
+  EXPECT_TRUE(ParseSsdDetectionsOptions({{"kind", "ssd_detections"}}).ok()) << "BlazeFace's preset still reads";
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -125,5 +125,18 @@ TEST(DiffusionFile, MistakesAreNamedWithTheirLine) {
             std::string::npos);
 }
 
+// Issue 50: names cut at 200 characters sent four cases' images to one file; each case now has
+// its own, however alike the readable part.
+TEST(DiffusionImageName, TwoCasesNeverShareAFile) {
+  const std::string long_target = "ort:cpu?" + std::string(300, 'x');
+  const std::string a = DiffusionImageName("sd", long_target + "&threads=1", "single-stream", "key-a");
+  const std::string b = DiffusionImageName("sd", long_target + "&threads=2", "single-stream", "key-b");
+  EXPECT_NE(a, b);
+  EXPECT_LE(a.size(), 150u + 1 + 12 + 4);
+  EXPECT_NE(DiffusionImageName("sd", "ort:cpu?a=1", "x", "k1"), DiffusionImageName("sd", "ort:cpu?a_1", "x", "k2"));
+  EXPECT_EQ(a.find('/'), std::string::npos);
+  EXPECT_EQ(DiffusionImageName("sd", "t", "s", "k"), DiffusionImageName("sd", "t", "s", "k")) << "stable";
+}
+
 }  // namespace
 }  // namespace edgebench
