@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/command_support.h"
+#include "core/bounded_file.h"
 #include "cli/monitor_options.h"
 #include "cli/round_options.h"
 #include "cli/commands.h"
@@ -103,6 +104,19 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (!o.images.empty() || !o.mmproj.empty()) {
     // A missing or undecodable image or projector is the case's error record (load stage),
     // like a bad model; only what makes the request itself ill-formed is refused here.
+    for (const std::string& image : o.images) {
+      if (image.empty()) return fail("--image: an empty file name in the list; give IMG[,IMG2...]");
+      // A list that ends in ',' takes the next argument as one more image (CLI11's delimiter).
+      if (image.front() == '-' && !std::filesystem::exists(image)) {
+        return fail("--image: '" + image + "' is a flag, taken as an image after a list that ends in ','; give "
+                    "IMG[,IMG2...]");
+      }
+      // A FIFO would block the worker until the case's timeout; a missing file is the case's
+      // error record, like a bad model.
+      if (const std::string kind = NonRegularFileKind(image); !kind.empty()) {
+        return fail("--image '" + image + "': it is " + kind + ", not an image file");
+      }
+    }
     if (o.mmproj.empty()) return fail("--image needs the vision projector of the model: give --mmproj MMPROJ.gguf");
     if (o.images.empty()) return fail("--mmproj is for vision-language requests: give --image IMG[,IMG2...]");
     if (o.prompt_text.empty()) {
@@ -124,7 +138,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   auto targets = ParseTargetList(o.targets);
   if (!targets.ok()) return fail(targets.error());
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(o.model, ec)) return fail("model file '" + o.model + "' does not exist");
+  if (!std::filesystem::is_regular_file(o.model, ec)) return fail("model file '" + o.model + "' " + NotAFileText(o.model));
   PlanRequest request;
   PlanModel model;
   model.model.name = std::filesystem::path(o.model).stem().string();

@@ -30,6 +30,11 @@ std::string NonRegularFileKind(const std::string& path) {
   return KindOfMode(st.st_mode);
 }
 
+std::string NotAFileText(const std::string& path) {
+  const std::string kind = NonRegularFileKind(path);
+  return kind.empty() ? "does not exist" : "is " + kind + ", not a file";
+}
+
 Result<std::string> ReadBoundedTextFile(const std::string& path, uint64_t max_bytes, const std::string& what) {
   const std::string named = "cannot read " + what + " '" + path + "': ";
   // O_NONBLOCK: opening a FIFO with no writer would block here; the check below refuses it.

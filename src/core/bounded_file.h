@@ -19,4 +19,8 @@ Result<std::string> ReadBoundedTextFile(const std::string& path, uint64_t max_by
 // is, for messages; empty for a regular file or a path that cannot be examined.
 std::string NonRegularFileKind(const std::string& path);
 
+// Why `path` cannot be read as a file, as the end of "model file 'x' ...": "does not exist",
+// or "is a directory, not a file" (a FIFO, a device...).
+std::string NotAFileText(const std::string& path);
+
 }  // namespace edgebench

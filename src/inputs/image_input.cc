@@ -15,6 +15,7 @@
 
 #include <unistd.h>
 
+#include "core/bounded_file.h"
 #include "core/strings.h"
 
 namespace edgebench {
@@ -67,6 +68,25 @@ Status CheckImageSize(const std::string& what, int64_t width, int64_t height, ui
                          " (a quarter of physical memory): " + remedy);
   }
   return Status::Ok();
+}
+
+// Why stb could not read an image's header, for people: stb gives up on a PNG larger than 2^30
+// bytes decoded while reading its header, and then reports the last format it tried ("unknown
+// image type"); the PNG header's own size says what is wrong.
+std::string UnreadableImageReason(const unsigned char* head, size_t size, const std::string& image) {
+  static const unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (size >= 24 && std::memcmp(head, kPngSignature, 8) == 0 && std::memcmp(head + 12, "IHDR", 4) == 0) {
+    const auto be32 = [&](size_t at) {
+      return (uint32_t{head[at]} << 24) | (uint32_t{head[at + 1]} << 16) | (uint32_t{head[at + 2]} << 8) | head[at + 3];
+    };
+    const uint32_t w = be32(16), h = be32(20);
+    if (w > kMaxImageSide || h > kMaxImageSide) {
+      return image + " is a PNG of " + std::to_string(w) + "x" + std::to_string(h) + " pixels; images are limited to " +
+             std::to_string(kMaxImageSide) + " pixels a side: use a smaller image";
+    }
+  }
+  return "cannot read " + image + ": " + stbi_failure_reason() +
+         " (PNG, JPEG, BMP, GIF, TGA, PSD, HDR and PNM images are read)";
 }
 
 }  // namespace
@@ -136,10 +156,20 @@ Status CheckImageInput(const std::string& path, const ImagePreprocess& p) {
       return s;
     }
   }
+  // A FIFO would block the reader and a device never end: only a regular file is an image.
+  if (const std::string kind = NonRegularFileKind(path); !kind.empty()) {
+    return Status::Error("cannot read image '" + path + "': it is " + kind + ", not a regular file");
+  }
   int w = 0, h = 0, channels = 0;
   // The header alone gives the size: check it before decoding.
   if (!::stbi_info(path.c_str(), &w, &h, &channels)) {
-    return Status::Error("cannot read image '" + path + "': " + stbi_failure_reason());
+    unsigned char head[24] = {};
+    size_t got = 0;
+    if (FILE* f = std::fopen(path.c_str(), "rb")) {
+      got = std::fread(head, 1, sizeof head, f);
+      std::fclose(f);
+    }
+    return Status::Error(UnreadableImageReason(head, got, "image '" + path + "'"));
   }
   const std::string image = "image '" + path + "' (" + std::to_string(w) + "x" + std::to_string(h) + ")";
   if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
@@ -281,7 +311,7 @@ Result<Tensor> DecodeImageBytes(const uint8_t* bytes, size_t size, const std::st
   const int length = static_cast<int>(size);
   int w = 0, h = 0, channels = 0;
   if (!::stbi_info_from_memory(bytes, length, &w, &h, &channels)) {
-    return Status::Error("cannot decode " + what + ": " + stbi_failure_reason());
+    return Status::Error(UnreadableImageReason(bytes, size, what));
   }
   const std::string image = what + " (" + std::to_string(w) + "x" + std::to_string(h) + ")";
   if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;

@@ -344,7 +344,7 @@ class PipelineParser : public SuiteYaml {
       std::error_code ec;
       // NAME=FILE1,FILE2 forms name several files: each is checked when its target reads it.
       if (path.value().find('=') == std::string::npos && !std::filesystem::is_regular_file(path.value(), ec)) {
-        return At(node, what + ": model file '" + path.value() + "' does not exist");
+        return At(node, what + ": model file '" + path.value() + "' " + NotAFileText(path.value()));
       }
       auto spec = ParseModelArgument(path.value());
       if (!spec.ok()) return At(node, what + ": " + spec.error());
@@ -365,7 +365,7 @@ class PipelineParser : public SuiteYaml {
       if (!path.ok()) return path.status();
       std::error_code ec;
       if (!std::filesystem::is_regular_file(path.value(), ec)) {
-        return At(artifact_node["path"], what + ": model file '" + path.value() + "' does not exist");
+        return At(artifact_node["path"], what + ": model file '" + path.value() + "' " + NotAFileText(path.value()));
       }
       artifact["path"] = path.value();
     }

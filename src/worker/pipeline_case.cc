@@ -1,5 +1,7 @@
 #include "worker/pipeline_case.h"
 
+#include "core/bounded_file.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -135,10 +137,11 @@ PipelineRecord SummarizePipelineStages(const PipelineSystem& system, int64_t mea
 }
 
 Result<Tensor> ReadPipelineInput(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Status::Error("cannot read the pipeline's input '" + path + "'");
-  std::vector<char> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (file.bad()) return Status::Error("cannot read the pipeline's input '" + path + "'");
+  // Bounded and regular before anything is read: a 4 GiB file was read whole before the image's
+  // size was checked, and a FIFO blocked the worker until the case's timeout.
+  auto read = ReadBoundedTextFile(path, kMaxPipelineInputBytes, "the pipeline's input");
+  if (!read.ok()) return read.status();
+  const std::string& bytes = read.value();
   if (bytes.empty()) return Status::Error("the pipeline's input '" + path + "' is empty");
   Tensor encoded{"image_file", DType::kUInt8, {static_cast<int64_t>(bytes.size())}, {}};
   encoded.data.resize(bytes.size());

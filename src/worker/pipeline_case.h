@@ -29,6 +29,9 @@ Status LoadPipelineModels(const PipelinePlan& pipeline, Registry& registry, int 
 // `notes`) and builds each lane's stages, a model stage checking what it is given.
 Status PreparePipeline(const PipelinePlan& pipeline, BuiltPipeline& built, std::vector<std::string>& notes);
 // The input file's bytes as one uint8 tensor: a query's input.
+// An encoded image is at most this large (a 16384x16384 PNG of noise is ~800 MB raw, far less
+// encoded); a larger file, or one that is not a regular file, is refused before it is read.
+inline constexpr uint64_t kMaxPipelineInputBytes = 512u << 20;
 Result<Tensor> ReadPipelineInput(const std::string& path);
 
 // One query through a pipeline case on lane 0, for `agree`: its last stage's outputs (a

@@ -1,6 +1,7 @@
 // `edgebench llm` as a user runs it, on a tiny generated model.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -148,6 +149,27 @@ TEST(LlmCli, SuiteSkipsScenariosTheTargetCannotRun) {
             std::string::npos) << r.output;
   EXPECT_NE(planned["llamacpp:cpu?threads=1 single-stream"].find("runs language models only"),
             std::string::npos) << r.output;
+}
+
+// Issue 50, classes 4 and 6: an image that is a FIFO blocked the worker until its timeout; a list
+// ending in ',' swallowed the next flag and the error named the wrong one; a directory as the
+// model "did not exist".
+TEST(LlmCli, ImagesThatCannotBeReadAreRefusedSayingWhy) {
+  const std::string dir = TempFilePath("llm_images_", "dir");
+  std::filesystem::create_directories(dir + "/model.gguf");
+  ASSERT_EQ(::mkfifo((dir + "/camera.png").c_str(), 0600), 0);
+  const std::string model = TestModel("llama-tiny.gguf");
+  auto fifo = RunCommand(Executable() + " llm " + model + " --mmproj x.gguf --prompt-text hi --image " + dir +
+                         "/camera.png 2>&1");
+  EXPECT_EQ(fifo.exit_code, 2) << fifo.output;
+  EXPECT_NE(fifo.output.find("it is a FIFO, not an image file"), std::string::npos) << fifo.output;
+  auto comma = RunCommand(Executable() + " llm " + model + " --mmproj x.gguf --image , --prompt-text hi 2>&1");
+  EXPECT_EQ(comma.exit_code, 2) << comma.output;
+  EXPECT_NE(comma.output.find("'--prompt-text' is a flag, taken as an image"), std::string::npos) << comma.output;
+  auto directory = RunCommand(Executable() + " llm " + dir + "/model.gguf 2>&1");
+  EXPECT_EQ(directory.exit_code, 2) << directory.output;
+  EXPECT_NE(directory.output.find("is a directory, not a file"), std::string::npos) << directory.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

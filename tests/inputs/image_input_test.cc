@@ -1,5 +1,8 @@
 #include "inputs/image_input.h"
 
+#include <filesystem>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -72,6 +75,32 @@ TEST(ImagePreprocess, ASideThatWouldWrapOrANonFiniteValueIsRefused) {
   auto per_channel_scale = ParseImagePreprocess("scale=1:2:3");
   ASSERT_FALSE(per_channel_scale.ok()) << "only the first factor was applied";
   EXPECT_NE(per_channel_scale.error().find("one factor for every channel"), std::string::npos);
+}
+
+// Issue 50, classes 4 and 6: a FIFO as an image blocked the reader; a PNG too large to decode
+// was "unknown image type". Both say what the file is.
+TEST(ImageInput, AFifoIsRefusedAndAnOversizedPngSaysItsSize) {
+  const std::string dir = ::testing::TempDir() + "image_input_fifo_" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/camera.png";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto blocked = LoadImageTensor(fifo, ImagePreprocess{});
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_NE(blocked.error().find("it is a FIFO, not a regular file"), std::string::npos) << blocked.error();
+  // A PNG signature and an IHDR of 60000x60000, 8-bit RGB: stb refuses it while reading the header.
+  const unsigned char header[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                  0, 0, 0xea, 0x60, 0, 0, 0xea, 0x60, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+  const std::string png = dir + "/huge.png";
+  std::ofstream(png, std::ios::binary).write(reinterpret_cast<const char*>(header), sizeof header);
+  auto huge = LoadImageTensor(png, ImagePreprocess{});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_NE(huge.error().find("is a PNG of 60000x60000 pixels; images are limited to 16384 pixels a side"),
+            std::string::npos)
+      << huge.error();
+  auto decoded = DecodeImageBytes(header, sizeof header, "the input");
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_NE(decoded.error().find("60000x60000"), std::string::npos) << decoded.error();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

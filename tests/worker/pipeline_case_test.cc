@@ -4,6 +4,8 @@
 // record's stage section.
 #include "worker/pipeline_case.h"
 
+#include <unistd.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -140,6 +142,19 @@ TEST(PipelineStageSummary, SharesAreOfTheEndToEndMeanOverTheMeasuredQueries) {
   EXPECT_EQ(p.timeline[0].start_ns, 0);
   EXPECT_EQ(p.timeline[1].start_ns, 7'000'000);
   EXPECT_EQ(p.timeline[1].stage_ns, (std::vector<int64_t>{1'000'000, 6'000'000}));
+}
+
+// Issue 50: the pipeline's input was read whole whatever it was; a FIFO blocked the worker.
+TEST(PipelineInput, OnlyABoundedRegularFileIsRead) {
+  const std::string fifo = ::testing::TempDir() + "pipeline_input_" + std::to_string(::getpid()) + ".png";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto blocked = ReadPipelineInput(fifo);
+  ::unlink(fifo.c_str());
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_NE(blocked.error().find("it is a FIFO, not a regular file"), std::string::npos) << blocked.error();
+  auto device = ReadPipelineInput("/dev/zero");
+  ASSERT_FALSE(device.ok());
+  EXPECT_NE(device.error().find("a character device"), std::string::npos) << device.error();
 }
 
 }  // namespace
