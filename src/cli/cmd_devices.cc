@@ -120,6 +120,15 @@ int MeasureLimits(const LimitsOptions& o, Registry& registry) {
   limits.measured_at = UtcNowIso8601();
   limits.published_peak_gb_per_s = o.peak_gb_per_s;
   limits.published_peak_gflops = o.peak_gflops;
+  // Three arrays of --array-mib each: bounded by the memory there is before any is allocated
+  // (a triad that swaps measures the disk, and one past the memory is killed).
+  const uint64_t memory = env.memory_total_bytes > 0 ? static_cast<uint64_t>(env.memory_total_bytes) : 0;
+  if (o.array_mib > 0 && memory > 0 && 3 * (static_cast<uint64_t>(o.array_mib) << 20) > memory / 2) {
+    std::cerr << "edgebench devices --limits: --array-mib " << o.array_mib << ": the triad's three arrays would need "
+              << BytesAndGigabytes(3 * (static_cast<uint64_t>(o.array_mib) << 20)) << ", more than half of this "
+              << "machine's " << BytesAndGigabytes(memory) << "; give at most " << (memory / 6 >> 20) << " (or leave it out: 4x the last-level cache)\n";
+    return 2;
+  }
   TriadOptions triad;
   triad.passes = o.passes;
   triad.array_bytes = o.array_mib > 0 ? o.array_mib << 20

@@ -1,15 +1,19 @@
 #include "core/machine_limits.h"
 
+#include "core/bounded_file.h"
+
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "core/environment.h"
 #include "core/file_replace.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -144,6 +148,38 @@ std::string MachineLimitsPath(const std::string& machine_key) {
   return root.empty() ? "" : root + "/limits/" + machine_key + ".json";
 }
 
+Status CheckMachineLimitsPlausible(const MachineLimits& limits) {
+  // Far above any memory (HBM3e is ~5 TB/s) or any chip's compute (~10 PFLOP/s at int8): a figure
+  // past these, zero, negative or not a number is not a measurement of a machine.
+  constexpr double kMaxGbPerS = 100'000;
+  constexpr double kMaxGflops = 10'000'000;
+  constexpr size_t kMaxPeaks = 1000;
+  const auto bad = [](double value, double max) { return !std::isfinite(value) || !(value > 0) || value > max; };
+  for (const auto* b : {&limits.bandwidth_one_thread, &limits.bandwidth_all_threads}) {
+    if (*b && bad((*b)->gb_per_s, kMaxGbPerS)) {
+      return Status::Error("a bandwidth of " + FormatNumber("%g", (*b)->gb_per_s) + " GB/s is not a measurement");
+    }
+  }
+  for (double published : {limits.published_peak_gb_per_s, limits.published_peak_gflops}) {
+    if (published != 0 && bad(published, std::max(kMaxGbPerS, kMaxGflops))) {
+      return Status::Error("a published peak of " + FormatNumber("%g", published) + " is not a machine's");
+    }
+  }
+  if (limits.compute_peaks.size() > kMaxPeaks || limits.compute_peaks_missing.size() > kMaxPeaks ||
+      limits.notes.size() > 4096) {
+    return Status::Error("it holds " + std::to_string(limits.compute_peaks.size()) +
+                         " compute peaks (or an overlong list of missing ones or notes); a machine has a few per "
+                         "runtime");
+  }
+  for (const ComputePeak& peak : limits.compute_peaks) {
+    if (bad(peak.gflops, kMaxGflops)) {
+      return Status::Error("a compute peak of " + FormatNumber("%g", peak.gflops) + " GFLOP/s (" + peak.target +
+                           ") is not a measurement");
+    }
+  }
+  return Status::Ok();
+}
+
 std::optional<MachineLimits> LoadMachineLimits(const Environment& environment, std::string* why) {
   const std::string path = MachineLimitsPath(MachineKey(environment));
   auto fail = [&](const std::string& reason) -> std::optional<MachineLimits> {
@@ -151,12 +187,24 @@ std::optional<MachineLimits> LoadMachineLimits(const Environment& environment, s
     return std::nullopt;
   };
   if (path.empty()) return fail("no cache directory (neither EDGEBENCH_CACHE nor HOME is set)");
-  std::ifstream in(path);
-  if (!in) return fail("this machine's limits were never measured (no " + path + "); run `edgebench devices --limits`");
-  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    return fail("this machine's limits were never measured (no " + path + "); run `edgebench devices --limits`");
+  }
+  // The cache is a file anyone could have written: bounded, regular, this machine's, plausible.
+  auto text = ReadBoundedTextFile(path, kMaxMachineLimitsFileBytes, "machine limits file");
+  if (!text.ok()) return fail(text.error() + "; run `edgebench devices --limits` to measure again");
+  json j = json::parse(text.value(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return fail(path + " is not JSON; run `edgebench devices --limits` to measure again");
   auto limits = MachineLimitsFromJson(j);
   if (!limits.ok()) return fail(path + ": " + limits.error() + "; run `edgebench devices --limits` to measure again");
+  if (limits.value().machine != MachineKey(environment)) {
+    return fail(path + " holds the limits of another machine (" + limits.value().machine +
+                "); run `edgebench devices --limits` to measure this one");
+  }
+  if (Status plausible = CheckMachineLimitsPlausible(limits.value()); !plausible.ok()) {
+    return fail(path + ": " + plausible.message() + "; run `edgebench devices --limits` to measure again");
+  }
   return limits.take();
 }
 

@@ -70,6 +70,11 @@ struct MachineLimits {
 std::string ComputePeakSource(const ComputePeak& peak, int run_threads);
 
 nlohmann::json MachineLimitsToJson(const MachineLimits& limits);
+// Figures a machine can have: bandwidths and peaks finite, above 0 and below any hardware's, at
+// most 1000 peaks. An error names the figure.
+Status CheckMachineLimitsPlausible(const MachineLimits& limits);
+// The cache file is at most this large (a machine's limits are a few KiB).
+inline constexpr uint64_t kMaxMachineLimitsFileBytes = 1u << 20;
 Result<MachineLimits> MachineLimitsFromJson(const nlohmann::json& j);
 
 // A machine's key: CPU model, logical cores, memory, hostname, from the environment already

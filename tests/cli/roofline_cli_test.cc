@@ -210,5 +210,14 @@ TEST_F(RooflineCli, BadLimitsFlagsAreUsageErrors) {
   EXPECT_NE(damaged.output.find("is not JSON"), std::string::npos) << damaged.output;
 }
 
+// Issue 50, class 3: --array-mib was never compared with the memory there is; three arrays past
+// it swap or are killed. Refused before anything is allocated.
+TEST_F(RooflineCli, ATriadLargerThanTheMemoryIsRefusedBeforeAllocating) {
+  auto r = RunCommand(Executable() + " devices --limits --array-mib 1000000 --no-compute 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--array-mib 1000000: the triad's three arrays would need"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("measuring memory bandwidth"), std::string::npos) << "nothing measured: " << r.output;
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cmath>
 
 #include <filesystem>
 #include <fstream>
@@ -75,6 +78,55 @@ TEST(MachineLimits, AreCachedPerMachineAndSayWhenMissingOrDamaged) {
   std::ofstream(path) << "{not json";
   EXPECT_FALSE(LoadMachineLimits(here, &why));
   EXPECT_NE(why.find("not JSON"), std::string::npos) << why;
+  ::unsetenv("EDGEBENCH_CACHE");
+  std::filesystem::remove_all(cache);
+}
+
+// Issue 50, class 2: the cache is a file anyone could have written. A negative or absurd figure,
+// another machine's limits copied over this one's, a cache of 200,000 peaks or a FIFO in its
+// place are refused with the reason, and the roofline says it has no limits rather than using them.
+TEST(MachineLimits, ACacheThatIsNotThisMachinesPlausibleLimitsIsRefused) {
+  const std::string cache = testing::TempFilePath("limits_hostile_", "cache");
+  ::setenv("EDGEBENCH_CACHE", cache.c_str(), 1);
+  const Environment here = ReadEnvironment();
+  const std::string path = MachineLimitsPath(MachineKey(here));
+  std::string why;
+  const auto refused = [&](MachineLimits m, const std::string& says, nlohmann::json patch = nlohmann::json::object()) {
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    nlohmann::json j = MachineLimitsToJson(m);
+    j.update(patch);
+    std::ofstream(path) << j.dump();
+    EXPECT_FALSE(LoadMachineLimits(here, &why)) << says;
+    EXPECT_NE(why.find(says), std::string::npos) << why;
+  };
+  MachineLimits base = Sample();
+  base.machine = MachineKey(here);
+  MachineLimits negative = base;
+  negative.bandwidth_all_threads->gb_per_s = -12.5;
+  refused(negative, "a bandwidth of -12.5");
+  MachineLimits huge = base;
+  huge.bandwidth_all_threads->gb_per_s = 1e308;
+  refused(huge, "a bandwidth of 1e+308 GB/s is not a measurement");
+  refused(base, "a published peak of -5", {{"published_peak_gflops", -5}});  // a file the writer never made
+  MachineLimits elsewhere = base;
+  elsewhere.machine = "another-host-cpu-64c-512000MiB";
+  refused(elsewhere, "holds the limits of another machine (another-host-cpu-64c-512000MiB)");
+  MachineLimits many = base;
+  many.compute_peaks.resize(200000, ComputePeak{"ort:cpu", "fp32", 10, 10, 10, 64, 1, 1, "m"});
+  refused(many, "it is larger than 1 MiB");  // 82 MB copied into every record before
+  MachineLimits some = base;
+  some.compute_peaks.resize(2000, ComputePeak{"ort:cpu", "fp32", 10, 10, 10, 64, 1, 1, "m"});
+  refused(some, "holds 2000 compute peaks");
+  MachineLimits bad_peak = base;
+  bad_peak.compute_peaks.push_back(ComputePeak{"ort:cpu", "fp32", -3, 0, 0, 64, 1, 1, "m"});
+  refused(bad_peak, "a compute peak of -3");
+  std::filesystem::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  EXPECT_FALSE(LoadMachineLimits(here, &why));
+  EXPECT_NE(why.find("it is a FIFO"), std::string::npos) << why;
+  std::filesystem::remove(path);
+  std::ofstream(path) << MachineLimitsToJson(base).dump();
+  EXPECT_TRUE(LoadMachineLimits(here, &why)) << why;
   ::unsetenv("EDGEBENCH_CACHE");
   std::filesystem::remove_all(cache);
 }
