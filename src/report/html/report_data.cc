@@ -702,7 +702,13 @@ json BuildReportData(const ReportInputs& in) {
   add("soak", SoakSection(in));
   add("memory", MemorySection(in));
   add("placement", PlacementSection(in));
-  add("pipelines", PipelinesSection(in.records));
+  std::vector<std::string> store_dirs;  // per record: its store's directory
+  for (size_t i = 0; i < in.records.size(); ++i) {
+    const std::string& store = i < in.record_store.size() ? in.stores[in.record_store[i]].path : std::string();
+    const std::string dir = std::filesystem::path(store).parent_path().string();
+    store_dirs.push_back(dir.empty() ? "." : dir);
+  }
+  add("pipelines", PipelinesSection(in.records, store_dirs));
   add("shapes", ShapesSection(in));
   add("accuracy", AccuracySection(in));
   add("llm", LlmSection(in));

@@ -1,5 +1,9 @@
 #include "report/html/report_pipelines.h"
 
+#include <filesystem>
+
+#include "core/bounded_file.h"
+
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -15,22 +19,44 @@ using nlohmann::json;
 
 json PipelineMs(const std::optional<int64_t>& ns) { return ns ? json(static_cast<double>(*ns) / 1e6) : json(nullptr); }
 
-// A PNG the run wrote (--save-images), inline as a data URI so the page stays one file; none
-// when it is gone, is not a PNG, or is over 4 MiB.
-json InlinePng(const std::string& path) {
-  if (path.empty()) return nullptr;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return nullptr;
-  std::vector<char> text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  static const char kPngMagic[] = {'\x89', 'P', 'N', 'G'};
-  if (text.size() > (4u << 20) || text.size() < 4 || !std::equal(kPngMagic, kPngMagic + 4, text.begin())) return nullptr;
-  std::vector<std::byte> bytes(text.size());
-  std::memcpy(bytes.data(), text.data(), text.size());
-  return "data:image/png;base64," + Base64Encode(bytes);
+// Whether `path` (resolved, links followed) lies inside `dir`.
+bool Inside(const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return false;
+  const std::filesystem::path root = std::filesystem::weakly_canonical(dir, ec);
+  if (ec || root.empty()) return false;
+  const auto [end, _] = std::mismatch(root.begin(), root.end(), file.begin(), file.end());
+  return end == root.end();
 }
 
-// A diffusion case's steps (per step index, first and later), outputs and image.
-json DiffusionPart(const DiffusionRecord& d) {
+}  // namespace
+
+InlinedImage InlineStorePng(const std::string& path, const std::string& store_dir) {
+  if (path.empty()) return {nullptr, ""};
+  // A record is untrusted input (stores are merged from fleets and shared): what it names is
+  // read only inside its own store, only a regular file, bounded, and only a PNG.
+  if (!Inside(path, store_dir)) {
+    return {nullptr, "not shown: " + path + " is outside the store's directory " + store_dir +
+                         " (save images inside it, e.g. --save-images " + store_dir + "/images)"};
+  }
+  auto read = ReadBoundedTextFile(path, kMaxInlinedImageBytes, "image");
+  if (!read.ok()) return {nullptr, "not shown: " + read.error()};
+  const std::string& text = read.value();
+  static const char kPngMagic[] = {'\x89', 'P', 'N', 'G'};
+  if (text.size() < 4 || !std::equal(kPngMagic, kPngMagic + 4, text.begin())) {
+    return {nullptr, "not shown: " + path + " is not a PNG"};
+  }
+  std::vector<std::byte> bytes(text.size());
+  std::memcpy(bytes.data(), text.data(), text.size());
+  return {"data:image/png;base64," + Base64Encode(bytes), ""};
+}
+
+namespace {
+
+// A diffusion case's steps (per step index, first and later), outputs and image (`store_dir`:
+// the directory of the store holding its record).
+json DiffusionPart(const DiffusionRecord& d, const std::string& store_dir) {
   json steps = json::array();
   for (const DiffusionStepRecord& s : d.steps) {
     json by_step = json::array();
@@ -46,15 +72,19 @@ json DiffusionPart(const DiffusionRecord& d) {
   for (const DiffusionOutputSummary& o : d.outputs) {
     outputs.push_back({{"name", o.name}, {"mean", o.mean}, {"stddev", o.stddev}, {"non_finite", o.non_finite}});
   }
-  return {{"settings", d.settings}, {"steps", steps}, {"outputs", outputs}, {"image", InlinePng(d.image_file)}};
+  const InlinedImage image = InlineStorePng(d.image_file, store_dir);
+  json part = {{"settings", d.settings}, {"steps", steps}, {"outputs", outputs}, {"image", image.data_uri}};
+  if (!image.note.empty()) part["image_note"] = image.note;
+  return part;
 }
 
 }  // namespace
 
-json PipelinesSection(const std::vector<Record>& records) {
+json PipelinesSection(const std::vector<Record>& records, const std::vector<std::string>& store_dirs) {
   json cases = json::array();
   std::vector<std::string> names;
-  for (const Record& r : records) {
+  for (size_t i = 0; i < records.size(); ++i) {
+    const Record& r = records[i];
     if (r.status != CaseStatus::kOk || !r.pipeline) continue;
     json stages = json::array();
     for (const PipelineStageRecord& s : r.pipeline->stages) {
@@ -71,7 +101,9 @@ json PipelinesSection(const std::vector<Record>& records) {
                         {"calls", s.queries ? static_cast<double>(s.calls) / static_cast<double>(s.queries) : 0.0}});
     }
     json c = {{"label", ReportCaseLabel(r)}, {"harness_share", r.pipeline->harness_share}, {"stages", stages}};
-    if (r.pipeline->diffusion) c["diffusion"] = DiffusionPart(*r.pipeline->diffusion);
+    if (r.pipeline->diffusion) {
+      c["diffusion"] = DiffusionPart(*r.pipeline->diffusion, i < store_dirs.size() ? store_dirs[i] : std::string());
+    }
     cases.push_back(std::move(c));
   }
   if (cases.empty()) return nullptr;
