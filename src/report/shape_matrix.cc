@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "core/strings.h"
 #include "report/columns.h"
 #include "metrics/metrics.h"
 #include "report/printers.h"
@@ -39,8 +40,10 @@ std::string ShortReason(const Record& r) {
   return text;
 }
 
+// A cell that measured: "ok" when VALID, "INVALID" when its verdict says the numbers are not to
+// be trusted (the footnote gives the reasons).
 std::string OkCell(const Record& r, const std::optional<double>& previous_rss) {
-  std::string cell = "ok ";
+  std::string cell = r.valid ? "ok " : "INVALID ";
   const auto p50 = ShapeMetric("p50_ms", r);
   const auto p99 = ShapeMetric("p99_ms", r);
   if (p50 && p99) {
@@ -108,6 +111,12 @@ std::string FormatShapeMatrix(const std::vector<Record>& records,
       if (r.status == CaseStatus::kOk) {
         cells[s][t] = OkCell(r, previous_rss);
         if (const auto rss = ShapeMetric("peak_rss_mib", r)) previous_rss = rss;
+        if (!r.valid) {
+          messages.push_back(targets[t] + " at " + shapes[s] + ": INVALID: " +
+                             (r.invalid_reasons.empty() ? std::string("no reason recorded")
+                                                        : Join(r.invalid_reasons, "; ")));
+          cells[s][t] += " [" + std::to_string(messages.size()) + "]";
+        }
         continue;
       }
       std::string message = r.error.empty() ? OneLineWhy(r) : r.error;
@@ -149,7 +158,8 @@ std::string FormatShapeMatrix(const std::vector<Record>& records,
     line(corner, targets);
     for (size_t s = 0; s < shapes.size(); ++s) line(shapes[s], cells[s]);
   }
-  out << "\nok cells: p50/p99 of the measured queries; first: the first warmup query (the "
+  out << "\nok and INVALID cells: p50/p99 of the measured queries (INVALID: measured, but its verdict says not to "
+         "trust them; the note gives the reasons); first: the first warmup query (the "
          "re-planning cost); rss: the worker's peak resident memory (MiB) and, in brackets, its "
          "change since the previous measured shape of the same target\n";
   if (!messages.empty()) {

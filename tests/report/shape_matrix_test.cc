@@ -107,6 +107,18 @@ TEST(ShapeMatrix, FailedCellsSayStatusAndShortReasonWithTheMessageBelow) {
   EXPECT_EQ(line.back(), '-') << text;
 }
 
+// Issue 50, class 7: a cell whose record measured but is INVALID said "ok". It says INVALID, with
+// its reasons in the notes below the table.
+TEST(ShapeMatrix, AnInvalidRecordIsNotAnOkCell) {
+  Record shaky = Ok("A", {{"batch", 4}}, 2, 3, 0);
+  shaky.valid = false;
+  shaky.invalid_reasons = {"CV 0.52 above --max-cv 0.30"};
+  const std::string text = FormatShapeMatrix({Ok("A", {{"batch", 1}}, 1, 2, 0), shaky}, {{"batch"}, false});
+  EXPECT_NE(text.find("INVALID p50/p99 2.00/2.00 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("[1] A at batch=4: INVALID: CV 0.52 above --max-cv 0.30"), std::string::npos) << text;
+  EXPECT_NE(text.find("ok p50/p99 1.00/1.00 ms"), std::string::npos) << text;
+}
+
 TEST(ShapeMatrix, MarkdownIsAGithubTableWithEscapedCells) {
   const std::vector<Record> records = {
       Ok("ort:cpu", {{"batch", 1}, {"seq", 8}}, 2, 9, 100),
