@@ -378,11 +378,22 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
   out.model = b.model;
   out.target = b.effective_target.empty() ? b.requested_target : b.effective_target;
   out.scenario = b.scenario;
-  out.base = {b.id, b.case_key, b.effective_target, CaseStatusName(b.status)};
-  out.candidate = {c.id, c.case_key, c.effective_target, CaseStatusName(c.status)};
+  out.base = {b.id, b.case_key, b.effective_target, CaseStatusName(b.status), b.valid};
+  out.candidate = {c.id, c.case_key, c.effective_target, CaseStatusName(c.status), c.valid};
   std::vector<std::string> reasons;
   if (b.status != CaseStatus::kOk) reasons.push_back("BASE's record is " + CaseStatusName(b.status) + ": " + b.error);
   if (c.status != CaseStatus::kOk) reasons.push_back("NEW's record is " + CaseStatusName(c.status) + ": " + c.error);
+  // A record its own verdict rejected (too noisy, a busy machine, ...) still measured something,
+  // and a regression in the tail can be what made it INVALID; it is compared, and said so first.
+  for (const auto& [side, r] : {std::pair<const char*, const Record*>{"BASE", &b}, {"NEW", &c}}) {
+    if (r->status == CaseStatus::kOk && !r->valid) {
+      out.notes.insert(out.notes.begin(),
+                       std::string(side) + "'s record is INVALID (" +
+                           (r->invalid_reasons.empty() ? std::string("no reason recorded")
+                                                       : JoinNonEmptyPrefix(r->invalid_reasons, "; ")) +
+                           "): the verdict is on numbers its own check did not trust");
+    }
+  }
   const auto machine = EnvironmentDifferences(b.environment, c.environment);
   if (!machine.empty()) {
     const std::string line = "different environment: " + JoinNonEmptyPrefix(machine, ", ");
@@ -536,6 +547,15 @@ std::string Comparison::SummaryLine() const {
   return JoinNonEmptyPrefix(parts, ", ");
 }
 
+std::string IntervalText(const MetricComparison& m) {
+  if (!m.ci_low || !m.ci_high) return "-";
+  const std::string interval = "[" + SignedPercent(*m.ci_low) + ", " + SignedPercent(*m.ci_high) + "]";
+  // Wider than 200 points: the samples are too few or vary too much for the interval to say
+  // how large the change is (one was [-100%, +13,579,885%]); said, not left to the reader.
+  if (*m.ci_high - *m.ci_low > 2.0) return interval + " too wide to size the change (few or noisy samples)";
+  return interval;
+}
+
 namespace {
 
 std::string Number(double value, const std::string& unit) {
@@ -562,10 +582,6 @@ std::string PValue(const std::optional<double>& p) {
   return text;
 }
 
-std::string IntervalText(const MetricComparison& m) {
-  if (!m.ci_low || !m.ci_high) return "-";
-  return "[" + SignedPercent(*m.ci_low) + ", " + SignedPercent(*m.ci_high) + "]";
-}
 
 using TextRow = std::vector<std::string>;
 
@@ -577,8 +593,11 @@ std::vector<TextRow> TableRows(const Comparison& comparison) {
       continue;
     }
     for (const MetricComparison& m : c.metrics) {
+      // A verdict on an INVALID record is marked where it is read, not only in the notes.
+      const bool invalid = !c.base.valid || !c.candidate.valid;
       rows.push_back({c.model, c.target, c.scenario, m.name, Number(m.base, m.unit), Number(m.candidate, m.unit),
-                      SignedPercent(m.change), IntervalText(m), PValue(m.p_value), MetricVerdictName(m.verdict)});
+                      SignedPercent(m.change), IntervalText(m), PValue(m.p_value),
+                      MetricVerdictName(m.verdict) + (invalid ? " (INVALID record)" : "")});
     }
   }
   return rows;
@@ -698,7 +717,7 @@ nlohmann::json ComparisonToJson(const Comparison& comparison) {
     }
     auto side = [](const CompareSide& s) {
       return nlohmann::json{{"record_id", s.record_id}, {"case_key", s.case_key}, {"target", s.target},
-                            {"status", s.status}};
+                            {"status", s.status}, {"valid", s.valid}};
     };
     cases.push_back({{"match", c.match},
                      {"model", c.model},

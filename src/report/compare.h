@@ -63,6 +63,7 @@ struct CompareSide {
   std::string case_key;
   std::string target;  // effective target
   std::string status;
+  bool valid = true;  // the record's own verdict: false when INVALID
 };
 
 struct CaseComparison {
@@ -112,6 +113,9 @@ CaseComparison CompareCase(const Record& base, const Record& candidate, const Co
 
 // A change as the tables and messages write it: "+2.75%" (without the sign for a magnitude).
 std::string SignedPercent(double fraction, bool sign = true);
+// A change's 95% interval as the table writes it ("[+1.20%, +3.10%]", "-" without one), said to
+// be too wide to size the change when it spans more than 200 points.
+std::string IntervalText(const MetricComparison& m);
 
 nlohmann::json ComparisonToJson(const Comparison& comparison);
 // The table: model, target, scenario, metric, base, new, change, 95% CI, p, verdict; then the

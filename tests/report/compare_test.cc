@@ -266,5 +266,30 @@ TEST(Compare, ThreeRunsOrMoreAreComparedRunByRun) {
   EXPECT_EQ(slow.value().cases[0].verdict, CaseVerdict::kSlower);
 }
 
+// Issue 50, class 7: compare judged INVALID records ("slower, p=1e-05") without a word, and printed
+// an interval of [-100%, +13,579,885%] as if it sized the change. Both are said where they are read.
+TEST(Compare, AVerdictOnAnInvalidRecordAndAnIntervalTooWideAreSaid) {
+  Record base = MeasuredRun("k", 1);
+  Record candidate = MeasuredRun("k", 2, 1.8e6);
+  candidate.valid = false;
+  candidate.invalid_reasons = {"the machine was busy"};
+  auto result = CompareRecords({base}, {candidate}, {});
+  ASSERT_TRUE(result.ok()) << result.error();
+  const CaseComparison& c = result.value().cases.at(0);
+  ASSERT_FALSE(c.notes.empty());
+  EXPECT_EQ(c.notes.front(), "NEW's record is INVALID (the machine was busy): the verdict is on numbers its own check "
+                             "did not trust");
+  EXPECT_FALSE(c.candidate.valid);
+  const std::string text = ComparisonText(result.value());
+  EXPECT_NE(text.find("(INVALID record)"), std::string::npos) << text;
+  EXPECT_NE(ComparisonToJson(result.value()).dump().find("\"valid\":false"), std::string::npos);
+  MetricComparison wide;
+  wide.ci_low = -1.0;
+  wide.ci_high = 135798.85;
+  EXPECT_NE(IntervalText(wide).find("too wide to size the change"), std::string::npos) << IntervalText(wide);
+  wide.ci_high = 0.05;
+  EXPECT_EQ(IntervalText(wide).find("too wide"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace edgebench
