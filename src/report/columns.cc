@@ -64,6 +64,18 @@ Column MetricTableColumn(const char* name) {
           true};
 }
 
+// The roofline share, marked "!" when above 100% (the record's roofline.above_roof says why):
+// never a share above the roof printed as if it were a measurement like the others.
+Column RooflineColumn() {
+  Column column = MetricTableColumn("roofline");
+  column.cell = [inner = column.cell](const Record& r) {
+    std::string text = inner(r);
+    if (!r.llm && r.tensor_roofline.computed() && !r.tensor_roofline.above_roof.empty()) text += "!";
+    return text;
+  };
+  return column;
+}
+
 // Columns every record has, whatever its scenario.
 Column ModelColumn() {
   return {"model", [](const Record& r) { return r.model; }};
@@ -106,7 +118,7 @@ std::vector<Column> SingleStreamColumns() {
       MetricTableColumn("p99_ms"),
       MetricTableColumn("mean_ms"),
       MetricTableColumn("throughput_qps"),
-      MetricTableColumn("roofline"),
+      RooflineColumn(),
       // "never" rather than kNoValue: never settling is a finding, and must not read as "no
       // value" (a column of it would be dropped). See kSettleColumnHelp.
       {"settled at q",
@@ -370,7 +382,7 @@ std::vector<Column> MultiStreamColumns() {
       MetricTableColumn("p50_ms"),
       MetricTableColumn("p99_ms"),
       MetricTableColumn("throughput_qps"),
-      MetricTableColumn("roofline"),
+      RooflineColumn(),
       LoadColumn("slowest stream p99 (ms)",
                  [](const Record&, const LoadRecord& l) -> std::string {
                    std::optional<int64_t> worst;
@@ -430,7 +442,7 @@ std::vector<Column> OfflineColumns() {
       LoadColumn("sessions", [](const Record&, const LoadRecord& l) { return std::to_string(l.streams); }),
       MetricTableColumn("queries"),
       MetricTableColumn("samples_per_s"),
-      MetricTableColumn("roofline"),
+      RooflineColumn(),
       MetricTableColumn("p50_ms"),
       MetricTableColumn("p99_ms"),
       StabilityColumn(),
@@ -569,7 +581,7 @@ const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
     static const auto* const load = new std::vector<Column>(WithProfileColumn(WithMonitorColumns(
         {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), MetricTableColumn("queries"),
          MetricTableColumn("p50_ms"), MetricTableColumn("p99_ms"), MetricTableColumn("throughput_qps"),
-         MetricTableColumn("roofline"), StabilityColumn(), VerdictColumn()},
+         RooflineColumn(), StabilityColumn(), VerdictColumn()},
         false)));
     return *load;
   }

@@ -122,6 +122,16 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
   r.share = r.achieved_gflops / r.attainable_gflops;
   r.compute_share = r.compute_peak_gflops > 0 ? r.achieved_gflops / r.compute_peak_gflops : 0;
   r.bandwidth_share = r.achieved_gb_per_s / r.bandwidth_gb_per_s;
+  if (r.compute_share > 1) {
+    r.above_roof = "above 100% of the compute peak measured through " +
+                   (r.compute_peak_target.empty() ? std::string("the published figure") : r.compute_peak_target) +
+                   ": the run beat the peak as measured, so the peak was measured low (a busy machine?); run "
+                   "`edgebench devices --limits` again on an idle machine";
+  } else if (r.share > 1 || r.bandwidth_share > 1) {
+    r.above_roof = "above 100% of the memory roof: the model's data stayed in the caches (the bytes per query are a "
+                   "floor as if read from memory once), or the bandwidth was measured on a busy machine; run "
+                   "`edgebench devices --limits` again on an idle machine to tell which";
+  }
   return r;
 }
 
@@ -142,6 +152,7 @@ json TensorRooflineToJson(const TensorRoofline& r) {
             {"bound", r.bound},
             {"share", r.share},
             {"bandwidth_share", r.bandwidth_share}};
+  if (!r.above_roof.empty()) j["above_roof"] = r.above_roof;
   if (r.compute_peak_gflops > 0) {
     j["compute_peak_gflops"] = r.compute_peak_gflops;
     if (!r.compute_peak_target.empty()) j["compute_peak_target"] = r.compute_peak_target;

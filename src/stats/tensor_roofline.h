@@ -44,6 +44,9 @@ struct TensorRoofline {
   double share = 0;             // achieved / attainable
   double compute_share = 0;     // achieved / compute peak (0: no peak known)
   double bandwidth_share = 0;   // achieved GB/s / bandwidth
+  // Non-empty when a share is above 100%: why that can be, and what to do. A run cannot beat
+  // the machine; it beat the limits as measured (on a busy machine?) or the bytes counted.
+  std::string above_roof;
 
   bool computed() const { return omitted.empty(); }
 };

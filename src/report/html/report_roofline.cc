@@ -45,6 +45,7 @@ void AddTensorPoint(const Record& r, json& roofs, json& peaks, json& points, jso
                     {"gflops", roofline.achieved_gflops},
                     {"gb_per_s", roofline.achieved_gb_per_s},
                     {"share", roofline.share},
+                    {"above_roof", roofline.above_roof.empty() ? json(nullptr) : json(roofline.above_roof)},
                     {"roof", roofline.bound == "compute" ? json(peak) : json(roof)},
                     {"approximate", roofline.approximate}});
 }
