@@ -85,7 +85,7 @@ Result<RacePlan> PlanRace(const RacePlanOptions& o, const Registry& registry) {
   if (o.warmup < 0) return Status::Error("--warmup must be 0 or more");
   auto scenario = ParseScenario(o.scenario);
   if (!scenario.ok()) return Status::Error("--scenario: " + scenario.error());
-  if (scenario.value().family() != "single-stream" && scenario.value().family() != "multi-stream") {
+  if (!scenario.value().entry->rules.raced) {
     return Status::Error("--scenario: tune races single-stream or multi-stream:N (their query latencies are the samples "
                 "its intervals need); '" + o.scenario + "' is not one of them");
   }

@@ -33,6 +33,9 @@ struct ScenarioRecordRules {
   // Its throughput is one of compare's primary metrics (the scenarios that load the system
   // beyond one stream: multi-stream, server, offline).
   bool compared_by_throughput = false;
+  // `tune` races it: a closed loop whose every query's latency is a sample of one configuration
+  // (single-stream, multi-stream), which the race's intervals need.
+  bool raced = false;
 };
 
 struct ScenarioRules {

@@ -29,7 +29,7 @@ const ScenarioEntry kMultiStreamScenario = {
     "multi-stream", "multi-stream:N",
     "N closed-loop streams at once: per-query latency and throughput under N users",
     SessionKind::kTensor, "sessions",
-    {.judge_cv = true, .judge_stability = true, .compared_by_throughput = true},
+    {.judge_cv = true, .judge_stability = true, .compared_by_throughput = true, .raced = true},
     ParseMultiStream, CanonicalMultiStream, MultiStreams, nullptr, MakeStreamed<ClosedLoopScenario>};
 
 }  // namespace edgebench

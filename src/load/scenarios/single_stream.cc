@@ -23,7 +23,7 @@ const ScenarioEntry kSingleStreamScenario = {
     "single-stream", "single-stream",
     "one query at a time, the next when the last completes: the latency of one user",
     SessionKind::kTensor, "",
-    {.judge_cv = true, .judge_stability = true, .baseline = true},
+    {.judge_cv = true, .judge_stability = true, .baseline = true, .raced = true},
     ParseNoParameter, CanonicalFamily, OneStream, nullptr, MakeStreamed<SingleStreamScenario>};
 
 }  // namespace edgebench
