@@ -73,7 +73,8 @@ Status CheckImageSize(const std::string& what, int64_t width, int64_t height, ui
 // Why stb could not read an image's header, for people: stb gives up on a PNG larger than 2^30
 // bytes decoded while reading its header, and then reports the last format it tried ("unknown
 // image type"); the PNG header's own size says what is wrong.
-std::string UnreadableImageReason(const unsigned char* head, size_t size, const std::string& image) {
+std::string UnreadableImageReason(const unsigned char* head, size_t size, const std::string& image,
+                                  const std::string& verb) {
   static const unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (size >= 24 && std::memcmp(head, kPngSignature, 8) == 0 && std::memcmp(head + 12, "IHDR", 4) == 0) {
     const auto be32 = [&](size_t at) {
@@ -85,7 +86,7 @@ std::string UnreadableImageReason(const unsigned char* head, size_t size, const 
              std::to_string(kMaxImageSide) + " pixels a side: use a smaller image";
     }
   }
-  return "cannot read " + image + ": " + stbi_failure_reason() +
+  return "cannot " + verb + " " + image + ": " + stbi_failure_reason() +
          " (PNG, JPEG, BMP, GIF, TGA, PSD, HDR and PNM images are read)";
 }
 
@@ -169,7 +170,7 @@ Status CheckImageInput(const std::string& path, const ImagePreprocess& p) {
       got = std::fread(head, 1, sizeof head, f);
       std::fclose(f);
     }
-    return Status::Error(UnreadableImageReason(head, got, "image '" + path + "'"));
+    return Status::Error(UnreadableImageReason(head, got, "image '" + path + "'", "read"));
   }
   const std::string image = "image '" + path + "' (" + std::to_string(w) + "x" + std::to_string(h) + ")";
   if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
@@ -311,7 +312,7 @@ Result<Tensor> DecodeImageBytes(const uint8_t* bytes, size_t size, const std::st
   const int length = static_cast<int>(size);
   int w = 0, h = 0, channels = 0;
   if (!::stbi_info_from_memory(bytes, length, &w, &h, &channels)) {
-    return Status::Error(UnreadableImageReason(bytes, size, what));
+    return Status::Error(UnreadableImageReason(bytes, size, what, "decode"));
   }
   const std::string image = what + " (" + std::to_string(w) + "x" + std::to_string(h) + ")";
   if (Status s = CheckImageSize(image, w, h, 3, "use a smaller image"); !s.ok()) return s;
