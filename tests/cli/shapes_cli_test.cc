@@ -50,11 +50,12 @@ TEST(ShapesCli, EachShapeIsItsOwnCellAndAMisbehavingShapeCostsOnlyItsCell) {
   EXPECT_EQ(records[2]["failure"]["signal"], 6);  // SIGABRT
   // The matrix: a row per shape, a column per target, a reference per failure.
   EXPECT_NE(r.output.find("shape sweep: none"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("crashed: signal 6 (SIGABRT) [1]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("timeout [2]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("oom [3]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("[3] " + faulty + " at batch=16: the worker's resident memory reached"),
-            std::string::npos)
+  // The notes' numbers depend on how many cells came before: a 10-query cell on a busy machine
+  // may be INVALID (its note comes first), so the references are matched without them.
+  EXPECT_NE(r.output.find("crashed: signal 6 (SIGABRT) ["), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("timeout ["), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("oom ["), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("] " + faulty + " at batch=16: the worker's resident memory reached"), std::string::npos)
       << r.output;
   for (const char* row : {"\nbatch=1 ", "\nbatch=2 ", "\nbatch=4 ", "\nbatch=8 ", "\nbatch=16 "}) {
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
