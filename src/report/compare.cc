@@ -682,8 +682,14 @@ std::string ComparisonMarkdown(const Comparison& comparison) {
   for (const TextRow& row : rows) {
     out << "|";
     for (size_t i = 0; i < row.size(); ++i) {
-      const bool verdict = i + 1 == row.size() && (row[i] == "slower" || row[i] == "faster");
-      out << " " << (verdict ? "**" + row[i] + "**" : cell(row[i])) << " |";
+      // The verdict word in bold; a marker after it ("(INVALID record)") stays plain.
+      const bool last = i + 1 == row.size();
+      const std::string word = last ? row[i].substr(0, row[i].find(' ')) : std::string();
+      if (last && (word == "slower" || word == "faster")) {
+        out << " **" << word << "**" << cell(row[i].substr(word.size())) << " |";
+      } else {
+        out << " " << cell(row[i]) << " |";
+      }
     }
     out << "\n";
   }

@@ -153,7 +153,7 @@ TEST_F(CompareCli, MarkdownStartsWithTheSummary) {
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("| x | null:sleep?us=2000 | single-stream | p50 |"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("| **slower** |"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("| **slower**"), std::string::npos) << r.output;  // "(INVALID record)" may follow
 }
 
 TEST_F(CompareCli, TextIsATable) {
