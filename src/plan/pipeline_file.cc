@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "core/cartesian.h"
 #include "core/strings.h"
 #include "inputs/image_input.h"
+#include "pipeline/ddim_scheduler.h"
 #include "pipeline/diffusion_inputs.h"
 #include "postprocess/ssd_detections.h"
 #include "plan/path_expansion.h"
@@ -19,6 +21,9 @@
 
 namespace edgebench {
 namespace {
+
+// The most detections a crop stage takes, and the largest top_k: past it, refused (never cut).
+constexpr int64_t kMaxStageCount = 1'000'000;
 
 constexpr std::string_view kPipelineTopKeys[] = {"name", "input", "diffusion", "stages"};
 constexpr const char* kPipelineStageKinds =
@@ -172,7 +177,8 @@ class PipelineParser : public SuiteYaml {
     }
     const auto integer = [&](const char* key, int64_t min, int64_t& value) -> Status {
       if (!f.count(key)) return Status::Ok();
-      auto v = Integer(f[key], key, min);
+      const int64_t max = key == std::string_view("steps") ? kDdimTrainSteps : std::numeric_limits<int>::max();
+      auto v = Integer(f[key], key, min, max);
       if (!v.ok()) return v.status();
       value = v.value();
       return Status::Ok();
@@ -187,7 +193,7 @@ class PipelineParser : public SuiteYaml {
       return At(f["prompt_tokens"], "prompt_tokens: edgebench's seeded prompt has " +
                                         std::to_string(kDiffusionPromptTokens) + " tokens");
     }
-    d.steps = static_cast<int>(std::min<int64_t>(steps, 1'000'000));
+    d.steps = static_cast<int>(steps);
     if (f.count("seed")) {
       auto seed = Unsigned(f["seed"], "seed");
       if (!seed.ok()) return seed.status();
@@ -265,9 +271,9 @@ class PipelineParser : public SuiteYaml {
       if (s.kind == "crop") {
         if (!after("ssd_detections")) return At(entry, what + ": a crop needs an ssd_detections stage before it");
         if (f.value().count("max_detections")) {
-          auto max = Integer(f.value()["max_detections"], "max_detections", 1);
+          auto max = Integer(f.value()["max_detections"], "max_detections", 1, kMaxStageCount);
           if (!max.ok()) return max.status();
-          s.max_detections = static_cast<int>(std::min<int64_t>(max.value(), 1'000'000));
+          s.max_detections = static_cast<int>(max.value());
         }
       }
     } else if (IsModelStageKind(s.kind)) {
@@ -324,9 +330,9 @@ class PipelineParser : public SuiteYaml {
       auto f = Fields(entry, what, keys);
       if (!f.ok()) return f.status();
       if (f.value().count("k")) {
-        auto k = Integer(f.value()["k"], "k", 1);
+        auto k = Integer(f.value()["k"], "k", 1, kMaxStageCount);
         if (!k.ok()) return k.status();
-        s.k = static_cast<int>(std::min<int64_t>(k.value(), 1'000'000));
+        s.k = static_cast<int>(k.value());
       }
     } else {
       return At(kind, "unknown stage kind '" + s.kind + "'; kinds: " + kPipelineStageKinds);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
+#include <optional>
 
 namespace edgebench {
 
@@ -101,28 +103,41 @@ Result<std::string> SuiteYaml::String(const YAML::Node& node, const std::string&
   return node.Scalar();
 }
 
-Result<int64_t> SuiteYaml::Integer(const YAML::Node& node, const std::string& what, int64_t min) const {
-  const std::string expected = what + ": expected an integer of at least " + std::to_string(min);
-  if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
+namespace {
+
+// One number from a scalar's whole text, or nothing (not a scalar, not a number, trailing text).
+template <typename T>
+std::optional<T> ScalarNumber(const YAML::Node& node) {
+  if (!node.IsScalar()) return std::nullopt;
   const std::string& s = node.Scalar();
-  int64_t value = 0;
+  T value{};
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || value < min) {
-    return At(node, expected + "; got '" + s + "'");
-  }
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return value;
 }
 
+}  // namespace
+
+Status SuiteYaml::NotANumber(const YAML::Node& node, const std::string& expected) const {
+  return At(node, expected + "; got " + (node.IsScalar() ? "'" + node.Scalar() + "'" : TypeName(node)));
+}
+
+Result<int64_t> SuiteYaml::Integer(const YAML::Node& node, const std::string& what, int64_t min,
+                                   int64_t max) const {
+  const std::string expected =
+      what + ": expected an integer " +
+      (max == std::numeric_limits<int64_t>::max() ? "of at least " + std::to_string(min)
+                                                  : "from " + std::to_string(min) + " to " + std::to_string(max));
+  const auto value = ScalarNumber<int64_t>(node);
+  // Past the bound is refused, never clamped: a record must hold the value that was asked.
+  if (!value || *value < min || *value > max) return NotANumber(node, expected);
+  return *value;
+}
+
 Result<uint64_t> SuiteYaml::Unsigned(const YAML::Node& node, const std::string& what) const {
-  const std::string expected = what + ": expected an integer of at least 0";
-  if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
-  const std::string& s = node.Scalar();
-  uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size()) {
-    return At(node, expected + "; got '" + s + "'");
-  }
-  return value;
+  const auto value = ScalarNumber<uint64_t>(node);
+  if (!value) return NotANumber(node, what + ": expected an integer of at least 0");
+  return *value;
 }
 
 Result<bool> SuiteYaml::Boolean(const YAML::Node& node, const std::string& what) const {
@@ -134,27 +149,15 @@ Result<bool> SuiteYaml::Boolean(const YAML::Node& node, const std::string& what)
 }
 
 Result<double> SuiteYaml::PositiveNumber(const YAML::Node& node, const std::string& what) const {
-  const std::string expected = what + ": expected a number above 0";
-  if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
-  const std::string& s = node.Scalar();
-  double value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || !(value > 0)) {
-    return At(node, expected + "; got '" + s + "'");
-  }
-  return value;
+  const auto value = ScalarNumber<double>(node);
+  if (!value || !std::isfinite(*value) || !(*value > 0)) return NotANumber(node, what + ": expected a number above 0");
+  return *value;
 }
 
 Result<double> SuiteYaml::Number(const YAML::Node& node, const std::string& what) const {
-  const std::string expected = what + ": expected a number";
-  if (!node.IsScalar()) return At(node, expected + "; got " + TypeName(node));
-  const std::string& s = node.Scalar();
-  double value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) {
-    return At(node, expected + "; got '" + s + "'");
-  }
-  return value;
+  const auto value = ScalarNumber<double>(node);
+  if (!value || !std::isfinite(*value)) return NotANumber(node, what + ": expected a number");
+  return *value;
 }
 
 // A non-empty list; `example` shows the expected spelling.

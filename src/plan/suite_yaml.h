@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <span>
 #include <string>
@@ -49,7 +50,9 @@ class SuiteYaml {
   Result<std::map<std::string, YAML::Node>> Fields(const YAML::Node& map, const std::string& what,
                                                    std::span<const std::string_view> known) const;
   Result<std::string> String(const YAML::Node& node, const std::string& what) const;
-  Result<int64_t> Integer(const YAML::Node& node, const std::string& what, int64_t min) const;
+  // An integer in [min, max]; one outside is refused with the range, never clamped.
+  Result<int64_t> Integer(const YAML::Node& node, const std::string& what, int64_t min,
+                          int64_t max = std::numeric_limits<int64_t>::max()) const;
   Result<uint64_t> Unsigned(const YAML::Node& node, const std::string& what) const;
   Result<bool> Boolean(const YAML::Node& node, const std::string& what) const;
   Result<double> PositiveNumber(const YAML::Node& node, const std::string& what) const;
@@ -66,6 +69,9 @@ class SuiteYaml {
   std::string path_;
 
  private:
+  // "EXPECTED; got 'TEXT'" (or what the node is when it is not a scalar), at the node.
+  Status NotANumber(const YAML::Node& node, const std::string& expected) const;
+
   mutable std::vector<std::pair<YAML::Node, YAML::Mark>> empty_values_;
 };
 

@@ -79,6 +79,13 @@ TEST(PipelineFile, MistakesNameFileLineAndColumn) {
       {"  - {name: \"a b\", kind: decode_image}\n", "4:12", "bad stage name 'a b'"},
       {"  - {name: decode, kind: decode_image}\n  - {name: f, kind: ssd_detections, preset: nope}\n", "5:5", "nope"},
       {"  - {name: decode, kind: decode_image}\n  - {name: t, kind: top_k, k: 0}\n", "5:", "k"},
+      // Issue 50, class 6: values past the bound were cut to it and recorded as if asked.
+      {"  - {name: decode, kind: decode_image}\n  - {name: t, kind: top_k, k: 5000000}\n", "5:31",
+       "k: expected an integer from 1 to 1000000; got '5000000'"},
+      {"  - {name: decode, kind: decode_image}\n"
+       "  - {name: f, kind: ssd_detections, preset: blazeface_short_range}\n"
+       "  - {name: c, kind: crop, preprocess: \"resize=2x2\", max_detections: 2000000}\n",
+       "6:", "max_detections: expected an integer from 1 to 1000000; got '2000000'"},
       {"  - {name: decode, kind: decode_image\n", "5:", "YAML syntax error"},
   };
   for (const BadCase& c : cases) {

@@ -2,6 +2,7 @@
 // the file's rules, and one image through the tool matching the PyTorch run of the same
 // pipeline (diffusers' DDIMScheduler) that the export script wrote beside the models.
 #include "worker/diffusion_case.h"
+#include "worker/pipeline_case.h"
 
 #include <gtest/gtest.h>
 
@@ -108,6 +109,10 @@ TEST(DiffusionFile, MistakesAreNamedWithTheirLine) {
   EXPECT_EQ(ParseError("name: ok\ndiffusion: {image: 64x64, steps: 4}\n" + stages), "(parsed)");
   EXPECT_NE(ParseError("diffusion: {image: 60x64}\n" + stages).find("multiples of the VAE's factor 8"), std::string::npos);
   EXPECT_NE(ParseError("diffusion: {steps: 0}\n" + stages).find("bad.yaml:1:"), std::string::npos);
+  // Issue 50, class 6: 5000000000 steps were cut to 1000000 and the error named the cut value.
+  EXPECT_NE(ParseError("diffusion: {steps: 5000000000}\n" + stages)
+                .find("steps: expected an integer from 1 to 1000; got '5000000000'"),
+            std::string::npos);
   EXPECT_NE(ParseError("diffusion: {scheduler: euler}\n" + stages).find("ddim"), std::string::npos);
   EXPECT_NE(ParseError("diffusion: {stepz: 4}\n" + stages).find("stepz"), std::string::npos);
   EXPECT_NE(ParseError("diffusion: {}\ninput: /etc/hostname\n" + stages).find("leave input: out"), std::string::npos);
