@@ -16,10 +16,12 @@ Result<RoundsSpec> ParseRounds(int rounds, const std::string& order) {
     spec.order = "interleaved";
   } else if (order == "shuffled" || order.rfind("shuffled:", 0) == 0) {
     spec.order = "shuffled";
-    if (order.size() > 9) {
+    if (order.size() >= 9) {
+      // "shuffled:" with nothing after it is refused: a seed left out by mistake is not seed 1.
       const std::string seed = order.substr(9);
       if (seed.empty() || seed.size() > 19 || seed.find_first_not_of("0123456789") != std::string::npos) {
-        return Status::Error("--order " + order + ": the seed after 'shuffled:' must be a whole number below 10^19");
+        return Status::Error("--order '" + order + "': the seed after 'shuffled:' must be a whole number below 10^19 (or give "
+                             "'shuffled' alone for seed 1)");
       }
       spec.seed = std::stoull(seed);
     }

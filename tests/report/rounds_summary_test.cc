@@ -140,7 +140,17 @@ TEST(Rounds, BadFlagsSayWhatToGive) {
   EXPECT_EQ(ParseRounds(0, "interleaved").error(), "--rounds 0 is outside 1 to 1000");
   EXPECT_EQ(ParseRounds(2, "random").error(), "--order 'random': give interleaved, shuffled or shuffled:SEED");
   EXPECT_EQ(ParseRounds(2, "shuffled:x").error(),
-            "--order shuffled:x: the seed after 'shuffled:' must be a whole number below 10^19");
+            "--order 'shuffled:x': the seed after 'shuffled:' must be a whole number below 10^19 (or give "
+            "'shuffled' alone for seed 1)");
+}
+
+// A seed left out after the colon was silently seed 1 (issue 50, class 6); 'shuffled' alone
+// is seed 1 as documented, and the record says so.
+TEST(Rounds, AColonWithNoSeedIsRefusedNotSeedOne) {
+  EXPECT_FALSE(ParseRounds(2, "shuffled:").ok());
+  EXPECT_NE(ParseRounds(2, "shuffled:").error().find("the seed after 'shuffled:'"), std::string::npos);
+  EXPECT_EQ(ParseRounds(2, "shuffled").value().seed, 1u);
+  EXPECT_EQ(ParseRounds(2, "shuffled:0").value().seed, 0u);
   std::vector<PlannedCase> big(6000);
   EXPECT_FALSE(ExpandRounds(big, ParseRounds(2, "interleaved").value()).ok());
 }
