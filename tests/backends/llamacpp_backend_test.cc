@@ -134,6 +134,34 @@ TEST(LlamaCppBackend, BadOptionsAreRejected) {
   EXPECT_NE(session.error().find("edgebench llm"), std::string::npos);
 }
 
+// Issue 50, class 4: a prompt past the model's training context (llama-tiny: 2048 tokens) ran
+// with the context silently enlarged past it. It is refused before anything runs; ctx= asking
+// for it runs, with a note in the record.
+TEST(LlamaCppBackend, APromptPastTheTrainingContextIsRefusedUnlessCtxAsksForIt) {
+  auto backend = MakeLlamaCppBackend();
+  auto refused = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu?threads=1").take(),
+                                  LlmLoadHints{3000, 1});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("3000 tokens per sequence (prompt, images and generation) are past the 2048 tokens"),
+            std::string::npos)
+      << refused.error();
+  EXPECT_NE(refused.error().find("give ctx="), std::string::npos) << refused.error();
+  // Two sequences of 1500 fit: the training context counts per sequence.
+  auto two = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu?threads=1").take(),
+                              LlmLoadHints{1500, 2});
+  ASSERT_TRUE(two.ok()) << two.error();
+  const auto notes_past_training = [](const LlmSession& session) {
+    int count = 0;
+    for (const std::string& note : session.Info().notes) count += note.find("trained on") != std::string::npos;
+    return count;
+  };
+  EXPECT_EQ(notes_past_training(*two.value()), 0);
+  auto asked = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu?threads=1&ctx=3072").take(),
+                                LlmLoadHints{3000, 1});
+  ASSERT_TRUE(asked.ok()) << asked.error();
+  EXPECT_EQ(notes_past_training(*asked.value()), 1);
+}
+
 TEST(LlamaCppLog, FindsTheCpuVariant) {
   EXPECT_EQ(ParseCpuBackendVariant("load_backend: loaded CPU backend from /usr/lib/x/libggml-cpu-zen4.so"),
             "/usr/lib/x/libggml-cpu-zen4.so");

@@ -86,6 +86,12 @@ class Batch {
   llama_batch batch_;
 };
 
+// "N tokens per sequence (prompt, images and generation) are past the M tokens MODEL was trained on"
+std::string PastTrainingContext(int64_t per_sequence, int32_t trained, const std::string& model) {
+  return std::to_string(per_sequence) + " tokens per sequence (prompt, images and generation) are past the " +
+         std::to_string(trained) + " tokens of context '" + model + "' was trained on";
+}
+
 std::string DecodeError(int32_t code) {
   switch (code) {
     case 1: return "no room in the KV cache for the batch (raise ctx=)";
@@ -418,9 +424,23 @@ class LlamaCppBackend : public Backend {
       }
       needed_per_sequence += static_cast<int32_t>(std::min<int64_t>(most_request_tokens, 1 << 24));
     }
-    const int32_t needed = needed_per_sequence * std::max<int32_t>(hints.sequences, 1);
+    const int32_t sequences = std::max<int32_t>(hints.sequences, 1);
+    const int32_t needed = needed_per_sequence * sequences;
+    // Past the context the model was trained on, llama.cpp runs on with positions the model never
+    // saw: the context is not enlarged there unless ctx= asks for it, and then the record says so.
+    const int32_t trained = llama_model_n_ctx_train(model.get());
+    const bool past_training = trained > 0 && needed_per_sequence > trained;
+    if (past_training && !target.options.count("ctx")) {
+      return Status::Error(PastTrainingContext(needed_per_sequence, trained, artifact.path) +
+                           ": shorten the prompt or the generation, or give ctx= on the target to run past it anyway");
+    }
+    int64_t automatic_ctx = (static_cast<int64_t>(needed) + 255) / 256 * 256;
+    // The rounding stops at the trained context per sequence, so it never goes past it by itself.
+    if (trained > 0 && !past_training) {
+      automatic_ctx = std::max<int64_t>(needed, std::min<int64_t>(automatic_ctx, int64_t{trained} * sequences));
+    }
     llama_context_params cp = llama_context_default_params();
-    cp.n_ctx = static_cast<uint32_t>(target.options.count("ctx") ? ctx.value() : (needed + 255) / 256 * 256);
+    cp.n_ctx = static_cast<uint32_t>(target.options.count("ctx") ? ctx.value() : automatic_ctx);
     cp.n_batch = static_cast<uint32_t>(batch.value());
     cp.n_ubatch = static_cast<uint32_t>(ubatch.value());
     cp.n_seq_max = static_cast<uint32_t>(std::max<int32_t>(hints.sequences, 1));
@@ -499,6 +519,7 @@ class LlamaCppBackend : public Backend {
                               {"kv", kv.value()},
                               {"mmap", use_mmap ? "on" : "off"},
                               {"ctx", std::to_string(info.context_size)}};
+    if (past_training) info.notes.push_back(PastTrainingContext(needed_per_sequence, trained, artifact.path) + " (ctx= asked for it)");
     if (mmap.value() == "on" && !use_mmap) {
       info.notes.push_back("mmap=on was asked; this llama.cpp build cannot map files and read the model instead (mmap=off)");
     }
