@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/devices_limits.h"
 #include "core/clock.h"
 #include "core/environment.h"
 #include "core/machine_limits.h"
@@ -72,109 +73,6 @@ void PrintSensors(const SensorRoots& roots) {
   }
 }
 
-struct LimitsOptions {
-  bool measure = false;
-  double peak_gb_per_s = 0;
-  double peak_gflops = 0;
-  int passes = 10;
-  int64_t array_mib = 0;  // 0: STREAM's rule
-  int64_t compute_size = 1024;
-  std::vector<std::string> compute_targets;  // empty: every available device
-  bool no_compute = false;
-};
-
-std::string Fixed(double value, int decimals) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(decimals) << value;
-  return out.str();
-}
-
-void PrintBandwidth(const BandwidthMeasurement& b) {
-  std::cout << "memory bandwidth, " << b.threads << " thread" << (b.threads == 1 ? ": " : "s: ") << Fixed(b.gb_per_s, 2)
-            << " GB/s (best of " << b.passes << " passes; median " << Fixed(b.median_gb_per_s, 2) << ", worst "
-            << Fixed(b.worst_gb_per_s, 2) << ": spread " << Fixed(100 * b.spread(), 1) << "%; 3 arrays of "
-            << (b.array_bytes >> 20) << " MiB)\n";
-}
-
-void PrintPeak(const ComputePeak& p) {
-  std::cout << "compute peak, " << p.target << " " << p.precision << ": " << Fixed(p.gflops, 1) << " GFLOP/s ("
-            << p.method << ", " << (p.threads > 0 ? std::to_string(p.threads) + " threads" : "threads as the runtime chose")
-            << ", best of " << p.passes << " passes; median "
-            << Fixed(p.median_gflops, 1) << ", worst " << Fixed(p.worst_gflops, 1) << ": spread "
-            << Fixed(100 * p.spread(), 1) << "%)\n";
-}
-
-void PrintLimits(const MachineLimits& limits) {
-  if (limits.bandwidth_one_thread) PrintBandwidth(*limits.bandwidth_one_thread);
-  if (limits.bandwidth_all_threads) PrintBandwidth(*limits.bandwidth_all_threads);
-  for (const ComputePeak& peak : limits.compute_peaks) PrintPeak(peak);
-  for (const std::string& missing : limits.compute_peaks_missing) std::cout << "no compute peak: " << missing << "\n";
-}
-
-// Measures on one thread and on every usable core, then each runtime's matrix-product peak;
-// keeps what the user published, caches it.
-int MeasureLimits(const LimitsOptions& o, Registry& registry) {
-  const Environment env = ReadEnvironment();
-  MachineLimits limits;
-  limits.machine = MachineKey(env);
-  limits.measured_at = UtcNowIso8601();
-  limits.published_peak_gb_per_s = o.peak_gb_per_s;
-  limits.published_peak_gflops = o.peak_gflops;
-  // Three arrays of --array-mib each: bounded by the memory there is before any is allocated
-  // (a triad that swaps measures the disk, and one past the memory is killed).
-  const uint64_t memory = env.memory_total_bytes > 0 ? static_cast<uint64_t>(env.memory_total_bytes) : 0;
-  if (o.array_mib > 0 && memory > 0 && 3 * (static_cast<uint64_t>(o.array_mib) << 20) > memory / 2) {
-    std::cerr << "edgebench devices --limits: --array-mib " << o.array_mib << ": the triad's three arrays would need "
-              << BytesAndGigabytes(3 * (static_cast<uint64_t>(o.array_mib) << 20)) << ", more than half of this "
-              << "machine's " << BytesAndGigabytes(memory) << "; give at most " << (memory / 6 >> 20) << " (or leave it out: 4x the last-level cache)\n";
-    return 2;
-  }
-  TriadOptions triad;
-  triad.passes = o.passes;
-  triad.array_bytes = o.array_mib > 0 ? o.array_mib << 20
-                                      : DefaultTriadArrayBytes(LastLevelCacheBytes(), env.memory_total_bytes, &limits.notes);
-  std::cerr << "measuring memory bandwidth: triad over 3 arrays of " << (triad.array_bytes >> 20) << " MiB, "
-            << triad.passes << " passes, on 1 and " << UsableCores() << " threads\n";
-  for (int threads : {1, UsableCores()}) {
-    triad.threads = threads;
-    auto measured = MeasureTriadBandwidth(triad);
-    if (!measured.ok()) {
-      std::cerr << "edgebench devices --limits: " << measured.error() << "\n";
-      return 1;
-    }
-    (threads == 1 ? limits.bandwidth_one_thread : limits.bandwidth_all_threads) = measured.take();
-    if (UsableCores() == 1) break;
-  }
-  if (!o.no_compute) {
-    ComputePeakOptions peak_options;
-    peak_options.size = o.compute_size;
-    peak_options.only_targets = o.compute_targets;
-    const std::string cached = MachineLimitsPath(limits.machine);
-    peak_options.model_dir = cached.empty() ? std::filesystem::temp_directory_path().string() + "/edgebench-probes"
-                                            : std::filesystem::path(cached).parent_path().string() + "/probes";
-    std::cerr << "measuring each runtime's compute peak: a " << o.compute_size << "x" << o.compute_size
-              << " matrix product, fp32 and int8, best of " << peak_options.passes << " passes\n";
-    ComputePeakResults peaks = MeasureComputePeaks(registry, peak_options, [](const std::string& target) {
-      std::cerr << "  " << target << "\n";
-    });
-    limits.compute_peaks = std::move(peaks.peaks);
-    limits.compute_peaks_missing = std::move(peaks.missing);
-  }
-  if (Status saved = SaveMachineLimits(limits); !saved.ok()) {
-    std::cerr << "edgebench devices --limits: the limits were measured but not cached: " << saved.message() << "\n";
-    return 1;
-  }
-  std::cout << "\nmachine limits of " << limits.machine << " (cached in " << MachineLimitsPath(limits.machine) << ")\n";
-  PrintLimits(limits);
-  std::cout << "published peak bandwidth: "
-            << (limits.published_peak_gb_per_s > 0 ? Fixed(limits.published_peak_gb_per_s, 2) + " GB/s" : "not given (--peak-gbs)")
-            << "\npublished peak compute: "
-            << (limits.published_peak_gflops > 0 ? Fixed(limits.published_peak_gflops, 1) + " GFLOP/s" : "not given (--peak-gflops)")
-            << "\n";
-  if (!limits.notes.empty()) std::cout << "note: " << limits.notes << "\n";
-  return 0;
-}
-
 }  // namespace
 
 void AddDevicesCommand(CLI::App& app, CommandContext& context) {
@@ -188,37 +86,16 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
                   "where /proc and /sys are read from (a tree copied from a board)")
       ->capture_default_str();
   auto limits = std::make_shared<LimitsOptions>();
-  cmd->add_flag("--limits", limits->measure,
-                "measure this machine's memory bandwidth (a STREAM triad on 1 thread and on every usable "
-                "core) and cache it for the roofline of every later run");
-  cmd->add_option("--peak-gbs", limits->peak_gb_per_s, "with --limits: the machine's published peak memory bandwidth, GB/s")
-      ->check(FinitePositiveNumber());
-  cmd->add_option("--peak-gflops", limits->peak_gflops, "with --limits: the machine's published peak compute, GFLOP/s")
-      ->check(FinitePositiveNumber());
-  cmd->add_option("--passes", limits->passes, "with --limits: triad passes per thread count (the best is kept)")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  cmd->add_option("--array-mib", limits->array_mib,
-                  "with --limits: each triad array's size in MiB (default: 4x the last-level cache, at least 64)")
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
-  cmd->add_option("--compute-size", limits->compute_size,
-                  "with --limits: the compute probe's square matrix size (the product is N x N by N x N)")
-      ->check(CLI::Range(int64_t{16}, int64_t{8192}))
-      ->capture_default_str();
-  cmd->add_option("--compute-targets", limits->compute_targets,
-                  "with --limits: the backend:device targets whose compute peak is measured "
-                  "(default: every available device)")
-      ->delimiter(',');
-  cmd->add_flag("--no-compute", limits->no_compute, "with --limits: measure the memory bandwidth only");
+  AddLimitsOptions(cmd, *limits);
   cmd->callback([&context, show_sensors, sysfs_root, limits] {
     if (limits->measure) {
+      limits->proc_root = *sysfs_root;
       context.exit_code = MeasureLimits(*limits, context.registry);
       return;
     }
-    if (limits->peak_gb_per_s > 0 || limits->peak_gflops > 0 || limits->array_mib > 0 ||
-        !limits->compute_targets.empty() || limits->no_compute) {
-      std::cerr << "edgebench devices: --peak-gbs, --peak-gflops, --array-mib, --compute-targets and --no-compute "
-                   "go with --limits\n";
+    if (AnyLimitsOptionGiven(*limits)) {
+      std::cerr << "edgebench devices: --peak-gbs, --peak-gflops, --array-mib, --compute-targets, --no-compute, "
+                   "--max-busy-share and --allow-busy go with --limits\n";
       context.exit_code = 2;
       return;
     }

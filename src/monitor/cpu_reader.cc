@@ -10,12 +10,8 @@
 namespace edgebench {
 namespace {
 
-struct CoreTimes {
-  uint64_t idle = 0;   // idle + iowait
-  uint64_t total = 0;  // user through steal
-};
+}  // namespace
 
-// The "cpuN" lines of proc/stat, by core number (the aggregate "cpu" line is left out).
 std::map<int, CoreTimes> ParseProcStat(const std::string& text) {
   std::map<int, CoreTimes> cores;
   std::istringstream lines(text);
@@ -38,6 +34,8 @@ std::map<int, CoreTimes> ParseProcStat(const std::string& text) {
   }
   return cores;
 }
+
+namespace {
 
 class CpuReader : public SensorReader {
  public:

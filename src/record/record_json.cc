@@ -8,6 +8,7 @@
 #include "record/json_numbers.h"
 #include "record/monitor_json.h"
 #include "record/profile_json.h"
+#include "record/record_checks.h"
 #include "record/record_finish.h"
 #include "record/record_load.h"
 #include "record/record_roofline.h"

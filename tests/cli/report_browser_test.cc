@@ -383,7 +383,7 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   // This machine's limits, measured small into a cache of the test's own: the llm records carry
   // a roofline (lockstep) or say why not (serving load).
   ::setenv("EDGEBENCH_CACHE", (scratch + "/cache").c_str(), 1);
-  ASSERT_NO_FATAL_FAILURE(Make("machine limits", eb + " devices --limits --array-mib 4 --passes 2 --peak-gflops 20 --no-compute"));
+  ASSERT_NO_FATAL_FAILURE(Make("machine limits", eb + " devices --limits --allow-busy --array-mib 4 --passes 2 --peak-gflops 20 --no-compute"));
 
   // Store 1: single-stream and multi-stream curves, a server peak search, a shape sweep.
   ASSERT_NO_FATAL_FAILURE(Make("single- and multi-stream",
