@@ -35,6 +35,7 @@
 #include "record/record_token_drift.h"
 #include "core/llm_types.h"
 #include "core/operator_profile.h"
+#include "record/record_sandbox.h"
 #include "core/placement.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -210,6 +211,9 @@ struct Record {
   std::string failed_stage;  // "load", "prepare", "inputs", "run", "worker"
   std::string error;         // the runtime's message, with what edgebench knows around it
   int signal = 0;            // for kCrashed
+  // What held of the worker's sandbox (docs/sandbox.md); absent when no worker answered (it died
+  // first, or the case ran in the orchestrator's process).
+  std::optional<SandboxReport> sandbox;
 
   // What ran.
   Placement placement;

@@ -326,6 +326,7 @@ json RecordToJson(const Record& r) {
        {{"load", r.load_ns}, {"inputs", r.inputs_ns}, {"prepare", r.prepare_ns},
         {"first_run", r.warmup_ns.empty() ? json(nullptr) : json(r.warmup_ns.front())}}},
   };
+  if (r.sandbox) j["sandbox"] = SandboxReportToJson(*r.sandbox);
   if (r.placement.known) {
     j["placement"] = {
         {"known", true},
@@ -432,6 +433,11 @@ Result<Record> RecordFromJsonByRules(const json& j, ScenarioRulesLookup rules) {
     r.failed_stage = Optional<std::string>(failure, "stage", "");
     r.error = Optional<std::string>(failure, "error", "");
     r.signal = Optional<int>(failure, "signal", 0);
+    if (j.contains("sandbox")) {
+      auto sandbox = SandboxReportFromJson(j.at("sandbox"));
+      if (!sandbox.ok()) return sandbox.status();
+      r.sandbox = sandbox.take();
+    }
     if (j.contains("placement")) {
       const json& p = j.at("placement");
       r.placement.known = Optional<bool>(p, "known", false);

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -23,6 +24,8 @@
 #include "record/monitor_json.h"
 #include "worker/intermediates_case.h"
 #include "runner/interrupt.h"
+#include "runner/worker_scratch.h"
+#include "worker/sandbox.h"
 #include "worker/run_case.h"
 #include "worker/token_logits_case.h"
 #include "load/finish_record.h"
@@ -79,6 +82,25 @@ Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
   return r;
 }
 
+// Where a measured case writes: a diffusion's --save-images directory, made here before the
+// sandbox goes up (it must exist to be allowed).
+std::vector<std::string> CaseWritableDirectories(const CaseSpec& spec) {
+  if (!spec.pipeline || spec.pipeline->save_images.empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(spec.pipeline->save_images, ec);
+  return {spec.pipeline->save_images};
+}
+
+// The record keeps what held of the sandbox; a case that failed under it says so, as a write
+// the sandbox refused reads as a permission error from the runtime.
+void NoteSandbox(Record& record, const SandboxReport& sandbox) {
+  record.sandbox = sandbox;
+  if (record.status != CaseStatus::kOk && sandbox.applied) {
+    record.notes.push_back("the worker ran sandboxed (docs/sandbox.md): " + SandboxSummary(sandbox) +
+                           ". A permission error in the failure may be the model writing where it may not");
+  }
+}
+
 }  // namespace
 
 int WorkerMain(Registry& registry, int protocol_fd) {
@@ -95,12 +117,26 @@ int WorkerMain(Registry& registry, int protocol_fd) {
   // The modes other than measuring a case: each reads its request, runs it and answers, with
   // the device sampled beside it from start to end when the request asks (RequestWithMonitor).
   const std::string mode = json.value("mode", "measure");
-  auto serve = [&](auto from_json, auto run, auto to_json) {
+  // The sandbox goes up once the request is read and before anything of the model is: a model
+  // can be code (worker/sandbox.h).
+  SandboxReport sandbox;
+  auto enter_sandbox = [&sandbox](std::vector<std::string> writable) {
+    for (const char* variable : {kWorkerScratchVariable, kDebugWorkerMapsVariable}) {
+      const char* value = std::getenv(variable);
+      if (value == nullptr || *value == '\0') continue;
+      // The maps copy is a file a test names: its directory.
+      writable.push_back(variable == kWorkerScratchVariable ? std::string(value)
+                                                            : std::filesystem::path(value).parent_path().string());
+    }
+    sandbox = ApplyWorkerSandbox(writable);
+  };
+  auto serve = [&](auto from_json, auto writable, auto run, auto to_json) {
     auto request = from_json(json);
     if (!request.ok()) {
       std::cerr << "edgebench worker: " << request.error() << "\n";
       return false;
     }
+    enter_sandbox(writable(request.value()));
     std::optional<MonitorSettings> monitor;
     if (json.contains("monitor")) {
       try {
@@ -129,24 +165,33 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     }
     return true;
   };
+  const auto writes_nothing = [](const auto&) { return std::vector<std::string>{}; };
   if (mode == "intermediates") {
-    if (!serve(IntermediatesRequestFromJson, RunIntermediatesCase, IntermediatesResultToJson)) return 2;
+    const auto out_dir = [](const IntermediatesRequest& r) { return std::vector<std::string>{r.out_dir}; };
+    if (!serve(IntermediatesRequestFromJson, out_dir, RunIntermediatesCase, IntermediatesResultToJson)) return 2;
   } else if (mode == "accuracy") {
-    if (!serve(AccuracyRequestFromJson, RunAccuracyCase, AccuracyResultToJson)) return 2;
+    if (!serve(AccuracyRequestFromJson, writes_nothing, RunAccuracyCase, AccuracyResultToJson)) return 2;
   } else if (mode == "outputs") {
-    if (!serve(OutputsRequestFromJson, RunOutputsCase, OutputsResultToJson)) return 2;
+    if (!serve(OutputsRequestFromJson, writes_nothing, RunOutputsCase, OutputsResultToJson)) return 2;
   } else if (mode == "token_logits") {
-    if (!serve(TokenLogitsRequestFromJson, RunTokenLogitsCase, TokenLogitsResultToJson)) return 2;
+    // The reference writes the logits file; its directory is the mode's own temporary one.
+    const auto logits_dir = [](const TokenLogitsRequest& r) {
+      return std::vector<std::string>{std::filesystem::path(r.logits_file).parent_path().string()};
+    };
+    if (!serve(TokenLogitsRequestFromJson, logits_dir, RunTokenLogitsCase, TokenLogitsResultToJson)) return 2;
   } else {
     auto spec = CaseSpecFromJson(json);
     if (!spec.ok()) {
       std::cerr << "edgebench worker: " << spec.error() << "\n";
       return 2;
     }
+    enter_sandbox(CaseWritableDirectories(spec.value()));
     ProtocolObserver observer(protocol_fd);
     // A pipeline's stages say which of them was running if a runtime takes the worker down.
     if (spec.value().pipeline) InstallCrashNoteHandlers(protocol_fd);
-    result = RecordToJson(RunCase(spec.value(), registry, announce, &observer));
+    Record record = RunCase(spec.value(), registry, announce, &observer);
+    NoteSandbox(record, sandbox);
+    result = RecordToJson(record);
   }
   CopyMapsIfAsked();
   WriteLine(protocol_fd, nlohmann::json{{"result", result}}.dump());
@@ -170,12 +215,28 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     outcome.message = std::string("cannot create pipes for the worker: ") + std::strerror(errno);
     return outcome;
   }
+  // Removed when this function returns, after the worker has been waited for.
+  auto scratch = WorkerScratch::Make();
+  if (!scratch.ok()) {
+    ::close(to_child[0]);
+    ::close(to_child[1]);
+    ::close(from_child[0]);
+    ::close(from_child[1]);
+    outcome.status = CaseStatus::kFailed;
+    outcome.stage = "worker";
+    outcome.message = scratch.error();
+    return outcome;
+  }
   std::vector<std::string> args = {executable};
   args.insert(args.end(), extra_args.begin(), extra_args.end());  // global flags come first
   args.push_back("worker");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<std::string> environment = scratch.value().Environment();
+  std::vector<char*> envp;
+  for (auto& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
 
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -192,7 +253,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     if (::getppid() != parent) ::_exit(1);
     ::dup2(to_child[0], STDIN_FILENO);
     ::dup2(from_child[1], STDOUT_FILENO);
-    ::execv(executable.c_str(), argv.data());
+    ::execve(executable.c_str(), argv.data(), envp.data());
     const char* msg = "edgebench: cannot exec the worker\n";
     (void)!::write(STDERR_FILENO, msg, std::strlen(msg));
     ::_exit(127);
