@@ -78,6 +78,9 @@ struct BackendDescription {
   // Empty when the backend can run on this machine; otherwise why not, for a person (a library
   // its runtime needs that is absent, a driver, a device). Asked when the plugin is opened.
   std::string unusable;
+  // Empty when the backend's model files are data for the runtime's own kernels; otherwise how
+  // a model file carries code the runtime runs (docs/sandbox.md), said by `edgebench devices`.
+  std::string model_is_code;
 };
 
 struct BackendInfo {
@@ -91,6 +94,7 @@ struct BackendInfo {
   // false: built as a plugin that could not be opened here (reason says why: missing file,
   // the dynamic loader's error, another plugin ABI version).
   bool loaded = true;
+  std::string model_is_code;  // as in BackendDescription
 };
 
 // A backend's info as its description says, before its runtime is asked for its version and devices.
@@ -100,6 +104,7 @@ inline BackendInfo InfoFromDescription(const BackendDescription& description) {
   info.runtime = description.runtime;
   info.artifact_extensions = description.artifact_extensions;
   info.reason = description.unusable;
+  info.model_is_code = description.model_is_code;
   return info;
 }
 

@@ -28,7 +28,7 @@ namespace edgebench {
 // Bump whenever the layout of what crosses the boundary changes: this struct, or the classes
 // and structs of backends/backend.h and backends/llm_session.h (a virtual added, a field added
 // to BackendInfo, DeviceInfo, Tensor, Status...).
-inline constexpr uint32_t kBackendPluginAbiVersion = 5;
+inline constexpr uint32_t kBackendPluginAbiVersion = 6;
 inline constexpr const char kBackendPluginEntrySymbol[] = "edgebench_backend_plugin";
 
 }  // namespace edgebench
@@ -61,9 +61,9 @@ using EdgebenchBackendPluginEntry = const EdgebenchBackendPlugin* (*)();
           try {                                                                               \
             return describe();                                                                \
           } catch (const std::exception& e) {                                                 \
-            return {backend_name, "", {}, std::string("it could not describe itself: ") + e.what()}; \
+            return {backend_name, "", {}, std::string("it could not describe itself: ") + e.what(), ""}; \
           } catch (...) {                                                                     \
-            return {backend_name, "", {}, "it could not describe itself"};                    \
+            return {backend_name, "", {}, "it could not describe itself", ""};                \
           }                                                                                   \
         },                                                                                    \
         []() -> edgebench::Backend* {                                                         \

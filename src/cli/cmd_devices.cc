@@ -21,6 +21,7 @@
 #include "diagnose/compute_peak_probe.h"
 #include "monitor/device_sensors.h"
 #include "record/record.h"
+#include "worker/sandbox.h"
 
 namespace edgebench {
 namespace {
@@ -73,6 +74,17 @@ void PrintSensors(const SensorRoots& roots) {
   }
 }
 
+// How a model is run (docs/sandbox.md): in a sandboxed worker, and which formats are code.
+void PrintModelSafety(const std::vector<BackendInfo>& backends) {
+  std::cout << "\nmodels run in a sandboxed worker (docs/sandbox.md): " << SandboxAvailability() << "\n";
+  for (const BackendInfo& info : backends) {
+    if (info.model_is_code.empty()) continue;
+    std::string formats;
+    for (const std::string& e : info.artifact_extensions) formats += (formats.empty() ? "" : ", ") + e;
+    std::cout << "model files that are code: " << info.name << " (" << formats << "): " << info.model_is_code << "\n";
+  }
+}
+
 }  // namespace
 
 void AddDevicesCommand(CLI::App& app, CommandContext& context) {
@@ -116,6 +128,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
                   << (d.available ? d.description : d.reason) << "\n";
       }
     }
+    PrintModelSafety(context.registry.List());
     std::string why;
     if (const auto cached = LoadMachineLimits(ReadEnvironment(), &why)) {
       std::cout << "\nmachine limits (measured " << cached->measured_at << "; `edgebench devices --limits` measures again)\n";

@@ -31,7 +31,7 @@ std::unique_ptr<Backend> MakeFakeBackend() { return std::make_unique<FakeBackend
 
 BackendDescription DescribeFakeBackend() {
   const char* unusable = std::getenv("EDGEBENCH_FAKE_PLUGIN_UNUSABLE");
-  return {"fake", "fake runtime", {".fake"}, unusable != nullptr ? unusable : ""};
+  return {"fake", "fake runtime", {".fake"}, unusable != nullptr ? unusable : "", ""};
 }
 #endif
 

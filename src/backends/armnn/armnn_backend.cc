@@ -538,7 +538,7 @@ class ArmNnBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeArmNnBackend() {
-  return {"armnn", "Arm NN", {".tflite"}, ""};
+  return {"armnn", "Arm NN", {".tflite"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeArmNnBackend() { return std::make_unique<ArmNnBackend>(); }

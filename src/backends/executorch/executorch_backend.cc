@@ -468,7 +468,7 @@ class ExecuTorchBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeExecuTorchBackend() {
-  return {"executorch", "ExecuTorch", {".pte"}, ""};
+  return {"executorch", "ExecuTorch", {".pte"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeExecuTorchBackend() { return std::make_unique<ExecuTorchBackend>(); }

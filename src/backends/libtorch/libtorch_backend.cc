@@ -348,7 +348,10 @@ class LibTorchBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeLibTorchBackend() {
-  return {"libtorch", "LibTorch", {".pt"}, ""};
+  return {"libtorch", "LibTorch", {".pt"}, "",
+          "a TorchScript .pt carries its forward as source code that LibTorch compiles and runs when the model "
+          "is loaded and run: it can read, write and delete files and start processes with the rights of the "
+          "process that runs it"};
 }
 
 std::unique_ptr<Backend> MakeLibTorchBackend() { return std::make_unique<LibTorchBackend>(); }

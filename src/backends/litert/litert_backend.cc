@@ -486,7 +486,7 @@ class LiteRtBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeLiteRtBackend() {
-  return {"litert", "TensorFlow Lite", {".tflite"}, ""};
+  return {"litert", "TensorFlow Lite", {".tflite"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeLiteRtBackend() { return std::make_unique<LiteRtBackend>(); }

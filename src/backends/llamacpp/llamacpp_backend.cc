@@ -562,7 +562,7 @@ class LlamaCppBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeLlamaCppBackend() {
-  return {"llamacpp", "llama.cpp", {".gguf"}, ""};
+  return {"llamacpp", "llama.cpp", {".gguf"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeLlamaCppBackend() { return std::make_unique<LlamaCppBackend>(); }

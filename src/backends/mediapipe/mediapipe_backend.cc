@@ -766,7 +766,7 @@ class MediaPipeBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeMediaPipeBackend() {
-  return {"mediapipe", "MediaPipe Tasks", {".tflite"}, ""};
+  return {"mediapipe", "MediaPipe Tasks", {".tflite"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeMediaPipeBackend() { return std::make_unique<MediaPipeBackend>(); }

@@ -598,7 +598,7 @@ class OpenCvBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeOpenCvBackend() {
-  BackendDescription description{"opencv", "OpenCV DNN", {".onnx"}, ""};
+  BackendDescription description{"opencv", "OpenCV DNN", {".onnx"}, "", ""};
   // Its TFLite importer is there only in the OpenCV releases that have one.
   if (OpenCvTflite().reads) description.artifact_extensions.push_back(".tflite");
   return description;

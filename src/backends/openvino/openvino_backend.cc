@@ -535,7 +535,7 @@ class OpenVinoBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeOpenVinoBackend() {
-  return {"openvino", "OpenVINO", {".onnx", ".tflite", ".xml"}, ""};
+  return {"openvino", "OpenVINO", {".onnx", ".tflite", ".xml"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeOpenVinoBackend() { return std::make_unique<OpenVinoBackend>(); }

@@ -567,7 +567,7 @@ class OrtBackend : public Backend {
 }  // namespace
 
 BackendDescription DescribeOrtBackend() {
-  return {"ort", "ONNX Runtime", {".onnx", ".ort"}, ""};
+  return {"ort", "ONNX Runtime", {".onnx", ".ort"}, "", ""};
 }
 
 std::unique_ptr<Backend> MakeOrtBackend() { return std::make_unique<OrtBackend>(); }
