@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct MonitorContext {
   int64_t queries = 0;                // measured queries (requests, for language models)
   std::optional<int64_t> tokens;      // language models: tokens generated in the measured phase
   double max_growth_mb = 10;          // per 10,000 queries
+  // The runtime's profiler that ran over the measured phase (--profile), empty when none did: it
+  // keeps its events in memory, so growth on a profiled case cannot be told from a leak.
+  std::string profiler;
   // Language models (record/energy_phases.h): each measured request's prefill [start, first
   // token] and decode [first token, last token] on the series' axis, with its prompt tokens and
   // the tokens decoded after the first. Empty for tensor models.

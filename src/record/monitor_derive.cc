@@ -183,7 +183,14 @@ MemoryResult DeriveMemory(const MonitorSeries& s, const MonitorContext& ctx) {
              *m.projected_mb_per_10k_queries) +
       Format("%.1f MB seen", observed_mb);
   if (*m.projected_mb_per_10k_queries > ctx.max_growth_mb && observed_mb >= kLeakMinObservedMb &&
-      m.fit_r2 >= kLeakMinFitR2 && m.fit_queries >= kLeakMinQueries) {
+      m.fit_r2 >= kLeakMinFitR2 && m.fit_queries >= kLeakMinQueries && !ctx.profiler.empty()) {
+    m.profiler_growth = true;
+    m.explanation = "profiler growth: " + numbers + Format(", over --max-growth-mb %g", ctx.max_growth_mb) +
+                    "; not called a leak: " + ctx.profiler +
+                    " kept its events in memory over the measured queries, and its growth cannot be told from "
+                    "the model's (run the case without --profile to judge a leak)";
+  } else if (*m.projected_mb_per_10k_queries > ctx.max_growth_mb && observed_mb >= kLeakMinObservedMb &&
+             m.fit_r2 >= kLeakMinFitR2 && m.fit_queries >= kLeakMinQueries) {
     m.leak = true;
     m.explanation = "memory growth: " + numbers + Format(", over --max-growth-mb %g", ctx.max_growth_mb);
   } else {

@@ -49,7 +49,7 @@ json MemoryToJson(const MemoryResult& m) {
           {"growth_bytes_per_query", OptionalNumber(m.growth_bytes_per_query)}, {"fit_r2", m.fit_r2},
           {"fit_points", m.fit_points}, {"fit_queries", m.fit_queries},
           {"projected_mb_per_10k_queries", OptionalNumber(m.projected_mb_per_10k_queries)}, {"leak", m.leak},
-          {"explanation", m.explanation}};
+          {"profiler_growth", m.profiler_growth}, {"explanation", m.explanation}};
 }
 
 json BusyToJson(const BusyCheck& b) {

@@ -97,6 +97,9 @@ struct MemoryResult {
   double fit_queries = 0;  // queries the fit spans
   std::optional<double> projected_mb_per_10k_queries;
   bool leak = false;
+  // Growth that would have been called a leak, on a case profiled with --profile: the runtime's
+  // profiler keeps every event in memory, so the growth is not the model's to judge.
+  bool profiler_growth = false;
   std::string explanation;  // the verdict and its numbers, or why there is none
 };
 

@@ -74,6 +74,7 @@ void FinishMonitor(Record& r) {
   MonitorContext context;
   context.window_ns = r.effective_settings.window_ms * 1'000'000;
   context.max_growth_mb = m.settings.max_growth_mb;
+  if (r.operator_profile) context.profiler = r.operator_profile->source.empty() ? "the runtime's profiler" : r.operator_profile->source;
   if (r.llm) {
     context.measured_wall_ns = r.llm->summary.wall_ns;
     context.queries = static_cast<int64_t>(r.llm->measured.size());
@@ -107,6 +108,7 @@ void FinishMonitor(Record& r) {
                       " more events in monitor.derived.throttling");
   }
   if (m.derived.memory.leak) r.notes.push_back(kGrowthNote + m.derived.memory.explanation.substr(15));
+  if (m.derived.memory.profiler_growth) r.notes.push_back(kGrowthNote + m.derived.memory.explanation);
   for (const ChannelFailure& f : m.series.failures) {
     if (f.channel < m.series.channels.size() && f.t_ns >= 0 && f.t_ns <= context.measured_wall_ns) {
       r.notes.push_back(kMonitorGapNote + m.series.channels[f.channel].id + " stopped reading " + Seconds(f.t_ns) +

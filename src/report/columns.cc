@@ -544,6 +544,7 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
          std::string flags;
          if (!d->throttling.empty()) flags = "throttled x" + std::to_string(d->throttling.size());
          if (d->memory.leak) flags += std::string(flags.empty() ? "" : ", ") + "leak";
+         if (d->memory.profiler_growth) flags += std::string(flags.empty() ? "" : ", ") + "growth (profiler)";
          return flags.empty() ? kNoValue : flags;
        }},
   };

@@ -69,6 +69,31 @@ TEST(RecordMonitor, FinishDerivesFiguresAndNotesOnce) {
   EXPECT_TRUE(r.valid);  // neither makes the latency INVALID
 }
 
+TEST(RecordMonitor, AProfiledCaseSaysItsGrowthIsTheProfilersAndTheTableSaysSo) {
+  // A profiled row said "device: leak" while VALID: the growth was the profiler's event buffer.
+  Record r = MonitoredRecord();
+  r.operator_profile = OperatorProfile{};
+  r.operator_profile->source = "ONNX Runtime's profiler (SessionOptions::EnableProfiling)";
+  FinishRecord(r);
+  const MemoryResult& m = r.monitor->derived.memory;
+  EXPECT_FALSE(m.leak) << m.explanation;
+  EXPECT_TRUE(m.profiler_growth) << m.explanation;
+  int growth = 0;
+  for (const std::string& note : r.notes) {
+    if (note.rfind("memory growth: profiler growth: ", 0) != 0) continue;
+    ++growth;
+    EXPECT_NE(note.find("run the case without --profile to judge a leak"), std::string::npos) << note;
+  }
+  EXPECT_EQ(growth, 1);
+  const auto json = RecordToJson(r);
+  EXPECT_EQ(json["monitor"]["derived"]["memory"]["profiler_growth"], true);
+  auto back = RecordFromJson(nlohmann::json::parse(json.dump()));
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_TRUE(back.value().monitor->derived.memory.profiler_growth);
+  EXPECT_FALSE(back.value().monitor->derived.memory.leak);
+  EXPECT_EQ(back.value().notes, r.notes);
+}
+
 TEST(RecordMonitor, JsonRoundTripKeepsTheSeriesAndRecomputesTheSame) {
   const Record r = MonitoredRecord();
   const auto json = RecordToJson(r);

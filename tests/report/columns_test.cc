@@ -128,5 +128,16 @@ TEST(Columns, AccuracyAndDriftShowWhatTheyFound) {
   EXPECT_EQ(cells["final min SQNR (dB)"], "16.4");
 }
 
+TEST(Columns, TheDeviceCellTellsAProfilersGrowthFromALeak) {
+  Record r = testing::MakeRecord(std::vector<int64_t>(50, 1000));
+  r.monitor = MonitorRecord{};
+  EXPECT_EQ(Cell(r, "device"), kNoValue);
+  r.monitor->derived.memory.leak = true;
+  EXPECT_EQ(Cell(r, "device"), "leak");
+  r.monitor->derived.memory.leak = false;
+  r.monitor->derived.memory.profiler_growth = true;  // a profiled case (record/monitor_derive.h)
+  EXPECT_EQ(Cell(r, "device"), "growth (profiler)");
+}
+
 }  // namespace
 }  // namespace edgebench
