@@ -109,6 +109,7 @@ void PrintChecks(const std::vector<CoverageCheck>& checks, const std::vector<std
     if (!c.unlisted_but_taken.empty()) {
       std::cout << "    not listed by the table, run by the device: " << OpList(c.unlisted_but_taken) << "\n";
     }
+    for (const auto& [op, why] : c.why) std::cout << "    why " << op << ": " << why << "\n";
   }
   for (const std::string& line : said) std::cout << "  " << line << "\n";
 }
@@ -123,7 +124,8 @@ nlohmann::json ChecksToJson(const std::vector<CoverageCheck>& checks, const std:
                    {"ran_nodes", c.ran_nodes < 0 ? nlohmann::json(nullptr) : nlohmann::json(c.ran_nodes)},
                    {"unknown_reason", c.unknown_reason},
                    {"listed_but_left_on_cpu", c.listed_but_left_on_cpu},
-                   {"unlisted_but_taken", c.unlisted_but_taken}});
+                   {"unlisted_but_taken", c.unlisted_but_taken},
+                   {"why", c.why}});
   }
   return {{"checks", out}, {"not_compared", said}};
 }

@@ -1,6 +1,35 @@
 #include "diagnose/coverage_check.h"
 
 namespace edgebench {
+namespace {
+
+// The limit the table's source states for an op type (the first row naming it), or "".
+std::string StatedLimit(const SupportTable& table, const std::string& op) {
+  for (const SupportRow& row : table.rows) {
+    if (row.op == op && !row.limit.empty()) return row.limit;
+  }
+  return "";
+}
+
+// Why nodes of a listed op type stayed on the CPU: the prediction counts every node of a
+// listed op type, the runtime checks each node.
+std::string WhyLeftOnCpu(const SupportTable& table, const std::string& op) {
+  const std::string limit = StatedLimit(table, op);
+  if (!limit.empty()) {
+    return "the prediction counts every " + op + " node; the source states a limit it does not check per node (" +
+           limit + "), and these nodes did not meet it";
+  }
+  return "the table states no limit for " + op +
+         "; the runtime's own per-node check (data types, shapes, constant inputs) refused these nodes, which an "
+         "op-type table cannot predict (" + table.describes + ")";
+}
+
+std::string WhyTaken(const SupportTable& table, const std::string& op) {
+  return "the table does not list " + op + " (for this opset), yet the runtime ran it: fused into a node it runs, "
+         "or a kernel the table's source does not register (" + table.describes + ")";
+}
+
+}  // namespace
 
 CoverageCheck CheckCoverage(const std::string& target, const std::string& device, const ModelOps& model,
                             const SupportTable& table, const Placement& placement) {
@@ -26,12 +55,18 @@ CoverageCheck CheckCoverage(const std::string& target, const std::string& device
   for (const auto& [op, nodes] : listed) {
     const auto cpu = placement.cpu_op_types.find(op);
     const int64_t left = cpu == placement.cpu_op_types.end() ? 0 : std::min<int64_t>(cpu->second, nodes);
-    if (left > 0) check.listed_but_left_on_cpu[op] = left;
+    if (left > 0) {
+      check.listed_but_left_on_cpu[op] = left;
+      check.why[op] = WhyLeftOnCpu(table, op);
+    }
   }
   for (const auto& [op, nodes] : unlisted) {
     const auto cpu = placement.cpu_op_types.find(op);
     const int64_t left = cpu == placement.cpu_op_types.end() ? 0 : cpu->second;
-    if (nodes > left) check.unlisted_but_taken[op] = nodes - left;
+    if (nodes > left) {
+      check.unlisted_but_taken[op] = nodes - left;
+      check.why[op] = WhyTaken(table, op);
+    }
   }
   return check;
 }

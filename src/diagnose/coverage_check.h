@@ -23,6 +23,9 @@ struct CoverageCheck {
   std::map<std::string, int64_t> listed_but_left_on_cpu;  // table: supported; ran on the CPU
   std::map<std::string, int64_t> unlisted_but_taken;       // table: unsupported; the device ran it
   std::string unknown_reason;                              // why ran_nodes is unknown
+  // Why each op type above differs, by op type: the limit the table's source states and the
+  // prediction does not check per node, or what the table cannot know.
+  std::map<std::string, std::string> why;
 };
 
 // `placement`: the record's, for `device` (the target's device, named like the table).

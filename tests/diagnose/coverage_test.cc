@@ -123,6 +123,21 @@ TEST(CoverageCheck, DisagreementsAreCountedByOpTypeBothWays) {
   EXPECT_EQ(check.ran_nodes, 4);
   EXPECT_EQ(check.listed_but_left_on_cpu, (std::map<std::string, int64_t>{{"MatMul", 1}, {"Gelu", 1}}));
   EXPECT_EQ(check.unlisted_but_taken, (std::map<std::string, int64_t>{{"Add", 1}}));
+  // Each difference says why: the prediction counted every node of a listed op type.
+  ASSERT_EQ(check.why.size(), 3u);
+  EXPECT_NE(check.why.at("MatMul").find("the table states no limit for MatMul; the runtime's own per-node check"),
+            std::string::npos)
+      << check.why.at("MatMul");
+  EXPECT_NE(check.why.at("Add").find("the table does not list Add"), std::string::npos) << check.why.at("Add");
+  // A limit the source states is the reason given, and the prediction says it did not check it.
+  Placement conv_left = ran;
+  conv_left.cpu_op_types = {{"Conv", 1}, {"Add", 3}};
+  conv_left.original_nodes_by_device = {{"example", 4}, {"cpu", 4}};
+  const CoverageCheck conv = CheckCoverage("ort:example", "example", model, table.value(), conv_left);
+  ASSERT_TRUE(conv.why.count("Conv"));
+  EXPECT_NE(conv.why.at("Conv").find("the source states a limit it does not check per node (weights constant)"),
+            std::string::npos)
+      << conv.why.at("Conv");
 
   Placement unknown;  // a runtime that does not tell
   EXPECT_EQ(CheckCoverage("t", "example", model, table.value(), unknown).ran_nodes, -1);
@@ -144,6 +159,12 @@ TEST(CoverageCli, AgainstComparesThePredictionWithWhatOrtPlaced) {
   for (const auto& [op, n] : check["listed_but_left_on_cpu"].items()) left += n.get<int64_t>();
   for (const auto& [op, n] : check["unlisted_but_taken"].items()) taken += n.get<int64_t>();
   EXPECT_EQ(check["ran_nodes"].get<int64_t>(), 16 - left + taken) << check;
+  // Every op type on which they differ says why (the vit's attention MatMuls: B is not a constant).
+  for (const auto& [op, n] : check["listed_but_left_on_cpu"].items()) EXPECT_TRUE(check["why"].contains(op)) << op;
+  for (const auto& [op, n] : check["unlisted_but_taken"].items()) EXPECT_TRUE(check["why"].contains(op)) << op;
+  if (check["listed_but_left_on_cpu"].contains("MatMul")) {
+    EXPECT_NE(check["why"]["MatMul"].get<std::string>().find("B a constant initializer"), std::string::npos) << check;
+  }
   EXPECT_NE(out["against"]["not_compared"].dump().find("ort:cpu: no table for 'cpu'"), std::string::npos);
 
   // A target that fails is said, with its reason; the prediction stands.
