@@ -135,4 +135,15 @@ Status TargetOptions::CheckAllUsed() const {
                        "; this backend accepts: " + known);
 }
 
+std::map<std::string, std::string> TargetOptions::TakeUnused() {
+  std::map<std::string, std::string> unused;
+  for (const auto& [key, value] : target_.options) {
+    if (std::find(used_.begin(), used_.end(), key) == used_.end()) {
+      unused[key] = value;
+      used_.push_back(key);
+    }
+  }
+  return unused;
+}
+
 }  // namespace edgebench

@@ -46,6 +46,9 @@ class TargetOptions {
   std::string Text(const std::string& key, const std::string& default_value);
   // Error naming every option that no reader asked for.
   Status CheckAllUsed() const;
+  // The options no reader asked for, now counted as used: a runtime's own options, passed on
+  // as written for the runtime to apply or refuse (ONNX Runtime's provider options).
+  std::map<std::string, std::string> TakeUnused();
 
  private:
   const Target& target_;

@@ -1,5 +1,6 @@
 // ONNX Runtime backend against small models the tests build.
 #include "backends/ort/ort_backend.h"
+#include "backends/ort/ort_providers.h"
 
 #include <gtest/gtest.h>
 
@@ -32,14 +33,70 @@ std::vector<Tensor> RunOnce(Session& s, const std::vector<std::vector<int64_t>>&
   return outputs;
 }
 
-TEST(OrtBackend, InfoListsTheThreeProviders) {
+// The devices are what the loaded library reports (Ort::GetAvailableProviders), one per provider.
+TEST(OrtBackend, InfoListsEveryProviderTheLibraryReports) {
   auto backend = MakeOrtBackend();
   const BackendInfo info = backend->Info();
   EXPECT_EQ(info.name, "ort");
   EXPECT_FALSE(info.version.empty());
-  ASSERT_EQ(info.devices.size(), 3u);
+  const std::vector<std::string> available = Ort::GetAvailableProviders();
+  ASSERT_GE(info.devices.size(), available.size());
   EXPECT_EQ(info.devices[0].name, "cpu");
   EXPECT_TRUE(info.devices[0].available);
+  for (const std::string& provider : available) {
+    const auto listed = std::find_if(info.devices.begin(), info.devices.end(),
+                                     [&](const DeviceInfo& d) { return d.description == provider; });
+    ASSERT_NE(listed, info.devices.end()) << provider;
+  }
+}
+
+// A library with CUDA, TensorRT, QNN and a provider edgebench cannot add (the answer faked: this
+// machine's ONNX Runtime has none of them).
+TEST(OrtProviders, EveryReportedProviderBecomesATargetAndOneEdgebenchCannotAddSaysSo) {
+  const std::vector<OrtProviderRoute> routes =
+      OrtProviderRoutes({"TensorrtExecutionProvider", "CUDAExecutionProvider", "QNNExecutionProvider",
+                         "MIGraphXExecutionProvider", "CPUExecutionProvider"});
+  std::map<std::string, OrtProviderRoute> by_device;
+  for (const OrtProviderRoute& r : routes) by_device[r.device] = r;
+  ASSERT_EQ(routes.size(), 7u);
+  EXPECT_EQ(routes[0].device, "cpu");
+  EXPECT_TRUE(by_device.at("cpu").available);
+  EXPECT_FALSE(by_device.at("xnnpack").available);
+  EXPECT_NE(by_device.at("xnnpack").reason.find("no XnnpackExecutionProvider"), std::string::npos);
+  EXPECT_EQ(by_device.at("cuda").append, OrtAppend::kCuda);
+  EXPECT_EQ(by_device.at("tensorrt").append, OrtAppend::kTensorRt);
+  EXPECT_EQ(by_device.at("qnn").append, OrtAppend::kByName);
+  EXPECT_EQ(by_device.at("qnn").api_name, "QNN");
+  EXPECT_TRUE(by_device.at("qnn").available);
+  EXPECT_FALSE(by_device.at("migraphx").available);
+  EXPECT_NE(by_device.at("migraphx").reason.find("cannot add it"), std::string::npos);
+}
+
+TEST(OrtProviders, TheProvidersOwnOptionStringIsReadKeyByKey) {
+  const auto options = ParseOrtOptionsString("use_arena=1;threadpool_args=0;");
+  ASSERT_EQ(options.size(), 2u);
+  EXPECT_EQ(options.at("use_arena"), "1");
+  EXPECT_EQ(ParseOrtOptionsString("").size(), 0u);
+  EXPECT_EQ(ParseOrtOptionsString("=1;;a=").at("a"), "");
+}
+
+// An option edgebench does not own reaches the provider, and the record keeps what the provider
+// says it applied; a misspelt one is refused with the provider's own message.
+TEST(OrtBackend, AProvidersOwnOptionReachesItAndAMisspeltOneIsRefusedByIt) {
+  auto backend = MakeOrtBackend();
+  if (!backend->Info().devices[2].available) GTEST_SKIP() << "no oneDNN provider here";
+  auto applied = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:dnnl?use_arena=0").take());
+  ASSERT_TRUE(applied.ok()) << applied.error();
+  EXPECT_EQ(applied.value()->effective_options().at("use_arena"), "0");
+  auto misspelt = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:dnnl?use_arenna=0").take());
+  ASSERT_FALSE(misspelt.ok());
+  EXPECT_NE(misspelt.error().find("DnnlExecutionProvider refused its options: "), std::string::npos)
+      << misspelt.error();
+  EXPECT_NE(misspelt.error().find("use_arenna"), std::string::npos) << misspelt.error();
+  // XNNPACK's factory reads only its thread count: any other option would be dropped unseen.
+  auto xnnpack = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:xnnpack?use_arena=0").take());
+  ASSERT_FALSE(xnnpack.ok());
+  EXPECT_NE(xnnpack.error().find("unknown option(s) use_arena"), std::string::npos) << xnnpack.error();
 }
 
 TEST(OrtBackend, ReadsTheSignatureAndRuns) {
@@ -228,7 +285,8 @@ TEST(OrtBackend, BadOptionsAreRejected) {
   EXPECT_FALSE(level.ok());
   auto device = backend->Load({TestModel("vit_micro.onnx")}, ParseTarget("ort:gpu").take());
   ASSERT_FALSE(device.ok());
-  EXPECT_NE(device.error().find("ort:xnnpack"), std::string::npos);
+  EXPECT_NE(device.error().find("ONNX Runtime has no device 'gpu' here; use ort:cpu, ort:xnnpack"), std::string::npos)
+      << device.error();
 }
 
 TEST(OrtBackend, UsersDoNotSeeSchemaNoise) {

@@ -20,7 +20,11 @@ TEST(OrtLog, ProviderNamesBecomeDeviceNames) {
   EXPECT_EQ(OrtProviderToDevice("CPUExecutionProvider"), "cpu");
   EXPECT_EQ(OrtProviderToDevice("XnnpackExecutionProvider"), "xnnpack");
   EXPECT_EQ(OrtProviderToDevice("DnnlExecutionProvider"), "dnnl");
-  EXPECT_EQ(OrtProviderToDevice("QNNExecutionProvider"), "QNNExecutionProvider");
+  EXPECT_EQ(OrtProviderToDevice("QNNExecutionProvider"), "qnn");
+  EXPECT_EQ(OrtProviderToDevice("CUDAExecutionProvider"), "cuda");
+  EXPECT_EQ(OrtProviderToDevice("TensorrtExecutionProvider"), "tensorrt");
+  EXPECT_EQ(OrtProviderToDevice("MIGraphXExecutionProvider"), "migraphx");
+  EXPECT_EQ(OrtProviderToDevice("SomethingElse"), "somethingelse");
 }
 
 TEST(OrtLog, ParsesTheNodeLinesUnderAPlacementLine) {

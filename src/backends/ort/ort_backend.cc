@@ -20,6 +20,7 @@
 #include "backends/ort/openmp_threads.h"
 #include "backends/ort/ort_log.h"
 #include "backends/ort/ort_profile.h"
+#include "backends/ort/ort_providers.h"
 #include "core/clock.h"
 #include "core/environment.h"
 #include "core/placement.h"
@@ -28,16 +29,6 @@
 
 namespace edgebench {
 namespace {
-
-struct OrtDevice {
-  const char* name;
-  const char* provider;
-};
-constexpr OrtDevice kDevices[] = {
-    {"cpu", "CPUExecutionProvider"},
-    {"xnnpack", "XnnpackExecutionProvider"},
-    {"dnnl", "DnnlExecutionProvider"},
-};
 
 DType FromOrtType(ONNXTensorElementDataType type) {
   switch (type) {
@@ -280,10 +271,8 @@ class OrtBackend : public Backend {
     } catch (const Ort::Exception& e) {
       info.reason = e.what();
     }
-    for (const OrtDevice& d : kDevices) {
-      const bool ok = std::find(available.begin(), available.end(), d.provider) != available.end();
-      info.devices.push_back({d.name, d.provider, ok,
-                              ok ? "" : std::string("this ONNX Runtime build has no ") + d.provider, "",
+    for (const OrtProviderRoute& route : OrtProviderRoutes(available)) {
+      info.devices.push_back({route.device, route.provider, route.available, route.reason, "",
                               // Ort::Session::Run is documented as safe to call concurrently.
                               {.thread_safe_run = true, .dynamic_shapes = true, .placement = true}});
     }
@@ -291,20 +280,36 @@ class OrtBackend : public Backend {
   }
 
   Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target& target) override {
-    const OrtDevice* device = nullptr;
-    for (const OrtDevice& d : kDevices) {
-      if (target.device == d.name) device = &d;
+    std::vector<std::string> available;
+    try {
+      available = Ort::GetAvailableProviders();
+    } catch (const Ort::Exception& e) {
+      return Status::Error(std::string("ONNX Runtime could not list its providers: ") + e.what());
     }
-    if (!device) {
-      return Status::Error("ONNX Runtime has no device '" + target.device +
-                           "'; use ort:cpu, ort:xnnpack or ort:dnnl");
+    const std::vector<OrtProviderRoute> routes = OrtProviderRoutes(available);
+    const auto found = std::find_if(routes.begin(), routes.end(),
+                                    [&](const OrtProviderRoute& r) { return r.device == target.device; });
+    if (found == routes.end() || !found->available) {
+      std::string offered;
+      for (const OrtProviderRoute& r : routes) {
+        if (r.available) offered += (offered.empty() ? "ort:" : ", ort:") + r.device;
+      }
+      return Status::Error("ONNX Runtime has no device '" + target.device + "' here" +
+                           (found == routes.end() ? "" : " (" + found->reason + ")") + "; use " + offered +
+                           " (`edgebench devices` lists them)");
     }
+    const OrtProviderRoute& route = *found;
     TargetOptions options(target);
     auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto opt = options.Choice("opt", "all", {"disable", "basic", "extended", "all"});
     // fallback=fail: the model must run wholly on the requested device (ORT's
     // session.disable_cpu_ep_fallback); ort:cpu always does.
     auto fallback = options.Choice("fallback", "allow", {"allow", "fail"});
+    // Every other option is the provider's own, passed as written for it to apply or refuse
+    // (docs/accelerators.md). The CPU provider has none; XNNPACK's reads only its thread count.
+    const bool takes_options = route.append != OrtAppend::kNone && route.append != OrtAppend::kXnnpack;
+    const std::map<std::string, std::string> provider_options =
+        takes_options ? options.TakeUnused() : std::map<std::string, std::string>{};
     for (const Status& s :
          {threads.status(), opt.status(), fallback.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
@@ -340,14 +345,23 @@ class OrtBackend : public Backend {
       // nodes after placement). Created and released before the measured session.
       // oneDNN's threads are OpenMP's, set before the provider's library (and OpenMP) loads,
       // which the placement probe below already does.
-      const bool dnnl = std::string(device->name) == "dnnl";
+      const bool dnnl = route.append == OrtAppend::kDnnl;
       if (dnnl) {
         if (Status applied = ApplyOpenMpThreads(threads.value()); !applied.ok()) return applied;
+      }
+      // The provider checks its options here, before any model is read: a misspelt one is
+      // refused with the provider's own message.
+      std::map<std::string, std::string> applied;
+      try {
+        Ort::SessionOptions check;
+        applied = AppendOrtProvider(check, route, threads.value(), provider_options);
+      } catch (const Ort::Exception& e) {
+        return Status::Error("target '" + target.text + "': " + route.provider + " refused its options: " + e.what());
       }
       std::optional<OrtLogCapture::Captured> probe;
       if (target.device != "cpu" && model_op_types.ok()) {
         try {
-          Ort::SessionOptions probe_options = MakeOptions(*device, 1, ORT_DISABLE_ALL, false);
+          Ort::SessionOptions probe_options = MakeOptions(route, 1, ORT_DISABLE_ALL, false, provider_options);
           probe = CreateSession(artifact, probe_options).second;
         } catch (const Ort::Exception& e) {
           // The measured session says why if it fails too; otherwise only the counts are lost.
@@ -355,11 +369,11 @@ class OrtBackend : public Backend {
               std::string("onnxruntime: the placement probe failed: ") + e.what());
         }
       }
-      Placement original = OriginalPlacement(target.device, model_op_types, probe);
+      Placement original = OriginalPlacement(target.device, route.provider, model_op_types, probe);
       const std::optional<std::string> left_on_cpu = CpuFallbackText(original, target.device);
 
-      Ort::SessionOptions so = MakeOptions(*device, threads.value(), OptLevel(opt.value()),
-                                           fail_on_fallback && target.device != "cpu");
+      Ort::SessionOptions so = MakeOptions(route, threads.value(), OptLevel(opt.value()),
+                                           fail_on_fallback && target.device != "cpu", provider_options);
       if (exposed) {
         // From memory, ORT looks for external weights (a .onnx.data beside the model) here.
         const std::string folder = std::filesystem::absolute(artifact.path).parent_path().string();
@@ -424,12 +438,14 @@ class OrtBackend : public Backend {
       std::map<std::string, std::string> effective = {
           {"threads", std::to_string(threads.value())}, {"opt", opt.value()}};
       if (fail_on_fallback) effective["fallback"] = "fail";
-      return std::unique_ptr<Session>(new OrtSession(std::move(*created.first), device->provider,
+      // The provider's own options as it reports it applied them.
+      for (const auto& [key, value] : applied) effective[key] = value;
+      return std::unique_ptr<Session>(new OrtSession(std::move(*created.first), route.provider,
                                                      std::move(placement), std::move(notes),
                                                      std::move(effective), target.profile_operators,
                                                      std::move(exposed)));
     } catch (const Ort::Exception& e) {
-      return Status::Error("ONNX Runtime (" + std::string(device->provider) +
+      return Status::Error("ONNX Runtime (" + route.provider +
                            ") could not create a session for '" + artifact.path + "': " + e.what());
     }
   }
@@ -442,25 +458,16 @@ class OrtBackend : public Backend {
                                : ORT_ENABLE_ALL;
   }
 
-  static Ort::SessionOptions MakeOptions(const OrtDevice& device, int threads,
-                                         GraphOptimizationLevel level, bool disable_cpu_fallback) {
+  static Ort::SessionOptions MakeOptions(const OrtProviderRoute& route, int threads, GraphOptimizationLevel level,
+                                         bool disable_cpu_fallback,
+                                         const std::map<std::string, std::string>& provider_options) {
     Ort::SessionOptions so;
     so.SetIntraOpNumThreads(threads);
     so.SetGraphOptimizationLevel(level);
     // Verbose during creation only, to read ORT's node placement.
     so.SetLogSeverityLevel(ORT_LOGGING_LEVEL_VERBOSE);
     if (disable_cpu_fallback) so.AddConfigEntry("session.disable_cpu_ep_fallback", "1");
-    if (std::string(device.name) == "xnnpack") {
-      // XNNPACK has its own thread pool; ORT's spinning pool would contend with it.
-      so.AddConfigEntry("session.intra_op.allow_spinning", "0");
-      so.AppendExecutionProvider("XNNPACK", {{"intra_op_num_threads", std::to_string(threads)}});
-    } else if (std::string(device.name) == "dnnl") {
-      OrtDnnlProviderOptions* dnnl = nullptr;
-      Ort::ThrowOnError(Ort::GetApi().CreateDnnlProviderOptions(&dnnl));
-      std::unique_ptr<OrtDnnlProviderOptions, void (*)(OrtDnnlProviderOptions*)> owned(
-          dnnl, Ort::GetApi().ReleaseDnnlProviderOptions);
-      so.AppendExecutionProvider_Dnnl(*dnnl);
-    }
+    AppendOrtProvider(so, route, threads, provider_options);
     return so;
   }
 
@@ -489,7 +496,7 @@ class OrtBackend : public Backend {
 
   // The model's own nodes by device, from its graph and a session with optimizations off
   // (`probe`, absent for ort:cpu). Unknown (absent fields) where they cannot tell.
-  static Placement OriginalPlacement(const std::string& device,
+  static Placement OriginalPlacement(const std::string& device, const std::string& provider,
                                      const Result<std::map<std::string, int>>& model_op_types,
                                      const std::optional<OrtLogCapture::Captured>& probe) {
     Placement placement;
@@ -503,10 +510,6 @@ class OrtBackend : public Backend {
       return placement;
     }
     if (!probe || probe->nodes_by_provider.empty()) return placement;
-    std::string provider;
-    for (const OrtDevice& d : kDevices) {
-      if (device == d.name) provider = d.provider;
-    }
     if (probe->nodes_by_provider.size() == 1) {
       // "All nodes placed on [X]": one provider took every node.
       const std::string only = OrtProviderToDevice(probe->nodes_by_provider.begin()->first);

@@ -1,6 +1,7 @@
 #include "backends/ort/ort_log.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 
 #include "core/log.h"
@@ -23,10 +24,14 @@ std::optional<std::pair<std::string, std::string>> ParseOrtPlacedNodeLine(
 }
 
 std::string OrtProviderToDevice(const std::string& provider) {
-  if (provider == "CPUExecutionProvider") return "cpu";
-  if (provider == "XnnpackExecutionProvider") return "xnnpack";
-  if (provider == "DnnlExecutionProvider") return "dnnl";
-  return provider;
+  static constexpr char kSuffix[] = "ExecutionProvider";
+  constexpr size_t kSuffixSize = sizeof(kSuffix) - 1;
+  std::string name = provider;
+  if (name.size() > kSuffixSize && name.compare(name.size() - kSuffixSize, kSuffixSize, kSuffix) == 0) {
+    name.resize(name.size() - kSuffixSize);
+  }
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
 }
 
 void OrtLogCapture::Begin() {

@@ -23,7 +23,8 @@ std::optional<std::pair<std::string, int>> ParseOrtPlacementLine(const std::stri
 std::optional<std::pair<std::string, std::string>> ParseOrtPlacedNodeLine(
     const std::string& message);
 
-// "XnnpackExecutionProvider" -> "xnnpack"; unknown providers keep their name.
+// A provider's target device: its name without "ExecutionProvider", in lower case
+// ("XnnpackExecutionProvider" -> "xnnpack", "CUDAExecutionProvider" -> "cuda").
 std::string OrtProviderToDevice(const std::string& provider);
 
 class OrtLogCapture {

@@ -1,0 +1,182 @@
+#include "backends/ort/ort_providers.h"
+
+#include <algorithm>
+#include <memory>
+#include <unordered_map>
+
+#include "backends/ort/ort_log.h"
+
+namespace edgebench {
+namespace {
+
+// Providers Ort::SessionOptions::AppendExecutionProvider(name, options) adds, by the name it takes.
+struct ByName {
+  const char* provider;
+  const char* api_name;
+};
+constexpr ByName kByName[] = {
+    {"QNNExecutionProvider", "QNN"},         {"OpenVINOExecutionProvider", "OpenVINO"},
+    {"SNPEExecutionProvider", "SNPE"},       {"WebGpuExecutionProvider", "WebGPU"},
+    {"VitisAIExecutionProvider", "VitisAI"}, {"CoreMLExecutionProvider", "CoreML"},
+    {"AzureExecutionProvider", "AZURE"},
+};
+
+OrtProviderRoute RouteFor(const std::string& provider) {
+  OrtProviderRoute route;
+  route.provider = provider;
+  route.device = OrtProviderToDevice(provider);
+  if (provider == "CPUExecutionProvider") route.append = OrtAppend::kNone;
+  if (provider == "XnnpackExecutionProvider") route.append = OrtAppend::kXnnpack;
+  if (provider == "DnnlExecutionProvider") route.append = OrtAppend::kDnnl;
+  if (provider == "CUDAExecutionProvider") route.append = OrtAppend::kCuda;
+  if (provider == "TensorrtExecutionProvider") route.append = OrtAppend::kTensorRt;
+  for (const ByName& b : kByName) {
+    if (provider == b.provider) {
+      route.append = OrtAppend::kByName;
+      route.api_name = b.api_name;
+    }
+  }
+  return route;
+}
+
+// Frees a string ONNX Runtime allocated with the default allocator.
+std::string TakeOrtString(char* text) {
+  const std::string copy = text ? text : "";
+  Ort::AllocatorWithDefaultOptions allocator;
+  if (text) allocator.Free(text);
+  return copy;
+}
+
+// Keys and values as the C API takes them.
+struct KeyValues {
+  explicit KeyValues(const std::map<std::string, std::string>& options) {
+    for (const auto& [key, value] : options) {
+      keys.push_back(key.c_str());
+      values.push_back(value.c_str());
+    }
+  }
+  std::vector<const char*> keys;
+  std::vector<const char*> values;
+};
+
+// What the provider reports for the keys the user passed (its string holds all its options).
+std::map<std::string, std::string> Applied(const std::map<std::string, std::string>& passed,
+                                           const std::string& reported) {
+  const std::map<std::string, std::string> all = ParseOrtOptionsString(reported);
+  std::map<std::string, std::string> applied;
+  for (const auto& [key, value] : passed) {
+    const auto it = all.find(key);
+    applied[key] = it == all.end() ? value : it->second;
+  }
+  return applied;
+}
+
+}  // namespace
+
+std::vector<OrtProviderRoute> OrtProviderRoutes(const std::vector<std::string>& available) {
+  std::vector<OrtProviderRoute> routes;
+  const auto has = [&](const std::string& p) {
+    return std::find(available.begin(), available.end(), p) != available.end();
+  };
+  for (const char* p : {"CPUExecutionProvider", "XnnpackExecutionProvider", "DnnlExecutionProvider"}) {
+    OrtProviderRoute route = RouteFor(p);
+    route.available = has(p);
+    if (!route.available) route.reason = std::string("this ONNX Runtime build has no ") + p;
+    routes.push_back(route);
+  }
+  for (const std::string& p : available) {
+    if (std::any_of(routes.begin(), routes.end(), [&](const OrtProviderRoute& r) { return r.provider == p; })) {
+      continue;
+    }
+    OrtProviderRoute route = RouteFor(p);
+    route.available = route.append != OrtAppend::kUnknown;
+    if (!route.available) {
+      route.reason = "this ONNX Runtime has " + p +
+                     "; edgebench cannot add it to a session yet (it takes neither options by name nor a V2 "
+                     "options object)";
+    }
+    routes.push_back(route);
+  }
+  return routes;
+}
+
+std::map<std::string, std::string> ParseOrtOptionsString(const std::string& text) {
+  std::map<std::string, std::string> options;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(';', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string pair = text.substr(start, end - start);
+    const size_t eq = pair.find('=');
+    if (eq != std::string::npos && eq > 0) options[pair.substr(0, eq)] = pair.substr(eq + 1);
+    start = end + 1;
+  }
+  return options;
+}
+
+std::map<std::string, std::string> AppendOrtProvider(Ort::SessionOptions& so, const OrtProviderRoute& route,
+                                                     int threads,
+                                                     const std::map<std::string, std::string>& provider_options) {
+  const OrtApi& api = Ort::GetApi();
+  const KeyValues kv(provider_options);
+  Ort::AllocatorWithDefaultOptions allocator;
+  switch (route.append) {
+    case OrtAppend::kNone:
+    case OrtAppend::kUnknown:
+      return {};
+    case OrtAppend::kXnnpack:
+      // XNNPACK has its own thread pool; ORT's spinning pool would contend with it.
+      so.AddConfigEntry("session.intra_op.allow_spinning", "0");
+      so.AppendExecutionProvider("XNNPACK", {{"intra_op_num_threads", std::to_string(threads)}});
+      return {};
+    case OrtAppend::kDnnl: {
+      OrtDnnlProviderOptions* raw = nullptr;
+      Ort::ThrowOnError(api.CreateDnnlProviderOptions(&raw));
+      std::unique_ptr<OrtDnnlProviderOptions, void (*)(OrtDnnlProviderOptions*)> owned(
+          raw, api.ReleaseDnnlProviderOptions);
+      if (!provider_options.empty()) {
+        Ort::ThrowOnError(api.UpdateDnnlProviderOptions(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
+      }
+      so.AppendExecutionProvider_Dnnl(*raw);
+      char* text = nullptr;
+      Ort::ThrowOnError(api.GetDnnlProviderOptionsAsString(raw, allocator, &text));
+      return Applied(provider_options, TakeOrtString(text));
+    }
+    case OrtAppend::kCuda: {
+      OrtCUDAProviderOptionsV2* raw = nullptr;
+      Ort::ThrowOnError(api.CreateCUDAProviderOptions(&raw));
+      std::unique_ptr<OrtCUDAProviderOptionsV2, void (*)(OrtCUDAProviderOptionsV2*)> owned(
+          raw, api.ReleaseCUDAProviderOptions);
+      if (!provider_options.empty()) {
+        Ort::ThrowOnError(api.UpdateCUDAProviderOptions(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
+      }
+      so.AppendExecutionProvider_CUDA_V2(*raw);
+      char* text = nullptr;
+      Ort::ThrowOnError(api.GetCUDAProviderOptionsAsString(raw, allocator, &text));
+      return Applied(provider_options, TakeOrtString(text));
+    }
+    case OrtAppend::kTensorRt: {
+      OrtTensorRTProviderOptionsV2* raw = nullptr;
+      Ort::ThrowOnError(api.CreateTensorRTProviderOptions(&raw));
+      std::unique_ptr<OrtTensorRTProviderOptionsV2, void (*)(OrtTensorRTProviderOptionsV2*)> owned(
+          raw, api.ReleaseTensorRTProviderOptions);
+      if (!provider_options.empty()) {
+        Ort::ThrowOnError(
+            api.UpdateTensorRTProviderOptions(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
+      }
+      so.AppendExecutionProvider_TensorRT_V2(*raw);
+      char* text = nullptr;
+      Ort::ThrowOnError(api.GetTensorRTProviderOptionsAsString(raw, allocator, &text));
+      return Applied(provider_options, TakeOrtString(text));
+    }
+    case OrtAppend::kByName: {
+      std::unordered_map<std::string, std::string> options(provider_options.begin(), provider_options.end());
+      so.AppendExecutionProvider(route.api_name, options);
+      // These providers do not report what they applied: the record holds the options as passed.
+      return provider_options;
+    }
+  }
+  return {};
+}
+
+}  // namespace edgebench
