@@ -14,6 +14,16 @@ LlmRoofline ComputeLlmRoofline(const LlmSessionInfo& session, const LlmSummary& 
     r.omitted = session.work_unknown.empty() ? "the model's work per token was not counted" : session.work_unknown;
     return r;
   }
+  // The machine limits are the CPU's: a device's requests are not set against them. An emulated
+  // device (lavapipe) is the CPU running the device's code, no device's speed at all.
+  if (const auto emulated = session.environment.find("emulated"); emulated != session.environment.end()) {
+    r.omitted = "emulated device (" + emulated->second + "): its latencies are not a device's";
+    return r;
+  }
+  if (const auto device = session.environment.find("device"); device != session.environment.end()) {
+    r.omitted = "ran on " + device->second + ": the machine limits measure the CPU's memory, not this device's";
+    return r;
+  }
   if (settings.serving()) {
     r.omitted = "serving load: requests join at different depths and steps mix them; the roofline is "
                 "computed for requests run one at a time or in lockstep";

@@ -22,7 +22,9 @@ TEST(LlamaCppBackend, InfoAndSessionInfo) {
   const BackendInfo info = backend->Info();
   EXPECT_EQ(info.name, "llamacpp");
   EXPECT_TRUE(info.devices.at(0).capabilities.language_model);
-  ASSERT_EQ(info.devices.size(), 1u);
+  // The CPU, then every other device ggml found, or one row saying why there is none.
+  ASSERT_GE(info.devices.size(), 2u);
+  EXPECT_EQ(info.devices[0].name, "cpu");
   EXPECT_TRUE(info.devices[0].available);
   auto s = LoadTiny(*backend, "llama-tiny.gguf");
   ASSERT_TRUE(s);
@@ -166,6 +168,76 @@ TEST(LlamaCppLog, FindsTheCpuVariant) {
   EXPECT_EQ(ParseCpuBackendVariant("load_backend: loaded CPU backend from /usr/lib/x/libggml-cpu-zen4.so"),
             "/usr/lib/x/libggml-cpu-zen4.so");
   EXPECT_FALSE(ParseCpuBackendVariant("llama_model_loader: loaded meta data").has_value());
+}
+
+TEST(LlamaCppLog, FindsTheOffloadedLayersAndAnEmulatedDevice) {
+  EXPECT_EQ(ParseOffloadedLayers("load_tensors: offloaded 5/5 layers to GPU"), "5/5 layers");
+  EXPECT_EQ(ParseOffloadedLayers("load_tensors: offloaded 0/17 layers to GPU"), "0/17 layers");
+  EXPECT_FALSE(ParseOffloadedLayers("load_tensors: CPU_Mapped model buffer size = 3.2 MiB").has_value());
+  EXPECT_EQ(GgmlDeviceEmulation("llvmpipe (LLVM 19.1.7, 256 bits)"), "lavapipe, Mesa's Vulkan on the CPU");
+  EXPECT_EQ(GgmlDeviceEmulation("NVIDIA GeForce RTX 4090"), "");
+  EXPECT_EQ(GgmlDeviceEmulation("Mali-G610"), "");
+  // Buffers and KV layers per device, as llama.cpp's load log has them.
+  const auto model = ParseBufferLine("load_tensors:      Vulkan0 model buffer size =     1.50 MiB");
+  ASSERT_TRUE(model.has_value());
+  EXPECT_EQ(model->device, "Vulkan0");
+  EXPECT_EQ(model->kind, "model");
+  EXPECT_DOUBLE_EQ(model->mib, 1.5);
+  EXPECT_EQ(ParseBufferLine("llama_kv_cache:        CPU KV buffer size =     0.25 MiB")->kind, "KV");
+  EXPECT_EQ(ParseBufferLine("sched_reserve: Vulkan_Host compute buffer size =     3.02 MiB")->device, "Vulkan_Host");
+  EXPECT_FALSE(ParseBufferLine("llama_kv_cache: size =    1.00 MiB (  2048 cells").has_value());
+  EXPECT_EQ(ParseKvLayerDevice("llama_kv_cache: layer   1: dev = Vulkan0"), "Vulkan0");
+  EXPECT_FALSE(ParseKvLayerDevice("llama_kv_cache: n_rot_k = 0").has_value());
+}
+
+TEST(LlamaCppBackend, ADeviceGgmlDidNotFindIsRefusedNamingTheOnesItDid) {
+  auto backend = MakeLlamaCppBackend();
+  auto missing = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cuda7").take(), {8, 1});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("llama.cpp has no device 'cuda7' here; ggml found llamacpp:"), std::string::npos)
+      << missing.error();
+  EXPECT_NE(missing.error().find("llamacpp:cpu"), std::string::npos) << missing.error();
+  // ngl= belongs to an accelerator: on the CPU it is an unknown option, not ignored.
+  auto ngl_on_cpu = backend->LoadLlm({TestModel("llama-tiny.gguf")}, ParseTarget("llamacpp:cpu?ngl=4").take(), {8, 1});
+  ASSERT_FALSE(ngl_on_cpu.ok());
+  EXPECT_NE(ngl_on_cpu.error().find("ngl"), std::string::npos) << ngl_on_cpu.error();
+}
+
+// On every device ggml found besides the CPU (Vulkan on Mesa's lavapipe in scripts/devroot's
+// root): all layers offloaded by default, ngl=1 a split, an emulated device said so.
+TEST(LlamaCppBackend, EveryOtherGgmlDeviceRunsWithItsLayersOffloaded) {
+  auto backend = MakeLlamaCppBackend();
+  int devices = 0;
+  for (const DeviceInfo& device : backend->Info().devices) {
+    if (device.name == "cpu" || !device.available) continue;
+    ++devices;
+    SCOPED_TRACE(device.name);
+    auto all = LoadTiny(*backend, "llama-tiny.gguf", "llamacpp:" + device.name + "?threads=1");
+    ASSERT_TRUE(all);
+    const LlmSessionInfo info = all->Info();
+    EXPECT_EQ(info.effective_options.at("ngl"), "999");
+    const std::string offload = info.environment.at("offload");
+    ASSERT_NE(offload.find(" layers"), std::string::npos) << offload;
+    const std::string total = offload.substr(offload.find('/') + 1);
+    EXPECT_EQ(offload.substr(0, offload.find('/')) + " layers", total) << "all layers offloaded: " << offload;
+    // The KV cache and the device's buffers, from llama.cpp's own accounting.
+    EXPECT_NE(info.environment.at("kv_layers").find(info.environment.at("device").substr(0, info.environment.at("device").find(':'))),
+              std::string::npos) << info.environment.at("kv_layers");
+    EXPECT_EQ(info.environment.count("buffers." + info.environment.at("device").substr(0, info.environment.at("device").find(':'))), 1u);
+    if (device.description.find("emulated") != std::string::npos) {
+      EXPECT_FALSE(info.environment.at("emulated").empty());
+    }
+    ASSERT_TRUE(all->ClearState().ok());
+    const std::vector<int32_t> prompt = {5, 17, 300, 42, 9, 1000, 77, 3};
+    auto first = all->Prefill({{0, prompt}});
+    ASSERT_TRUE(first.ok()) << first.error();
+    auto next = all->DecodeStep({{0, first.value()[0]}});
+    ASSERT_TRUE(next.ok()) << next.error();
+    auto split = LoadTiny(*backend, "llama-tiny.gguf", "llamacpp:" + device.name + "?threads=1&ngl=1");
+    ASSERT_TRUE(split);
+    EXPECT_EQ(split->Info().environment.at("offload").rfind("1/", 0), 0u) << split->Info().environment.at("offload");
+  }
+  if (devices == 0) GTEST_SKIP() << "ggml found no device besides the CPU here";
 }
 
 }  // namespace

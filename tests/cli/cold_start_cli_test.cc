@@ -68,9 +68,14 @@ TEST(ColdStartCli, AModelOnTmpfsCannotStartColdAndIsInvalidSayingSo) {
 }
 
 TEST(ColdStartCli, LlamaCppLoadsWithMmapOnAndOffAsAsked) {
-  auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
+  // A copy of its own beside the test models (on disk, not tmpfs): a test running at the same time
+  // that maps the shared model would keep its pages in the cache.
+  const std::string copy = TestModel("llama-tiny.gguf") + ".cold-" + std::to_string(::getpid()) + ".gguf";
+  std::filesystem::copy_file(TestModel("llama-tiny.gguf"), copy, std::filesystem::copy_options::overwrite_existing);
+  auto r = RunCommand(Executable() + " llm " + copy +
                       " -t 'llamacpp:cpu?threads=1&mmap=off,llamacpp:cpu?threads=1' --start cold --prompt 8 --gen 2"
                       " --repeat 1 --warmup 0 --allow-busy --format json 2>/dev/null");
+  std::filesystem::remove(copy);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto records = testing::JsonRecords(r.output);
   ASSERT_EQ(records.size(), 2u) << r.output;

@@ -137,5 +137,25 @@ TEST(LlmRoofline, IsOmittedWithTheReason) {
   EXPECT_GT(r.prefill_gflops, 0);
 }
 
+// The machine limits are the CPU's: a request on a device (lavapipe's Vulkan, a real GPU) gets no
+// share of them, and an emulated device says it is not a device's speed.
+TEST(LlmRoofline, ADevicesRequestsGetNoShareOfTheCpusLimits) {
+  LlmSettings settings;
+  const auto measured = Requests(3);
+  const MachineLimits limits = LlmMachineLimits();
+  LlmSessionInfo gpu = LlmSessionOfTheTest();
+  gpu.environment["device"] = "CUDA0: NVIDIA Jetson Orin";
+  const LlmRoofline on_gpu =
+      ComputeLlmRoofline(gpu, SummarizeLlm(measured, 100, settings), settings, measured, 100, &limits, "");
+  EXPECT_EQ(on_gpu.decode_share, 0);
+  EXPECT_NE(on_gpu.omitted.find("CUDA0: NVIDIA Jetson Orin"), std::string::npos) << on_gpu.omitted;
+  LlmSessionInfo lavapipe = gpu;
+  lavapipe.environment["emulated"] = "lavapipe, Mesa's Vulkan on the CPU";
+  const LlmRoofline emulated =
+      ComputeLlmRoofline(lavapipe, SummarizeLlm(measured, 100, settings), settings, measured, 100, &limits, "");
+  EXPECT_EQ(emulated.decode_share, 0);
+  EXPECT_NE(emulated.omitted.find("emulated device (lavapipe"), std::string::npos) << emulated.omitted;
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -5,6 +5,9 @@
 #include <llama.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -323,6 +326,38 @@ ggml_type CacheType(const std::string& name) {
   return GGML_TYPE_F16;
 }
 
+// "5.75 MiB", as llama.cpp counts its buffers.
+std::string FormatMib(double mib) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f MiB", mib);
+  return text;
+}
+
+// A ggml device's target name: its registry name in lower case ("CPU", "Vulkan0" -> "vulkan0").
+std::string GgmlTargetName(ggml_backend_dev_t device) {
+  if (ggml_backend_dev_type(device) == GGML_BACKEND_DEVICE_TYPE_CPU) return "cpu";
+  std::string name = ggml_backend_dev_name(device);
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+// The ggml device a target names, or nullptr.
+ggml_backend_dev_t FindGgmlDevice(const std::string& target_device) {
+  for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+    ggml_backend_dev_t device = ggml_backend_dev_get(i);
+    if (GgmlTargetName(device) == target_device) return device;
+  }
+  return nullptr;
+}
+
+std::string GgmlDeviceNames() {
+  std::string names;
+  for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+    names += (names.empty() ? "llamacpp:" : ", llamacpp:") + GgmlTargetName(ggml_backend_dev_get(i));
+  }
+  return names.empty() ? "none" : names;
+}
+
 class LlamaCppBackend : public Backend {
  public:
   LlamaCppBackend() { log_.Install(); }
@@ -340,6 +375,34 @@ class LlamaCppBackend : public Backend {
                             "ggml CPU backend" + (variant.empty() ? std::string() : " (" + variant + ")"),
                             cpu, cpu ? "" : "ggml found no CPU backend to load", "",
                             {.language_model = true, .matrix_probe = true}});
+    // Every other device ggml's registry found (its backends are libraries of their own, loaded
+    // by ggml_backend_load_all): a GPU, an integrated GPU or an accelerator.
+    bool other = false;
+    for (size_t i = 0; i < ggml_backend_dev_count(); ++i) {
+      ggml_backend_dev_t device = ggml_backend_dev_get(i);
+      if (ggml_backend_dev_type(device) == GGML_BACKEND_DEVICE_TYPE_CPU) continue;
+      other = true;
+      const std::string description = ggml_backend_dev_description(device);
+      const std::string emulated = GgmlDeviceEmulation(description);
+      info.devices.push_back({GgmlTargetName(device),
+                              std::string(ggml_backend_reg_name(ggml_backend_dev_backend_reg(device))) + " device " +
+                                  ggml_backend_dev_name(device) + ": " + description +
+                                  (emulated.empty() ? "" : " (emulated: " + emulated + ")"),
+                              true, "", "", {.language_model = true}});
+    }
+    if (!other) {
+      // ggml's Vulkan backend lists GPUs only: a Vulkan driver that runs on the CPU (Mesa's
+      // lavapipe) is hidden unless GGML_VK_VISIBLE_DEVICES names it.
+      const bool vulkan = ggml_backend_reg_by_name("Vulkan") != nullptr;
+      info.devices.push_back(
+          {"gpu", "", false,
+           vulkan ? "ggml's Vulkan backend is loaded and found no GPU; it hides Vulkan devices that run on the CPU "
+                    "(Mesa's lavapipe) unless GGML_VK_VISIBLE_DEVICES names them: GGML_VK_VISIBLE_DEVICES=0 "
+                    "shows the first (docs/accelerators.md)"
+                  : "ggml found no GPU or accelerator device: its GPU backends are libraries of their own "
+                    "(Debian: libggml0-backend-vulkan, with a Vulkan driver; docs/accelerators.md)",
+           "", {.language_model = true}});
+    }
     return info;
   }
 
@@ -359,10 +422,21 @@ class LlamaCppBackend : public Backend {
 
   Result<std::unique_ptr<LlmSession>> LoadLlm(const Artifact& artifact, const Target& target,
                                               const LlmLoadHints& hints) override {
-    if (target.device != "cpu") {
-      return Status::Error("llama.cpp has no device '" + target.device + "' here; use llamacpp:cpu");
+    EnsureInit();
+    ggml_backend_dev_t device = FindGgmlDevice(target.device);
+    if (device == nullptr) {
+      return Status::Error("llama.cpp has no device '" + target.device + "' here; ggml found " + GgmlDeviceNames() +
+                           " (`edgebench devices` says why one is missing)");
+    }
+    const bool on_cpu = target.device == "cpu";
+    if (!on_cpu && !hints.mmproj.empty()) {
+      return Status::Error(target.text + " with images: edgebench runs a vision tower on the CPU only so far "
+                           "(libmtmd would put it on the device unchecked); use llamacpp:cpu for --image");
     }
     TargetOptions options(target);
+    // ngl: the layers offloaded to the device (llama.cpp's n_gpu_layers; all of them by default,
+    // as llama-bench's -ngl 99). On the CPU there is nothing to offload to.
+    auto ngl = on_cpu ? Result<int>(0) : options.Int("ngl", 999, 0, 999);
     auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto batch = options.Int("batch", 2048, 1, 1 << 20);
     auto ubatch = options.Int("ubatch", 512, 1, 1 << 20);
@@ -375,7 +449,7 @@ class LlamaCppBackend : public Backend {
     // projector, its images' tokens, known once the projector is loaded), rounded up to 256.
     auto ctx = options.Int("ctx", 256, 1, 1 << 24);
     int64_t vision_image_tokens = 0;
-    for (const Status& s : {threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
+    for (const Status& s : {ngl.status(), threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
                             mmap.status(), ctx.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
     }
@@ -387,7 +461,13 @@ class LlamaCppBackend : public Backend {
     std::lock_guard<std::mutex> lock(mutex_);
     log_.TakeErrors();
     llama_model_params model_params = llama_model_default_params();
-    model_params.n_gpu_layers = 0;
+    // The target's device only: with a GPU backend loaded, llama.cpp would otherwise use every
+    // device it finds, and offload a CPU model's large batches to one (op_offload). An empty
+    // list keeps llamacpp:cpu on the CPU; llamacpp:vulkan0 gets that device and the CPU.
+    ggml_backend_dev_t devices[] = {on_cpu ? nullptr : device, nullptr};
+    model_params.devices = devices;
+    model_params.n_gpu_layers = static_cast<int32_t>(ngl.value());
+    log_.TakePlacement();
     // llama.cpp reads the file instead where it cannot map it: the record holds what ran.
     const bool use_mmap = mmap.value() == "on" && llama_supports_mmap();
     // Set either way (llama-bench's default is mmap=1): the record then says what ran, not what
@@ -512,6 +592,39 @@ class LlamaCppBackend : public Backend {
                              "=" + std::to_string(ran));
       }
     }
+    if (!on_cpu) {
+      // Where the layers, the KV cache and the buffers went, from llama.cpp's own accounting
+      // ("offloaded 2/3 layers to GPU", "Vulkan0 KV buffer size = 0.50 MiB").
+      const LlamaPlacementLog placed = log_.TakePlacement();
+      info.environment["device"] = std::string(ggml_backend_dev_name(device)) + ": " +
+                                            ggml_backend_dev_description(device);
+      info.environment["offload"] = placed.offload.empty() ? "llama.cpp did not say" : placed.offload;
+      if (const char* visible = std::getenv("GGML_VK_VISIBLE_DEVICES")) {
+        info.environment["GGML_VK_VISIBLE_DEVICES"] = visible;
+      }
+      std::string kv_layers;
+      for (const auto& [on, layers] : placed.kv_layers) {
+        kv_layers += (kv_layers.empty() ? "" : ", ") + on + " " + std::to_string(layers);
+      }
+      if (!kv_layers.empty()) info.environment["kv_layers"] = kv_layers;
+      for (const auto& [on, kinds] : placed.buffers_mib) {
+        std::string text;
+        for (const auto& [kind, mib] : kinds) {
+          text += (text.empty() ? "" : ", ") + kind + " " + FormatMib(mib);
+        }
+        info.environment["buffers." + on] = text;
+      }
+      const std::string emulated = GgmlDeviceEmulation(ggml_backend_dev_description(device));
+      if (!emulated.empty()) {
+        info.environment["emulated"] = emulated;
+        info.notes.push_back("emulated: " + emulated + ": the latencies are this machine's CPU running the device's "
+                             "code, not a device's");
+      }
+      size_t free_bytes = 0, total_bytes = 0;
+      ggml_backend_dev_memory(device, &free_bytes, &total_bytes);
+      info.environment["device_memory"] = std::to_string(total_bytes - std::min(free_bytes, total_bytes)) +
+                                                   " of " + std::to_string(total_bytes) + " bytes in use after load";
+    }
     info.effective_options = {{"threads", std::to_string(threads.value())},
                               {"batch", std::to_string(effective_batch)},
                               {"ubatch", std::to_string(effective_ubatch)},
@@ -519,6 +632,7 @@ class LlamaCppBackend : public Backend {
                               {"kv", kv.value()},
                               {"mmap", use_mmap ? "on" : "off"},
                               {"ctx", std::to_string(info.context_size)}};
+    if (!on_cpu) info.effective_options["ngl"] = std::to_string(ngl.value());
     if (past_training) info.notes.push_back(PastTrainingContext(needed_per_sequence, trained, artifact.path) + " (ctx= asked for it)");
     if (mmap.value() == "on" && !use_mmap) {
       info.notes.push_back("mmap=on was asked; this llama.cpp build cannot map files and read the model instead (mmap=off)");

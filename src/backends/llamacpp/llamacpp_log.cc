@@ -5,6 +5,7 @@
 #include <mtmd-helper.h>
 #endif
 
+#include <cstdlib>
 #include <regex>
 
 #include "core/log.h"
@@ -24,6 +25,34 @@ std::optional<std::string> ParseVisionBackend(const std::string& line) {
   std::smatch match;
   if (std::regex_search(line, match, kUsing)) return match[1].str();
   return std::nullopt;
+}
+
+std::optional<std::string> ParseOffloadedLayers(const std::string& line) {
+  static const std::regex kOffloaded(R"(offloaded (\d+)/(\d+) layers to GPU)");
+  std::smatch match;
+  if (std::regex_search(line, match, kOffloaded)) return match[1].str() + "/" + match[2].str() + " layers";
+  return std::nullopt;
+}
+
+std::optional<LlamaBufferLine> ParseBufferLine(const std::string& line) {
+  static const std::regex kBuffer(R"((\S+)\s+(model|KV|compute|output) buffer size =\s*([0-9.]+) MiB)");
+  std::smatch match;
+  if (!std::regex_search(line, match, kBuffer)) return std::nullopt;
+  return LlamaBufferLine{match[1].str(), match[2].str(), std::strtod(match[3].str().c_str(), nullptr)};
+}
+
+std::optional<std::string> ParseKvLayerDevice(const std::string& line) {
+  static const std::regex kLayer(R"(llama_kv_cache: layer\s+\d+: dev = (\S+))");
+  std::smatch match;
+  if (std::regex_search(line, match, kLayer)) return match[1].str();
+  return std::nullopt;
+}
+
+std::string GgmlDeviceEmulation(const std::string& description) {
+  // Mesa's software Vulkan driver names its device after the llvmpipe rasterizer it runs on.
+  if (description.find("llvmpipe") != std::string::npos) return "lavapipe, Mesa's Vulkan on the CPU";
+  if (description.find("SwiftShader") != std::string::npos) return "SwiftShader, Google's Vulkan on the CPU";
+  return "";
 }
 
 void LlamaLog::Install() {
@@ -47,6 +76,9 @@ void LlamaLog::OnMessage(ggml_log_level level, const char* text, void* user_data
 void LlamaLog::Line(ggml_log_level level, const std::string& line) {
   if (auto variant = ParseCpuBackendVariant(line)) cpu_variant_ = *variant;
   if (auto backend = ParseVisionBackend(line)) vision_backend_ = *backend;
+  if (auto offload = ParseOffloadedLayers(line)) placement_.offload = *offload;
+  if (auto buffer = ParseBufferLine(line)) placement_.buffers_mib[buffer->device][buffer->kind] += buffer->mib;
+  if (auto kv = ParseKvLayerDevice(line)) ++placement_.kv_layers[*kv];
   if (line.find("unsupported operators") != std::string::npos || line.find("list of unsupported ops") != std::string::npos ||
       line.find("falling back to CPU") != std::string::npos) {
     vision_warnings_.push_back(TrimBlanks(line));
@@ -73,6 +105,13 @@ std::vector<std::string> LlamaLog::TakeVisionWarnings() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::string> taken;
   taken.swap(vision_warnings_);
+  return taken;
+}
+
+LlamaPlacementLog LlamaLog::TakePlacement() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  LlamaPlacementLog taken;
+  std::swap(taken, placement_);
   return taken;
 }
 
