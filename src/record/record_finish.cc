@@ -71,6 +71,15 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
     r.tensor_roofline = ComputeTensorRoofline(*r.work, r.summary, r.backend + ":" + r.device,
                                               TargetThreads(r.effective_target), &r.placement,
                                               r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
+    // An emulated device (PoCL's OpenCL, lavapipe's Vulkan) is the CPU running the device's code:
+    // its latencies are kept, but they are no device's share of any roof.
+    for (const std::string& note : r.notes) {
+      if (note.rfind("emulated: ", 0) == 0) {
+        r.tensor_roofline = {};
+        r.tensor_roofline.omitted = "emulated device (" + note.substr(10, note.find(": ", 10) - 10) +
+                                    "): its latencies are not a device's";
+      }
+    }
   }
   for (const RecordSection& section : RecordSections()) {
     if (!section.mode && section.finish) section.finish(r, scenario);

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -68,6 +69,27 @@ TEST(OpenCvBackend, MobileNetReproducesEagerPyTorch) {
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0].name, session->signature().outputs[0].name);
   EXPECT_LT(MaxAbsDiff(outputs[0], expected), 1e-4);
+}
+
+// OpenCL on PoCL (scripts/devroot.packages): OpenCV takes a CPU's OpenCL device only when told
+// to, before its OpenCL runtime starts (this test's process: ctest runs each test alone). The
+// net reproduces PyTorch there, and the session says the device is the CPU running OpenCL.
+TEST(OpenCvBackend, OpenClOnACpuPlatformRunsAndIsLabelledEmulated) {
+  ::setenv("OPENCV_OPENCL_DEVICE", ":CPU:", 1);
+  ::setenv("OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES", "1", 1);
+  const BackendInfo info = MakeOpenCvBackend()->Info();
+  if (!info.devices[1].available) GTEST_SKIP() << "no OpenCL platform on the CPU here: " << info.devices[1].reason;
+  EXPECT_NE(info.devices[1].description.find("(emulated: "), std::string::npos) << info.devices[1].description;
+  auto session = LoadOrDie(kMobileNet, "opencv:opencl");
+  ASSERT_TRUE(session);
+  const auto outputs = RunOnce(*session, Reference("mobilenet-tiny-test", "input"));
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_LT(MaxAbsDiff(outputs[0], Reference("mobilenet-tiny-test", "output")), 1e-3);
+  EXPECT_FALSE(session->effective_options().at("opencl_device").empty());
+  const auto notes = session->notes();
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(),
+                          [](const std::string& n) { return n.rfind("emulated: ", 0) == 0; }))
+      << ::testing::PrintToString(notes);
 }
 
 TEST(OpenCvBackend, RunsTheBatchPrepareAsksFor) {

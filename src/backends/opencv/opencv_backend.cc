@@ -11,6 +11,7 @@
 #include <opencv2/core/utility.hpp>
 #include <opencv2/dnn.hpp>
 
+#include "backends/opencv/opencv_opencl.h"
 #include "backends/opencv/opencv_profile.h"
 #include "core/model_ops.h"
 #include "core/onnx_graph_reader.h"
@@ -127,7 +128,13 @@ std::string OpenCvMissingReason(const OpenCvDevice& device) {
     return head + " (cv::ocl::haveOpenCL() is false: no OpenCL platform or device was found; install "
                   "the GPU's OpenCL ICD)";
   }
-  return head + " (OpenCL device '" + cv::ocl::Device::getDefault().name() +
+  const std::string name = cv::ocl::Device::getDefault().name();
+  if (name.empty()) {
+    return head + " (OpenCV's default OpenCL device is a GPU and there is none; an OpenCL platform on the CPU "
+                  "(PoCL) needs OPENCV_OPENCL_DEVICE=:CPU: and OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES=1; "
+                  "docs/accelerators.md)";
+  }
+  return head + " (OpenCL device '" + name +
          "': OpenCV's DNN takes OpenCL on Intel GPUs only unless OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES=1)";
 }
 
@@ -434,6 +441,13 @@ class OpenCvSession : public Session {
     effective_["target"] = OpenCvTargetName(settings_.target);
     effective_["fusion"] = settings_.fusion ? "on" : "off";
     effective_["winograd"] = settings_.winograd ? "on" : "off";
+    if (settings_.target == cv::dnn::DNN_TARGET_OPENCL || settings_.target == cv::dnn::DNN_TARGET_OPENCL_FP16) {
+      effective_["opencl_device"] = OpenClDeviceText();
+      if (const std::string emulated = OpenClEmulation(); !emulated.empty()) {
+        notes_.push_back("emulated: " + emulated + ": the latencies are this machine's CPU running the device's "
+                         "kernels, not a device's");
+      }
+    }
     const int threads = cv::getNumThreads();
     effective_["threads"] = std::to_string(threads);
     notes_.push_back("threads=" + std::to_string(threads) + " (" +
@@ -582,6 +596,12 @@ class OpenCvBackend : public Backend {
       const auto targets = cv::dnn::getAvailableTargets(static_cast<cv::dnn::Backend>(d.backend));
       device.available = std::find(targets.begin(), targets.end(), d.target) != targets.end();
       if (!device.available) device.reason = OpenCvMissingReason(d);
+      if (device.available && d.target == cv::dnn::DNN_TARGET_OPENCL) {
+        device.description += " on " + OpenClDeviceText();
+        if (const std::string emulated = OpenClEmulation(); !emulated.empty()) {
+          device.description += " (emulated: " + emulated + ")";
+        }
+      }
       info.devices.push_back(device);
     }
     return info;

@@ -1,0 +1,83 @@
+// Accelerators on the build root's software devices (docs/accelerators.md): llama.cpp on Vulkan
+// (Mesa's lavapipe) and OpenCV DNN on OpenCL (PoCL), run by the tool as a user runs them. Their
+// records say where the model ran, label the device emulated and give it no roofline share.
+// Each test skips where `edgebench devices` lists no such device (a build without the packages).
+#include <gtest/gtest.h>
+
+#include "../test_util.h"
+#include "backends/build_config.h"
+
+namespace edgebench {
+namespace {
+
+using nlohmann::json;
+using testing::Executable;
+using testing::RunCommand;
+using testing::TestModel;
+
+// The line `edgebench devices` prints for TARGET with ENV set, or "" when it lists none.
+std::string AcceleratorDevicesLine(const std::string& env, const std::string& target) {
+  const auto r = RunCommand(env + " " + Executable() + " devices 2>&1");
+  size_t at = r.output.find("\n" + target + " ");
+  if (at == std::string::npos) return "";
+  const size_t end = r.output.find('\n', at + 1);
+  return r.output.substr(at + 1, end - at - 1);
+}
+
+std::string EmulatedRecordNotes(const json& record) {
+  std::string text;
+  for (const json& n : record.value("notes", json::array())) text += n.get<std::string>() + "\n";
+  return text;
+}
+
+TEST(AcceleratorsCli, LlamaCppOnLavapipeOffloadsAsAskedAndSaysItIsEmulated) {
+  if (!EDGEBENCH_WITH_LLAMACPP) GTEST_SKIP() << "built without llama.cpp";
+  const std::string env = "GGML_VK_VISIBLE_DEVICES=0";
+  const std::string line = AcceleratorDevicesLine(env, "llamacpp:vulkan0");
+  if (line.find(" yes ") == std::string::npos) GTEST_SKIP() << "no Vulkan device for ggml here: " << line;
+  ASSERT_NE(line.find("(emulated: lavapipe"), std::string::npos) << line;
+  const auto r = RunCommand(env + " " + Executable() + " llm " + TestModel("llama-tiny.gguf") +
+                            " -t 'llamacpp:vulkan0?ngl=2&threads=1' --prompt 8 --gen 4 --repeat 2 --warmup 0"
+                            " --allow-busy --format jsonl 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = testing::JsonLineRecords(r.output);
+  ASSERT_EQ(records.size(), 1u) << r.output;
+  const json& record = records[0];
+  ASSERT_EQ(record["status"], "ok") << record["failure"];
+  EXPECT_NE(record["config"]["effective_target"].get<std::string>().find("ngl=2"), std::string::npos)
+      << record["config"]["effective_target"];
+  const json& placed = record["llm"]["runtime_environment"];
+  EXPECT_EQ(placed["offload"], "2/3 layers") << placed;
+  EXPECT_NE(placed["kv_layers"].get<std::string>().find("Vulkan0"), std::string::npos) << placed;
+  EXPECT_TRUE(placed.contains("buffers.Vulkan0")) << placed;
+  EXPECT_EQ(placed["GGML_VK_VISIBLE_DEVICES"], "0") << placed;
+  EXPECT_NE(EmulatedRecordNotes(record).find("emulated: lavapipe"), std::string::npos) << EmulatedRecordNotes(record);
+  EXPECT_EQ(record["llm"]["summary"]["roofline"]["omitted"].get<std::string>().rfind("emulated device (lavapipe", 0),
+            0u)
+      << record["llm"]["summary"]["roofline"];
+}
+
+TEST(AcceleratorsCli, OpenCvOnPoclRunsAndItsRecordHasNoRooflineShare) {
+  if (!EDGEBENCH_WITH_OPENCV) GTEST_SKIP() << "built without OpenCV";
+  const std::string env = "OPENCV_OPENCL_DEVICE=:CPU: OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES=1";
+  const std::string line = AcceleratorDevicesLine(env, "opencv:opencl");
+  if (line.find(" yes ") == std::string::npos) GTEST_SKIP() << "no OpenCL platform for OpenCV here: " << line;
+  ASSERT_NE(line.find("(emulated: "), std::string::npos) << line;
+  const auto r = RunCommand(env + " " + Executable() + " run " + std::string(EDGEBENCH_SOURCE_DIR) +
+                            "/tests/models/torch/mobilenet-tiny-test.onnx --dim '*=1' -t opencv:opencl"
+                            " --warmup 2 --min-queries 5 --min-duration 0 --allow-busy --format jsonl 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = testing::JsonLineRecords(r.output);
+  ASSERT_EQ(records.size(), 1u) << r.output;
+  const json& record = records[0];
+  ASSERT_EQ(record["status"], "ok") << record["failure"];
+  EXPECT_NE(record["config"]["effective_target"].get<std::string>().find("opencl_device="), std::string::npos)
+      << record["config"]["effective_target"];
+  EXPECT_NE(EmulatedRecordNotes(record).find("emulated: PoCL"), std::string::npos) << EmulatedRecordNotes(record);
+  ASSERT_TRUE(record.contains("roofline")) << record.dump().substr(0, 2000);
+  EXPECT_EQ(record["roofline"]["omitted"].get<std::string>().rfind("emulated device (PoCL", 0), 0u)
+      << record["roofline"];
+}
+
+}  // namespace
+}  // namespace edgebench
