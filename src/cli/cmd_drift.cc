@@ -43,6 +43,7 @@ namespace {
 struct DriftCommandOptions {
   std::string model;
   std::string target;  // empty: ort:cpu, or llamacpp:cpu for GGUF models
+  std::string candidate_target;  // GGUF: where the candidates run; empty: --target
   std::string format = "table";
   // A store: a record per side; GGUF: also one JSON line per candidate in token_drift.jsonl.
   std::string out_store;
@@ -131,8 +132,19 @@ int RunDrift(const DriftCommandOptions& o, CommandContext& context) {
   auto done_keys = ResumedCaseKeys(o.resume, o.out_store, "drift");
   if (!done_keys.ok()) return fail(done_keys.error());
   const ModePlanContext plan_context{context.registry, monitor.value().settings, context.executable, WorkerLogArgs()};
+  std::optional<Target> candidate_target;
+  if (!o.candidate_target.empty()) {
+    if (!gguf) {
+      return fail("--candidate-target: GGUF language models only so far (a tensor drift runs both sides on --target)");
+    }
+    auto parsed = ParseTargetList(o.candidate_target);
+    if (!parsed.ok()) return fail(parsed.error());
+    if (parsed.value().size() != 1) return fail("--candidate-target: one target");
+    candidate_target = parsed.value().front();
+  }
   if (gguf) {
     TokenDriftOptions t = TokenDriftOptionsOf(o.plan, sides.value(), target, plan_context);
+    t.candidate_target = candidate_target;
     t.format = o.format;
     t.out_store = o.out_store;
     t.cooldown = monitor.value().cooldown;
@@ -248,6 +260,9 @@ void AddDriftCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("model", o->model, "the model whose variants --reference and --candidate name (optional with files)");
   AddModeFlags(cmd, o->plan);
   cmd->add_option("-t,--target", o->target, "where both run (one target; default ort:cpu, llamacpp:cpu for GGUF)");
+  cmd->add_option("--candidate-target", o->candidate_target,
+                  "GGUF: where the candidates run, the reference staying on --target (an accelerator's drift "
+                  "against the CPU: the same file as reference and candidate)");
   cmd->add_option("-f,--format", o->format, "table or json")->capture_default_str();
   cmd->add_option("-o,--out", o->out_store,
                   "append one record per side (scenario \"drift\") to DIR/results.jsonl; GGUF: one JSON line per "

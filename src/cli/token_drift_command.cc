@@ -188,8 +188,17 @@ int RunTokenDrift(const TokenDriftOptions& o, CommandContext& context) {
   }
   if (o.format == "table") {
     std::cout << "Per-token drift from " << o.reference << " (" << ref.description << ") on "
-              << reference->effective_target << "\n"
-              << "Prompts: " << prompts_description << "; " << positions << " positions scored\n"
+              << reference->effective_target << "\n";
+    if (o.candidate_target) {
+      // The candidates ran elsewhere (--candidate-target): the drift includes the device's own.
+      for (const Row& row : rows) {
+        if (row.record.token_drift && !row.record.token_drift->is_reference) {
+          std::cout << "Candidates on " << row.record.effective_target << "\n";
+          break;
+        }
+      }
+    }
+    std::cout << "Prompts: " << prompts_description << "; " << positions << " positions scored\n"
               << "Definitions: llama-perplexity --kl-divergence (KLD in nats; Δp on the next token of the text)\n";
     if (random_weights) std::cout << kRandomWeightsNote << "\n";
     std::cout << "\n";

@@ -80,6 +80,7 @@ Result<TokenDriftPlanRequest> TokenDriftRequestFrom(const TokenDriftOptions& o, 
   request.reference = o.reference;
   request.candidates = o.candidates;
   request.target = o.target;
+  request.candidate_target = o.candidate_target;
   request.prompt_texts = prompts.value().texts;
   request.random_prompts = o.random_prompts;
   request.max_tokens = o.max_tokens;

@@ -19,7 +19,8 @@ namespace edgebench {
 struct TokenDriftOptions {
   std::string reference;                // GGUF path
   std::vector<std::string> candidates;  // GGUF paths, compared with the reference one by one
-  Target target = {"llamacpp:cpu", "llamacpp", "cpu", {}};  // the same for every model, options included
+  Target target = {"llamacpp:cpu", "llamacpp", "cpu", {}};  // the reference's, and the candidates' unless below
+  std::optional<Target> candidate_target;  // the candidates' (an accelerator against the CPU reference)
   // Prompts: a text file, one prompt per line (empty lines skipped); else `random_prompts`
   // seeded token sequences of max_tokens tokens when above 0; else a built-in set of English
   // sentences.
@@ -48,6 +49,8 @@ struct TokenDriftPlanRequest {
   std::string reference;                // GGUF path
   std::vector<std::string> candidates;  // GGUF paths
   Target target;  // parsed from --target (a llamacpp one)
+  // --candidate-target: where the candidates run (the reference stays on `target`); unset: `target`.
+  std::optional<Target> candidate_target;
   std::vector<std::string> prompt_texts;  // empty: random_prompts seeded sequences
   int64_t random_prompts = 0;
   int64_t max_tokens = 128;

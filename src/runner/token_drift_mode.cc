@@ -67,7 +67,7 @@ class TokenDriftSession {
     };
     if (side != Side::kReference && !reference_) {
       // The reference's own case was not run here (resumed): run it again, without a record.
-      TokenLogitsResult reference = RunSide("reference", request_.reference, nullptr, {});
+      TokenLogitsResult reference = RunSide("reference", request_.reference, request_.target, nullptr, {});
       if (reference.status != "ok") {
         StopOn(reference);
         const CaseStatus status = ParseCaseStatus(reference.status).value_or(CaseStatus::kFailed);
@@ -76,7 +76,7 @@ class TokenDriftSession {
       reference_ = std::move(reference);
     }
     WorkerOutcome worker;
-    TokenLogitsResult result = RunSide(d.role, model, &worker, on_message);
+    TokenLogitsResult result = RunSide(d.role, model, spec.target, &worker, on_message);
     r.signal = worker.signal;
     r.monitor = AnswerMonitor(worker, spec.monitor);
     if (!result.effective_target.empty()) r.effective_target = result.effective_target;
@@ -101,12 +101,12 @@ class TokenDriftSession {
   const std::string& stop_reason() const { return stop_reason_; }
 
  private:
-  TokenLogitsResult RunSide(const std::string& role, const std::string& model, WorkerOutcome* worker_out,
-                            const WorkerMessageCallback& on_message) {
+  TokenLogitsResult RunSide(const std::string& role, const std::string& model, const Target& target,
+                            WorkerOutcome* worker_out, const WorkerMessageCallback& on_message) {
     TokenLogitsRequest request;
     request.role = role;
     request.model = model;
-    request.target = request_.target;
+    request.target = target;
     request.logits_file = directory_->File();
     request.prompt_texts = request_.prompt_texts;
     request.random_prompts = request_.random_prompts;
@@ -114,7 +114,7 @@ class TokenDriftSession {
     request.seed = request_.seed;
     TokenLogitsResult failed;
     failed.model = model;
-    failed.effective_target = request_.target.text;
+    failed.effective_target = target.text;
     return AskWorker(request_.executable, TokenLogitsRequestToJson(request), request_.timeout_ms, request_.worker_args,
                      request_.case_memory_mb, on_message, TokenLogitsResultFromJson, std::move(failed),
                      worker_out ? &request_.monitor : nullptr, worker_out);
@@ -174,7 +174,9 @@ Result<std::vector<PlannedCase>> PlanTokenDriftCases(const TokenDriftPlanRequest
     spec.artifact = path;
     spec.artifact_sha256 = side == Side::kCandidate ? digest_of(path) : reference_sha;
     spec.variant = side == Side::kReference ? "logits" : side == Side::kItself ? "itself" : "";
-    spec.target = request.target;
+    // A candidate may run on another target than the reference (an accelerator against the CPU):
+    // the same file there shows the device's own drift.
+    spec.target = side == Side::kCandidate && request.candidate_target ? *request.candidate_target : request.target;
     spec.scenario = ModeScenarioName(CaseKind::kDrift);
     spec.settings.seed = request.seed;
     spec.monitor = request.monitor;

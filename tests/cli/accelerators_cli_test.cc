@@ -57,6 +57,31 @@ TEST(AcceleratorsCli, LlamaCppOnLavapipeOffloadsAsAskedAndSaysItIsEmulated) {
       << record["llm"]["summary"]["roofline"];
 }
 
+// Token drift of the same GGUF on lavapipe against the CPU (--candidate-target): the candidate's
+// row runs on the device, and a model at F16 drifts little there but is compared, not assumed.
+TEST(AcceleratorsCli, TokenDriftOfADeviceAgainstTheCpuRunsTheCandidateThere) {
+  if (!EDGEBENCH_WITH_LLAMACPP) GTEST_SKIP() << "built without llama.cpp";
+  const std::string env = "GGML_VK_VISIBLE_DEVICES=0";
+  const std::string line = AcceleratorDevicesLine(env, "llamacpp:vulkan0");
+  if (line.find(" yes ") == std::string::npos) GTEST_SKIP() << "no Vulkan device for ggml here: " << line;
+  const std::string model = TestModel("llama-tiny.gguf");
+  const auto r = RunCommand(env + " " + Executable() + " drift --reference " + model + " --candidate " + model +
+                            " -t 'llamacpp:cpu?threads=1' --candidate-target 'llamacpp:vulkan0?threads=1'"
+                            " --random-prompts 1 --max-tokens 8 --format json 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto rows = testing::JsonLineRecords(r.output);
+  ASSERT_EQ(rows.size(), 2u) << r.output;  // the reference against itself, then the candidate
+  EXPECT_EQ(rows[0]["target"].get<std::string>().rfind("llamacpp:cpu", 0), 0u) << rows[0]["target"];
+  EXPECT_EQ(rows[1]["target"].get<std::string>().rfind("llamacpp:vulkan0", 0), 0u) << rows[1]["target"];
+  ASSERT_TRUE(rows[1].contains("drift")) << rows[1];
+  EXPECT_LT(rows[1]["drift"]["max_kld"].get<double>(), 0.01) << rows[1]["drift"];
+  // A tensor drift has no such option yet: refused, not ignored.
+  const auto tensor = RunCommand(Executable() + " drift --reference " + TestModel("vit_micro.onnx") + " --candidate " +
+                                 TestModel("vit_micro.onnx") + " --candidate-target ort:xnnpack 2>&1");
+  EXPECT_EQ(tensor.exit_code, 2) << tensor.output;
+  EXPECT_NE(tensor.output.find("--candidate-target: GGUF language models only"), std::string::npos) << tensor.output;
+}
+
 TEST(AcceleratorsCli, OpenCvOnPoclRunsAndItsRecordHasNoRooflineShare) {
   if (!EDGEBENCH_WITH_OPENCV) GTEST_SKIP() << "built without OpenCV";
   const std::string env = "OPENCV_OPENCL_DEVICE=:CPU: OPENCV_DNN_OPENCL_ALLOW_ALL_DEVICES=1";
