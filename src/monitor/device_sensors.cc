@@ -2,6 +2,7 @@
 
 #include "monitor/cpu_reader.h"
 #include "monitor/cpufreq_reader.h"
+#include "monitor/gpu_reader.h"
 #include "monitor/hwmon_reader.h"
 #include "monitor/nvml_reader.h"
 #include "monitor/process_reader.h"
@@ -19,6 +20,7 @@ SensorSet OpenDeviceSensors(const SensorRoots& roots) {
   readers.push_back(OpenHwmonReader(roots));
   readers.push_back(OpenRaplReader(roots));
   readers.push_back(OpenNvmlReader(roots));
+  readers.push_back(OpenGpuReader(roots));
   return SensorSet(std::move(readers));
 }
 

@@ -22,7 +22,7 @@ TEST(DeviceSensors, EmptyTreeGivesEveryReaderAbsentAndNoChannel) {
   SensorSet set = OpenDeviceSensors(roots);
   EXPECT_TRUE(set.channels().empty());
   const std::vector<ReaderStatus> statuses = set.statuses();
-  ASSERT_EQ(statuses.size(), 7u);
+  ASSERT_EQ(statuses.size(), 8u);
   for (const ReaderStatus& status : statuses) {
     EXPECT_FALSE(status.available) << status.reader;
     if (status.reader == "process") {  // names the files it could not read
@@ -38,6 +38,9 @@ TEST(DeviceSensors, EmptyTreeGivesEveryReaderAbsentAndNoChannel) {
   EXPECT_EQ(statuses[4].reason, "absent: " + tree.Path("sys/class/hwmon") + " does not exist");
   EXPECT_EQ(statuses[6].reason.rfind("absent: " + roots.nvml_library + " could not be opened (", 0), 0u)
       << statuses[6].reason;
+  EXPECT_EQ(statuses[7].reason, "absent: no GPU or NPU clock under " + tree.Path("sys/class/devfreq") +
+                                    " and no GPU counters under " + tree.Path("sys/class/drm") +
+                                    " (a VM has none; NVIDIA GPUs are NVML's)");
   const SensorSample sample = set.Sample(1);
   EXPECT_TRUE(sample.values.empty());
   EXPECT_TRUE(set.failures().empty());

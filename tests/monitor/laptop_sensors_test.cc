@@ -246,7 +246,7 @@ TEST(DeviceSensors, LaptopSetInReaderOrder) {
     readers.push_back(status.reader);
     available.push_back(status.available ? "yes" : status.reason);
   }
-  EXPECT_EQ(readers, (Strings{"process", "cpu", "cpufreq", "thermal", "hwmon", "rapl", "nvml"}));
+  EXPECT_EQ(readers, (Strings{"process", "cpu", "cpufreq", "thermal", "hwmon", "rapl", "nvml", "gpu"}));
   EXPECT_EQ(available[1], "yes");
   EXPECT_EQ(available[2], "yes");
   EXPECT_EQ(available[3], "yes");

@@ -53,7 +53,7 @@ TEST(MonitorCli, EveryRecordHasRealMemoryAndCpuSeriesAndAbsentSensorsSayWhy) {
       for (const auto& channel : m["channels"]) EXPECT_NE(channel["reader"], reader["reader"]);
     }
   }
-  EXPECT_EQ(readers, (std::set<std::string>{"process", "cpu", "cpufreq", "thermal", "hwmon", "rapl", "nvml"}));
+  EXPECT_EQ(readers, (std::set<std::string>{"process", "cpu", "cpufreq", "thermal", "hwmon", "rapl", "nvml", "gpu"}));
   if (m["derived"]["energy"]["energy_mj"].is_null()) {
     EXPECT_FALSE(m["derived"]["energy"]["reason"].get<std::string>().empty());
     EXPECT_TRUE(m["derived"]["energy"]["per_query_mj"].is_null());
