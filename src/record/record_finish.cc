@@ -5,6 +5,7 @@
 
 #include "core/strings.h"
 #include "record/record_checks.h"
+#include "record/emulated_device.h"
 #include "record/record_roofline.h"
 #include "record/record_sections.h"
 
@@ -73,12 +74,9 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
                                               r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
     // An emulated device (PoCL's OpenCL, lavapipe's Vulkan) is the CPU running the device's code:
     // its latencies are kept, but they are no device's share of any roof.
-    for (const std::string& note : r.notes) {
-      if (note.rfind("emulated: ", 0) == 0) {
-        r.tensor_roofline = {};
-        r.tensor_roofline.omitted = "emulated device (" + note.substr(10, note.find(": ", 10) - 10) +
-                                    "): its latencies are not a device's";
-      }
+    if (const std::string emulated = EmulatedDeviceOf(r); !emulated.empty()) {
+      r.tensor_roofline = {};
+      r.tensor_roofline.omitted = "emulated device (" + emulated + "): its latencies are not a device's";
     }
   }
   for (const RecordSection& section : RecordSections()) {

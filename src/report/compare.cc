@@ -12,6 +12,7 @@
 #include "stats/summary.h"
 #include "load/case_kind.h"
 #include "core/strings.h"
+#include "record/emulated_device.h"
 #include "record/record_json.h"
 
 namespace edgebench {
@@ -393,6 +394,19 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
                                                        : JoinNonEmptyPrefix(r->invalid_reasons, "; ")) +
                            "): the verdict is on numbers its own check did not trust");
     }
+  }
+  // An emulated device (lavapipe, PoCL) is this machine's CPU running the device's code: set
+  // against hardware, or against the CPU it emulates on, its latencies say nothing of a device.
+  const std::string b_emulated = EmulatedDeviceOf(b), c_emulated = EmulatedDeviceOf(c);
+  if (b_emulated != c_emulated) {
+    const auto said = [](const char* side, const std::string& emulated, const std::string& other) {
+      return std::string(side) + " ran on an emulated device (" + emulated +
+             "): its latencies are this machine's CPU running the device's code, not a device's; the verdict "
+             "sets an emulation against " +
+             (other.empty() ? std::string("hardware") : "another emulation (" + other + ")");
+    };
+    if (!c_emulated.empty()) out.notes.insert(out.notes.begin(), said("NEW", c_emulated, b_emulated));
+    if (!b_emulated.empty()) out.notes.insert(out.notes.begin(), said("BASE", b_emulated, c_emulated));
   }
   const auto machine = EnvironmentDifferences(b.environment, c.environment);
   if (!machine.empty()) {

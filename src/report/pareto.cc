@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/strings.h"
+#include "record/emulated_device.h"
 #include "report/rounds_summary.h"
 #include "load/case_kind.h"
 
@@ -264,6 +265,8 @@ std::vector<std::vector<double>> BuildConfigurations(const RecordSelection& sele
   const std::vector<std::string> accuracy_columns = {"latency_case_key", "top1", "top1_ci_low", "top1_ci_high", "top5", "images"};
   std::set<std::pair<std::string, std::string>> joined;
   std::vector<std::vector<double>> round_values;
+  std::vector<std::pair<std::string, std::string>> emulated;  // label, what emulated its device
+  int on_hardware = 0;
   for (const auto& [key, r] : latest) {
     Configuration c;
     c.row = FlattenRecord(*r);
@@ -276,6 +279,8 @@ std::vector<std::vector<double>> BuildConfigurations(const RecordSelection& sele
       joined.insert(key);
     }
     c.label = ConfigurationLabel(c.row, scenarios.size() > 1, hosts.size() > 1);
+    if (const std::string device = EmulatedDeviceOf(*r); !device.empty()) emulated.emplace_back(c.label, device);
+    else ++on_hardware;
     round_values.emplace_back();
     if (const auto it = rounds_of.find(key); it != rounds_of.end() && it->second.size() >= 2) {
       // Rounds: the configuration's latency is the median of its rounds', with its interval.
@@ -308,6 +313,13 @@ std::vector<std::vector<double>> BuildConfigurations(const RecordSelection& sele
                         "): measure it with `edgebench run` on the same artifact and target");
   }
 
+  if (!emulated.empty() && on_hardware > 0) {
+    for (const auto& [label, device] : emulated) {
+      out.notes.push_back(label + " ran on an emulated device (" + device +
+                          "): its latencies are this machine's CPU running the device's code, not a device's; it is "
+                          "ranked here against hardware by what it measured");
+    }
+  }
   return round_values;
 }
 

@@ -118,6 +118,23 @@ TEST(Compare, NotComparableSaysWhy) {
   EXPECT_NE(result.value().cases[0].notes[0].find("different edgebench builds"), std::string::npos);
 }
 
+// A record on an emulated device (lavapipe, PoCL) set against one on hardware is compared, and the
+// case says first that one side is the CPU running the device's code.
+TEST(Compare, AnEmulatedDeviceAgainstHardwareIsSaidFirst) {
+  Record emulated = MeasuredRun("a", 2);
+  emulated.notes.push_back("emulated: lavapipe, Mesa's Vulkan on the CPU: the latencies are this machine's CPU "
+                           "running the device's code, not a device's");
+  auto result = CompareRecords({MeasuredRun("a", 1)}, {emulated}, {});
+  ASSERT_TRUE(result.ok()) << result.error();
+  const CaseComparison& c = result.value().cases[0];
+  ASSERT_FALSE(c.notes.empty());
+  EXPECT_EQ(c.notes[0].rfind("NEW ran on an emulated device (lavapipe, Mesa's Vulkan on the CPU)", 0), 0u) << c.notes[0];
+  EXPECT_NE(c.notes[0].find("against hardware"), std::string::npos) << c.notes[0];
+  // Both emulated the same way: nothing to say.
+  result = CompareRecords({emulated}, {emulated}, {});
+  for (const std::string& note : result.value().cases[0].notes) EXPECT_EQ(note.find("emulated"), std::string::npos) << note;
+}
+
 TEST(Compare, ByFieldsPairsDeliberateChangesAndRefusesAmbiguity) {
   Record threads4 = MeasuredRun("k4", 1);
   threads4.effective_target = "null:spin?threads=4";

@@ -102,6 +102,22 @@ TEST(Pareto, FrontHoldsWhatNothingDominatesAndTheWinnerIsBestOnTheFirstObjective
   EXPECT_NE(text.find("winner: m on a"), std::string::npos) << text;
 }
 
+// A configuration on an emulated device (lavapipe) ranked with ones on hardware: it is ranked by
+// what it measured, and the answer says that it is the CPU running the device's code.
+TEST(Pareto, AnEmulatedDeviceRankedWithHardwareIsSaid) {
+  Record emulated = Latency("1", "llamacpp:vulkan0", 1, 1.0);
+  emulated.notes.push_back("emulated: lavapipe, Mesa's Vulkan on the CPU: the latencies are this machine's CPU "
+                           "running the device's code, not a device's");
+  auto r = Recommend({emulated, Latency("2", "llamacpp:cpu", 2, 2.0)}, Query("p99"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  bool said = false;
+  for (const std::string& note : r.value().notes) {
+    said |= note.find("ran on an emulated device (lavapipe, Mesa's Vulkan on the CPU)") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << ::testing::PrintToString(r.value().notes);
+  EXPECT_NE(RecommendationText(r.value()).find("emulated device"), std::string::npos);
+}
+
 TEST(Pareto, AccuracyIsBetterHigher) {
   auto r = Recommend(ThreeConfigurations(), Query("accuracy,p99"));
   ASSERT_TRUE(r.ok());
