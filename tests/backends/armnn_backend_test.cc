@@ -4,8 +4,13 @@
 // a corrupt file, an operator Arm NN's parser does not know, a wrong shape). CpuRef is slow:
 // only the tiny models run. A binary of its own, as each runtime's backend.
 #include "backends/armnn/armnn_backend.h"
+#include "backends/opencl_platforms.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -256,6 +261,33 @@ TEST(ArmNnBackend, SaysWhereItsParserDroppedHalfPixelCenters) {
   auto layers = ParseArmNnDot(kArmNnDot);
   ASSERT_TRUE(layers.ok());
   EXPECT_TRUE(ArmNnResizeOptionNotes(kTorchModels + "/mobilenet-tiny-test.tflite", layers.value()).empty());
+}
+
+// GpuAcc runs only where an OpenCL platform answers with a device: the probe Arm NN's devices
+// line asks. The build root has PoCL, a platform on the CPU, which is labelled emulated.
+TEST(OpenClPlatforms, TheRootsPoclIsADeviceOfTypeCpu) {
+  const OpenClProbe probe = ProbeOpenCl();
+  if (probe.devices.empty()) GTEST_SKIP() << "no OpenCL device here: " << probe.error;
+  EXPECT_TRUE(probe.error.empty()) << probe.error;
+  EXPECT_FALSE(probe.devices[0].name.empty());
+  if (probe.devices[0].platform.find("Portable Computing Language") != std::string::npos) {
+    EXPECT_TRUE(probe.devices[0].cpu);
+    EXPECT_EQ(OpenClCpuEmulation(probe), "PoCL, OpenCL on the CPU");
+  }
+}
+
+// No vendor registered (the ICD loader reads OCL_ICD_VENDORS, here an empty directory): no device,
+// and why, which Arm NN's GpuAcc line then gives instead of "yes".
+TEST(OpenClPlatforms, NoPlatformSaysWhy) {
+  const std::string empty = ::testing::TempDir() + "edgebench_no_icd_" + std::to_string(::getpid());
+  std::filesystem::create_directories(empty);
+  ::setenv("OCL_ICD_VENDORS", empty.c_str(), 1);
+  const OpenClProbe probe = ProbeOpenCl();
+  std::filesystem::remove_all(empty);
+  if (probe.error.find("could not be opened") != std::string::npos) GTEST_SKIP() << probe.error;
+  EXPECT_TRUE(probe.devices.empty());
+  EXPECT_NE(probe.error.find("no OpenCL platform answers"), std::string::npos) << probe.error;
+  EXPECT_EQ(OpenClCpuEmulation(probe), "");
 }
 
 }  // namespace

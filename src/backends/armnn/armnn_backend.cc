@@ -17,6 +17,7 @@
 
 #include "backends/armnn/armnn_graph.h"
 #include "backends/armnn/armnn_tflite_options.h"
+#include "backends/opencl_platforms.h"
 #include "core/model_ops.h"
 
 namespace edgebench {
@@ -510,12 +511,23 @@ class ArmNnBackend : public Backend {
       device.name = d.name;
       device.description = d.description;
       device.available = runtime->Has(d.backend);
+      if (device.available && std::string(d.backend) == "GpuAcc") {
+        // Arm NN lists GpuAcc wherever its library is installed: it runs only where an OpenCL
+        // platform answers with a device.
+        const OpenClProbe opencl = ProbeOpenCl();
+        if (opencl.devices.empty()) {
+          device.available = false;
+          device.reason = "Arm NN's GpuAcc backend is installed, but " + opencl.error;
+        } else if (const std::string emulated = OpenClCpuEmulation(opencl); !emulated.empty()) {
+          device.description += " (emulated: " + emulated + ")";
+        }
+      }
       for (const std::string& file : runtime->dynamic_backend_files) {
         if (file.find(std::string("_") + d.backend + "_") != std::string::npos) {
           device.description += " (dynamic backend " + file + ")";
         }
       }
-      if (!device.available) device.reason = ArmNnMissingReason(*runtime, d);
+      if (!device.available && device.reason.empty()) device.reason = ArmNnMissingReason(*runtime, d);
       device.capabilities = {.thread_safe_run = false, .dynamic_shapes = false, .placement = true};
       info.devices.push_back(device);
     }
@@ -530,6 +542,12 @@ class ArmNnBackend : public Backend {
     std::shared_ptr<ArmNnRuntime> runtime = SharedArmNnRuntime();
     if (!runtime->Has(device->backend)) {
       return Status::Error("armnn:" + target.device + " is not available here: " + ArmNnMissingReason(*runtime, *device));
+    }
+    if (std::string(device->backend) == "GpuAcc") {
+      if (const OpenClProbe opencl = ProbeOpenCl(); opencl.devices.empty()) {
+        return Status::Error("armnn:gpuacc is not available here: Arm NN's GpuAcc backend is installed, but " +
+                             opencl.error);
+      }
     }
     return ArmNnSession::Create(artifact, target, *device, std::move(runtime));
   }

@@ -1,0 +1,27 @@
+// The OpenCL devices this machine answers with, asked of the ICD loader (libOpenCL.so.1, opened
+// at run time: no build dependency). Arm NN's GpuAcc needs one; a device of type CPU (PoCL) is
+// the CPU running OpenCL, which the record labels emulated (docs/accelerators.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace edgebench {
+
+struct OpenClDeviceInfo {
+  std::string platform;  // "Portable Computing Language"
+  std::string name;      // "cpu-haswell-AMD EPYC ..."
+  bool cpu = false;      // CL_DEVICE_TYPE_CPU: the CPU itself
+};
+
+struct OpenClProbe {
+  std::vector<OpenClDeviceInfo> devices;
+  std::string error;  // when there is none: why ("libOpenCL.so.1 could not be opened ...")
+};
+
+OpenClProbe ProbeOpenCl();
+
+// "PoCL, OpenCL on the CPU" when every device is of type CPU; "" when one is a GPU or accelerator.
+std::string OpenClCpuEmulation(const OpenClProbe& probe);
+
+}  // namespace edgebench
