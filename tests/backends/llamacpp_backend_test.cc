@@ -236,6 +236,15 @@ TEST(LlamaCppBackend, EveryOtherGgmlDeviceRunsWithItsLayersOffloaded) {
     auto split = LoadTiny(*backend, "llama-tiny.gguf", "llamacpp:" + device.name + "?threads=1&ngl=1");
     ASSERT_TRUE(split);
     EXPECT_EQ(split->Info().environment.at("offload").rfind("1/", 0), 0u) << split->Info().environment.at("offload");
+    // fallback=fail: a split is refused naming what ran on the CPU; all layers on the device pass.
+    auto refused = backend->LoadLlm({TestModel("llama-tiny.gguf")},
+                                    ParseTarget("llamacpp:" + device.name + "?threads=1&ngl=1&fallback=fail").take(), {8, 1});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("fallback=fail: llama.cpp put 1 of "), std::string::npos) << refused.error();
+    EXPECT_NE(refused.error().find("ran on the CPU"), std::string::npos) << refused.error();
+    auto whole = LoadTiny(*backend, "llama-tiny.gguf", "llamacpp:" + device.name + "?threads=1&fallback=fail");
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(whole->Info().effective_options.at("fallback"), "fail");
   }
   if (devices == 0) GTEST_SKIP() << "ggml found no device besides the CPU here";
 }

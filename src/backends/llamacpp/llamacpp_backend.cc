@@ -437,6 +437,8 @@ class LlamaCppBackend : public Backend {
     // ngl: the layers offloaded to the device (llama.cpp's n_gpu_layers; all of them by default,
     // as llama-bench's -ngl 99). On the CPU there is nothing to offload to.
     auto ngl = on_cpu ? Result<int>(0) : options.Int("ngl", 999, 0, 999);
+    // fallback=fail: every layer on the device, or no session (as ort's fallback=fail).
+    auto fallback = on_cpu ? Result<std::string>(std::string("allow")) : options.Choice("fallback", "allow", {"allow", "fail"});
     auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto batch = options.Int("batch", 2048, 1, 1 << 20);
     auto ubatch = options.Int("ubatch", 512, 1, 1 << 20);
@@ -449,7 +451,7 @@ class LlamaCppBackend : public Backend {
     // projector, its images' tokens, known once the projector is loaded), rounded up to 256.
     auto ctx = options.Int("ctx", 256, 1, 1 << 24);
     int64_t vision_image_tokens = 0;
-    for (const Status& s : {ngl.status(), threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
+    for (const Status& s : {ngl.status(), fallback.status(), threads.status(), batch.status(), ubatch.status(), fa.status(), kv.status(),
                             mmap.status(), ctx.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
     }
@@ -599,6 +601,19 @@ class LlamaCppBackend : public Backend {
       info.environment["device"] = std::string(ggml_backend_dev_name(device)) + ": " +
                                             ggml_backend_dev_description(device);
       info.environment["offload"] = placed.offload.empty() ? "llama.cpp did not say" : placed.offload;
+      if (fallback.value() == "fail") {
+        int on_device = -1, layers = -1;
+        std::sscanf(placed.offload.c_str(), "%d/%d", &on_device, &layers);
+        if (on_device < 0 || layers < 0 || on_device < layers) {
+          return Status::Error(
+              "fallback=fail: " +
+              (on_device < 0 ? std::string("llama.cpp did not say how many layers it offloaded")
+                             : "llama.cpp put " + std::to_string(on_device) + " of " + std::to_string(layers) +
+                                   " layers on " + ggml_backend_dev_name(device) + "; " +
+                                   std::to_string(layers - on_device) + " ran on the CPU") +
+              " (ngl=" + std::to_string(ngl.value()) + "; fallback=allow runs it split)");
+        }
+      }
       if (const char* visible = std::getenv("GGML_VK_VISIBLE_DEVICES")) {
         info.environment["GGML_VK_VISIBLE_DEVICES"] = visible;
       }
@@ -633,6 +648,7 @@ class LlamaCppBackend : public Backend {
                               {"mmap", use_mmap ? "on" : "off"},
                               {"ctx", std::to_string(info.context_size)}};
     if (!on_cpu) info.effective_options["ngl"] = std::to_string(ngl.value());
+    if (fallback.value() == "fail") info.effective_options["fallback"] = "fail";
     if (past_training) info.notes.push_back(PastTrainingContext(needed_per_sequence, trained, artifact.path) + " (ctx= asked for it)");
     if (mmap.value() == "on" && !use_mmap) {
       info.notes.push_back("mmap=on was asked; this llama.cpp build cannot map files and read the model instead (mmap=off)");
