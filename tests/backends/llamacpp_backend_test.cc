@@ -242,6 +242,20 @@ TEST(LlamaCppBackend, EveryOtherGgmlDeviceRunsWithItsLayersOffloaded) {
     ASSERT_FALSE(refused.ok());
     EXPECT_NE(refused.error().find("fallback=fail: llama.cpp put 1 of "), std::string::npos) << refused.error();
     EXPECT_NE(refused.error().find("ran on the CPU"), std::string::npos) << refused.error();
+    // llamacpp:cpu while the device is there: every buffer and KV layer stays on the CPU (a GPU
+    // backend would otherwise take a CPU model's large batches).
+    auto cpu = LoadTiny(*backend, "llama-tiny.gguf", "llamacpp:cpu?threads=1");
+    ASSERT_TRUE(cpu);
+    bool any_buffer = false;
+    for (const auto& [key, value] : cpu->Info().environment) {
+      if (key.rfind("buffers.", 0) != 0) continue;
+      any_buffer = true;
+      EXPECT_EQ(key.rfind("buffers.CPU", 0), 0u) << key << " = " << value;
+    }
+    EXPECT_TRUE(any_buffer);
+    const std::string ggml_name = info.environment.at("device").substr(0, info.environment.at("device").find(':'));
+    EXPECT_EQ(cpu->Info().environment.at("kv_layers").find(ggml_name), std::string::npos)
+        << cpu->Info().environment.at("kv_layers");
     auto whole = LoadTiny(*backend, "llama-tiny.gguf", "llamacpp:" + device.name + "?threads=1&fallback=fail");
     ASSERT_TRUE(whole);
     EXPECT_EQ(whole->Info().effective_options.at("fallback"), "fail");

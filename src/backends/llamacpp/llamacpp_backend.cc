@@ -594,10 +594,23 @@ class LlamaCppBackend : public Backend {
                              "=" + std::to_string(ran));
       }
     }
+    // Where the layers, the KV cache and the buffers went, from llama.cpp's own accounting
+    // ("offloaded 2/3 layers to GPU", "Vulkan0 KV buffer size = 0.50 MiB"); on llamacpp:cpu,
+    // that nothing went to a device another backend found.
+    const LlamaPlacementLog placed = log_.TakePlacement();
+    std::string kv_layers;
+    for (const auto& [on, layers] : placed.kv_layers) {
+      kv_layers += (kv_layers.empty() ? "" : ", ") + on + " " + std::to_string(layers);
+    }
+    if (!kv_layers.empty()) info.environment["kv_layers"] = kv_layers;
+    for (const auto& [on, kinds] : placed.buffers_mib) {
+      std::string text;
+      for (const auto& [kind, mib] : kinds) {
+        text += (text.empty() ? "" : ", ") + kind + " " + FormatMib(mib);
+      }
+      info.environment["buffers." + on] = text;
+    }
     if (!on_cpu) {
-      // Where the layers, the KV cache and the buffers went, from llama.cpp's own accounting
-      // ("offloaded 2/3 layers to GPU", "Vulkan0 KV buffer size = 0.50 MiB").
-      const LlamaPlacementLog placed = log_.TakePlacement();
       info.environment["device"] = std::string(ggml_backend_dev_name(device)) + ": " +
                                             ggml_backend_dev_description(device);
       info.environment["offload"] = placed.offload.empty() ? "llama.cpp did not say" : placed.offload;
@@ -616,18 +629,6 @@ class LlamaCppBackend : public Backend {
       }
       if (const char* visible = std::getenv("GGML_VK_VISIBLE_DEVICES")) {
         info.environment["GGML_VK_VISIBLE_DEVICES"] = visible;
-      }
-      std::string kv_layers;
-      for (const auto& [on, layers] : placed.kv_layers) {
-        kv_layers += (kv_layers.empty() ? "" : ", ") + on + " " + std::to_string(layers);
-      }
-      if (!kv_layers.empty()) info.environment["kv_layers"] = kv_layers;
-      for (const auto& [on, kinds] : placed.buffers_mib) {
-        std::string text;
-        for (const auto& [kind, mib] : kinds) {
-          text += (text.empty() ? "" : ", ") + kind + " " + FormatMib(mib);
-        }
-        info.environment["buffers." + on] = text;
       }
       const std::string emulated = GgmlDeviceEmulation(ggml_backend_dev_description(device));
       if (!emulated.empty()) {
