@@ -1,11 +1,13 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <clocale>
 #include <filesystem>
 #include <iostream>
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/flag_suggestion.h"
 #include "core/log.h"
 #include "core/version.h"
 
@@ -29,6 +31,35 @@ std::string UnknownCommand(const CLI::App& app) {
     if (!arg.empty() && arg[0] != '-') return arg;
   }
   return "";
+}
+
+// After a failed parse: for each flag the command does not have, the message that refuses it,
+// with the nearest flag it does have; "" when the error was not an unknown flag.
+std::string UnknownFlags(const CLI::App& app, const CLI::ParseError& e) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) == nullptr) return "";
+  const CLI::App* command = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
+  std::vector<std::string> flags;
+  for (const CLI::App* scope : {command, &app}) {
+    for (const CLI::Option* option : scope->get_options()) {
+      for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+    }
+  }
+  std::string message;
+  const std::string prefix = "edgebench" + (command == &app ? std::string() : " " + command->get_name());
+  // With fallthrough, what the command did not take is left with the top-level app.
+  std::vector<std::string> left = command->remaining();
+  if (command != &app) {
+    for (const std::string& arg : app.remaining()) {
+      if (std::find(left.begin(), left.end(), arg) == left.end()) left.push_back(arg);
+    }
+  }
+  for (const std::string& arg : left) {
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string nearest = edgebench::NearestFlag(arg, flags);
+    message += prefix + ": unknown option '" + arg.substr(0, arg.find('=')) + "'" +
+               (nearest.empty() ? "" : "; did you mean " + nearest + "?") + " (" + prefix + " --help lists them)\n";
+  }
+  return message;
 }
 
 }  // namespace
@@ -84,6 +115,10 @@ int main(int argc, char** argv) {
     if (const std::string unknown = UnknownCommand(app); !unknown.empty()) {
       std::cerr << "edgebench: unknown command '" << unknown << "'; commands: " << CommandList(app)
                 << "\n";
+      return 2;
+    }
+    if (const std::string unknown = UnknownFlags(app, e); !unknown.empty()) {
+      std::cerr << unknown;
       return 2;
     }
     const int code = app.exit(e);

@@ -248,8 +248,14 @@ Result<ArtifactSpec> SelectArtifact(const ModelSpec& model, const BackendInfo& b
   std::string reads, has;
   for (const auto& e : backend.artifact_extensions) reads += (reads.empty() ? "" : " or ") + e;
   for (const auto& a : model.artifacts) has += (has.empty() ? "" : ", ") + std::filesystem::path(a.path).filename().string();
+  // A GGUF is a language model: `run` measures tensor models, `llm` measures GGUFs.
+  bool all_gguf = !model.artifacts.empty();
+  for (const auto& a : model.artifacts) all_gguf = all_gguf && std::filesystem::path(a.path).extension() == ".gguf";
   return Status::Error("model '" + model.name + "' has no artifact that backend '" + backend.name +
-                       "' reads (" + reads + "); it has: " + has);
+                       "' reads (" + reads + "); it has: " + has +
+                       (all_gguf ? " (a .gguf is a language model: `edgebench llm " + model.artifacts.front().path +
+                                       "` measures it)"
+                                 : ""));
 }
 
 }  // namespace edgebench

@@ -26,7 +26,9 @@ TEST(Cli, VersionAndHelp) {
 TEST(Cli, BadFlagIsAClearErrorWithExitTwo) {
   auto r = RunCommand(Executable() + " run model.onnx --no-such-flag 2>&1");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.output.find("argument was not expected: --no-such-flag"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("edgebench run: unknown option '--no-such-flag' (edgebench run --help lists them)"),
+            std::string::npos)
+      << r.output;
   auto bad_target = RunCommand(Executable() + " run x.onnx --target 'ort:' 2>&1");
   EXPECT_EQ(bad_target.exit_code, 2);
   EXPECT_NE(bad_target.output.find("bad target"), std::string::npos) << bad_target.output;
@@ -38,6 +40,28 @@ TEST(Cli, BadFlagIsAClearErrorWithExitTwo) {
   EXPECT_EQ(settings.exit_code, 2);
   EXPECT_NE(settings.output.find("--min-duration (10 ms) is longer than --max-duration (5 ms)"), std::string::npos)
       << settings.output;
+}
+
+// Issue 52: a misspelt flag gets the nearest flag of that command, after the command or before it.
+TEST(Cli, AMisspeltFlagGetsTheNearestOneOfItsCommand) {
+  const std::pair<const char*, const char*> typos[] = {
+      {" run x.onnx --taget ort:cpu", "edgebench run: unknown option '--taget'; did you mean --target?"},
+      {" devices --limit", "edgebench devices: unknown option '--limit'; did you mean --limits?"},
+      {" llm x.gguf --promt=8", "edgebench llm: unknown option '--promt'; did you mean --prompt?"},
+      {" --verbsoe devices", "edgebench devices: unknown option '--verbsoe'; did you mean --verbose?"},
+      {" run x.onnx --sample-h 3", "did you mean --sample-hz?"},
+  };
+  for (const auto& [args, expected] : typos) {
+    auto r = RunCommand(Executable() + args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.output.find(expected), std::string::npos) << args << ": " << r.output;
+  }
+  // Nothing near: no guess.
+  auto far = RunCommand(Executable() + " run x.onnx --zzzzzzzz 2>&1");
+  EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
+  // A GGUF given to `run` points to `llm`.
+  auto gguf = RunCommand(Executable() + " run " + testing::TestModel("llama-tiny.gguf") + " -t ort:cpu 2>&1");
+  EXPECT_NE(gguf.output.find("a .gguf is a language model: `edgebench llm "), std::string::npos) << gguf.output;
 }
 
 // Issue 50, class 5: nan reads as a number, compares false with everything, and was accepted
