@@ -214,7 +214,7 @@ int Accuracy(const AccuracyCommandOptions& o, CommandContext& context) {
     std::cerr << "edgebench: " << stored << (stored == 1 ? " record" : " records") << " appended to " << store->path()
               << "\n";
   }
-  if (totals.interrupted_by != 0) return PlanExitCode(totals, "accuracy");
+  if (totals.interrupted_by != 0) return PlanExitCode(totals, "accuracy", false, o.out_dir);
   return exit_code;
 }
 

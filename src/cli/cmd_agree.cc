@@ -294,7 +294,7 @@ int Agree(const AgreeCommandOptions& o, CommandContext& context) {
     std::cerr << "edgebench: " << stored << (stored == 1 ? " record" : " records") << " appended to "
               << store->path() << "\n";
   }
-  if (totals.interrupted_by != 0) return PlanExitCode(totals, "agree");
+  if (totals.interrupted_by != 0) return PlanExitCode(totals, "agree", false, o.out_dir);
   return exit_code;
 }
 

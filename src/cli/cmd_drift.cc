@@ -238,7 +238,7 @@ int RunDrift(const DriftCommandOptions& o, CommandContext& context) {
     std::cerr << "edgebench: " << stored << (stored == 1 ? " record" : " records") << " appended to " << store->path()
               << "\n";
   }
-  if (totals.interrupted_by != 0) return PlanExitCode(totals, "drift");
+  if (totals.interrupted_by != 0) return PlanExitCode(totals, "drift", false, o.out_store);
   return exit_code;
 }
 

@@ -29,6 +29,7 @@ struct SuiteOptions {
   std::string file;
   std::string out_dir;
   ResumeFlags resume;
+  bool again = false;  // measure every case again though the store holds some
   bool dry_run = false;
   std::string format = "table";
   bool in_process = false;
@@ -114,6 +115,24 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   };
   int to_run = 0;
   for (const PlannedCase& c : plan.value()) to_run += done(c) ? 0 : 1;
+  if (!o.resume.resume && !o.again && !o.dry_run) {
+    // Run again as it was: the store already holds cases of this plan. Measuring them again
+    // appends a second record of each, which a user rarely means.
+    ResumeFlags asked;
+    asked.resume = true;
+    auto stored = ResumedCaseKeys(asked, out_dir, "suite");
+    if (!stored.ok()) return fail(stored.error());
+    int held = 0;
+    for (const PlannedCase& c : plan.value()) {
+      held += stored.value().count(RoundKey(c.spec.case_key, c.round ? c.round->round : 0)) > 0 ? 1 : 0;
+    }
+    if (held > 0) {
+      return fail(s.name + ": " + store_path + " already holds " + std::to_string(held) + " of the " +
+                  std::to_string(plan.value().size()) + " cases of this plan; --resume runs the other " +
+                  std::to_string(plan.value().size() - held) + ", --again measures all " +
+                  std::to_string(plan.value().size()) + " again (a second record of each is appended)");
+    }
+  }
   std::cerr << "edgebench suite: " << s.name << ": " << plan.value().size() << " cases ("
             << s.models.size() << " models x " << s.targets.size() << " targets x " << s.scenarios.size()
             << " scenarios" << (std::any_of(s.scenarios.begin(), s.scenarios.end(),
@@ -158,6 +177,10 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("-o,--out", o->out_dir, "store directory (default: the suite's `out`, else results/NAME)")
       ->check(NonEmpty());
   AddResumeOptions(cmd, o->resume);
+  cmd->add_flag("--again", o->again,
+                "measure every case again though the store already holds some (without it, a suite whose store "
+                "holds cases of its plan is refused: --resume runs the rest)")
+      ->excludes("--resume");
   cmd->add_flag("--dry-run", o->dry_run, "list the cases with their keys and stop");
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging; a crash ends the run)");

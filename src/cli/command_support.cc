@@ -140,16 +140,58 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
     std::cerr << "edgebench " << request.command << ": " << outcome.error() << "\n";
     return 2;
   }
-  const int code = PlanExitCode(outcome.value().totals, request.command, request.fail_on_invalid);
+  const int code = PlanExitCode(outcome.value().totals, request.command, request.fail_on_invalid, request.out_dir);
   return code == 0 && outcome.value().trace_failed ? 1 : code;
 }
 
-int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid) {
+namespace {
+
+std::vector<std::string>& TypedCommandLine() {
+  static std::vector<std::string> words;
+  return words;
+}
+
+// A word as a POSIX shell reads it back: quoted when it holds anything but safe characters.
+std::string ShellWord(const std::string& word) {
+  const bool safe = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                            "0123456789_-./=:,+@%") == std::string::npos;
+  if (safe) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
+void SetCommandLine(int argc, char** argv) {
+  TypedCommandLine().assign(argv, argv + argc);
+  if (!TypedCommandLine().empty()) TypedCommandLine()[0] = "edgebench";
+}
+
+std::string ResumeCommandLine() {
+  std::string line;
+  bool resumed = false;
+  for (const std::string& word : TypedCommandLine()) {
+    resumed = resumed || word == "--resume";
+    line += (line.empty() ? "" : " ") + ShellWord(word);
+  }
+  return resumed ? line : line + " --resume";
+}
+
+int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid,
+                 const std::string& out_dir) {
   if (totals.interrupted_by != 0) {
+    const bool resumable = command == "suite" || command == "accuracy" || command == "agree" || command == "drift";
+    const int done = totals.measured + totals.not_measured + totals.skipped;
     std::cerr << "edgebench " << command << ": interrupted by signal " << totals.interrupted_by << " ("
-              << ::strsignal(totals.interrupted_by) << ") after " << totals.measured + totals.not_measured + totals.skipped
-              << " of " << totals.cases << " cases; every record so far is stored"
-              << (command == "suite" || command == "accuracy" || command == "agree" ? "; --resume runs the rest" : "") << "\n";
+              << ::strsignal(totals.interrupted_by) << ") after " << done << " of " << totals.cases << " cases; ";
+    if (out_dir.empty()) {
+      std::cerr << "nothing is kept but the rows above (--out DIR keeps every record)\n";
+    } else {
+      std::cerr << "every record so far is in " << (std::filesystem::path(out_dir) / "results.jsonl").string();
+      if (resumable) std::cerr << "; to run the other " << totals.cases - done << ": " << ResumeCommandLine();
+      std::cerr << "\n";
+    }
     return 128 + totals.interrupted_by;
   }
   int code = 0;

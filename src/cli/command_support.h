@@ -78,6 +78,15 @@ int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& conte
 // least one case measured or was already in the store; 1 otherwise (said on stderr when
 // nothing was measured or a record could not be stored), and, with fail_on_invalid, when a
 // measured case is INVALID; 128 + the signal when interrupted.
-int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid = false);
+// Interrupted: what is kept (the records in `out_dir`, or nothing without one) and, for a command
+// with --resume, the command line that runs the rest.
+int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool fail_on_invalid = false,
+                 const std::string& out_dir = "");
+
+// The command line as the user typed it (main sets it), for the messages that give a command to
+// run next: shell-quoted where a word needs it.
+void SetCommandLine(int argc, char** argv);
+// That command line with --resume added (once).
+std::string ResumeCommandLine();
 
 }  // namespace edgebench

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/command_support.h"
 #include "cli/flag_suggestion.h"
 #include "core/log.h"
 #include "core/version.h"
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   if (ec) self = argv[0];
   edgebench::CommandContext context{registry, self};
+  edgebench::SetCommandLine(argc, argv);
 
   CLI::App app{
       "edgebench: the same model and inputs on every inference runtime, under production-like "

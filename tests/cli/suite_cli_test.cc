@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -98,6 +99,52 @@ TEST_F(SuiteCli, KilledMidCaseThenResumedEndsWithOneRecordPerCase) {
   // Resumed again: nothing left to run, nothing added.
   auto again = RunCommand(Executable() + " suite " + suite + " --resume --format jsonl 2>&1");
   EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(Lines(), 4u);
+}
+
+// Issue 52: a suite run again without --resume would add a second record of every case it
+// already holds; it is refused, saying how many and which flag does what. --again runs them all.
+TEST_F(SuiteCli, RunAgainWithoutResumeIsRefusedUnlessAgainIsGiven) {
+  const std::string suite = WriteSuite(R"(name: twice
+out: out
+settings: {warmup: 1, min_queries: 3, min_duration_ms: 0, max_duration_ms: 1000}
+models: [model.bin]
+targets: ["null:spin?us=100"]
+)");
+  auto first = RunCommand(Executable() + " suite " + suite + " --format jsonl 2>&1");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  ASSERT_EQ(Lines(), 1u);
+  auto twice = RunCommand(Executable() + " suite " + suite + " --format jsonl 2>&1");
+  EXPECT_EQ(twice.exit_code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("already holds 1 of the 1 cases of this plan; --resume runs the other 0, --again "
+                              "measures all 1 again"),
+            std::string::npos)
+      << twice.output;
+  EXPECT_EQ(Lines(), 1u);
+  auto again = RunCommand(Executable() + " suite " + suite + " --again --format jsonl 2>&1");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(Lines(), 2u);
+}
+
+// Issue 52: Ctrl-C (SIGINT) mid-suite says where the records are and the command that runs the
+// rest, which then does.
+TEST_F(SuiteCli, InterruptedItPrintsTheCommandThatResumes) {
+  const std::string suite = WriteSuite(kSlowSuite);
+  const std::string err = (dir_ / "stderr.txt").string();
+  const std::string script = "cd " + dir_.string() + " && (" + Executable() + " suite " + suite +
+                             " --format jsonl >/dev/null 2>" + err +
+                             " & pid=$!; i=0; while [ ! -s out/results.jsonl ] && [ $i -lt 1200 ]; do sleep 0.05; "
+                             "i=$((i+1)); done; kill -INT $pid; wait $pid; echo exit=$?)";
+  auto r = RunCommand("sh -c '" + script + "' 2>&1");
+  EXPECT_NE(r.output.find("exit=130"), std::string::npos) << r.output;
+  std::ifstream in(err);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(said.find("edgebench suite: interrupted by signal 2"), std::string::npos) << said;
+  EXPECT_NE(said.find("every record so far is in " + Store() + "; to run the other "), std::string::npos) << said;
+  const std::string resume = "edgebench suite " + suite + " --format jsonl --resume";
+  ASSERT_NE(said.find(resume), std::string::npos) << said;
+  auto resumed = RunCommand("cd " + dir_.string() + " && " + Executable() + resume.substr(9) + " 2>&1");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(Lines(), 4u);
 }
 
