@@ -41,6 +41,12 @@ inline std::string TrimBlanks(const std::string& text) {
   return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
 }
 
+// The text with ASCII letters in lower case ("Vulkan0" -> "vulkan0", ".ONNX" -> ".onnx").
+inline std::string ToLowerAscii(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
 // One number through a printf format ("%.3g"), for messages.
 inline std::string FormatNumber(const char* format, double value) {
   char buffer[64];

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/strings.h"
+
 namespace edgebench {
 namespace {
 
@@ -63,9 +65,7 @@ Result<std::vector<OutputMapping>> ParseOutputMapping(const nlohmann::json& json
 }
 
 std::string Extension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
+  return ToLowerAscii(std::filesystem::path(path).extension().string());
 }
 
 }  // namespace

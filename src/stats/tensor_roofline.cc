@@ -1,10 +1,11 @@
 #include "stats/tensor_roofline.h"
 
 #include <algorithm>
-#include <cctype>
 #include <utility>
 #include <vector>
 #include <charconv>
+
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -71,8 +72,7 @@ TensorRoofline ComputeTensorRoofline(const TensorWork& work, const LatencySummar
   std::vector<std::pair<std::string, int>> ran_on;
   if (placement && placement->known) {
     for (const auto& [device, nodes] : placement->nodes_by_device) {
-      std::string lower = device;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      const std::string lower = ToLowerAscii(device);
       // The model's own nodes where the runtime tells them (a fused node counts those it absorbed).
       const auto original = placement->original_nodes_by_device.find(device);
       if (nodes > 0) {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/strings.h"
+
 namespace edgebench {
 namespace {
 
@@ -108,10 +110,7 @@ bool IsArmNnDataLayer(const std::string& type) {
 }
 
 std::string ArmNnDeviceName(const std::string& backend) {
-  std::string name = backend;
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return name;
+  return ToLowerAscii(backend);
 }
 
 Placement ArmNnPlacement(const std::vector<ArmNnLayer>& layers, const std::string& requested_backend,

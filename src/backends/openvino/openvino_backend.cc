@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -15,6 +14,7 @@
 
 #include "backends/openvino/openvino_profile.h"
 #include "core/log.h"
+#include "core/strings.h"
 
 namespace edgebench {
 namespace {
@@ -33,12 +33,6 @@ constexpr OpenVinoDevice kDevices[] = {
     {"npu", "NPU", "OpenVINO's NPU plugin (Intel NPUs)", "no NPU driver or device"},
     {"auto", "AUTO", "OpenVINO's AUTO device (picks among the devices found)", ""},
 };
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 // OpenVINO's messages run over several lines (with the source location first); the record
 // wants one line.
@@ -251,7 +245,7 @@ class OpenVinoSession : public Session {
   void BeginOperatorProfile() override {
     if (!settings_.profile) return;
     std::lock_guard<std::mutex> lock(profile_mutex_);
-    profile_ = OpenVinoProfileAccumulator(Lower(execution_device_));
+    profile_ = OpenVinoProfileAccumulator(ToLowerAscii(execution_device_));
     profiling_active_.store(true);
   }
 
@@ -384,7 +378,7 @@ class OpenVinoSession : public Session {
   // the model's own nodes the device supports from query_model.
   void ReadPlacement() {
     placement_ = Placement{};
-    const std::string device = Lower(execution_device_);
+    const std::string device = ToLowerAscii(execution_device_);
     std::map<std::string, int> kernels, precisions;
     int executed = 0;
     try {

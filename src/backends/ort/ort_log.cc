@@ -1,10 +1,10 @@
 #include "backends/ort/ort_log.h"
 
 #include <algorithm>
-#include <cctype>
 #include <regex>
 
 #include "core/log.h"
+#include "core/strings.h"
 
 namespace edgebench {
 
@@ -30,8 +30,7 @@ std::string OrtProviderToDevice(const std::string& provider) {
   if (name.size() > kSuffixSize && name.compare(name.size() - kSuffixSize, kSuffixSize, kSuffix) == 0) {
     name.resize(name.size() - kSuffixSize);
   }
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return name;
+  return ToLowerAscii(name);
 }
 
 void OrtLogCapture::Begin() {
