@@ -5,7 +5,6 @@
 #include <llama.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +18,7 @@
 #include "backends/llamacpp/llamacpp_vision.h"
 #include "backends/llamacpp/llamacpp_work.h"
 #include "core/environment.h"
+#include "core/strings.h"
 #include "core/greedy_token.h"
 
 namespace edgebench {
@@ -326,19 +326,10 @@ ggml_type CacheType(const std::string& name) {
   return GGML_TYPE_F16;
 }
 
-// "5.75 MiB", as llama.cpp counts its buffers.
-std::string FormatMib(double mib) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f MiB", mib);
-  return text;
-}
-
 // A ggml device's target name: its registry name in lower case ("CPU", "Vulkan0" -> "vulkan0").
 std::string GgmlTargetName(ggml_backend_dev_t device) {
   if (ggml_backend_dev_type(device) == GGML_BACKEND_DEVICE_TYPE_CPU) return "cpu";
-  std::string name = ggml_backend_dev_name(device);
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return name;
+  return ToLowerAscii(ggml_backend_dev_name(device));
 }
 
 // The ggml device a target names, or nullptr.
@@ -459,7 +450,6 @@ class LlamaCppBackend : public Backend {
     if (!std::filesystem::is_regular_file(artifact.path, ec)) {
       return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
     }
-    EnsureInit();
     std::lock_guard<std::mutex> lock(mutex_);
     log_.TakeErrors();
     llama_model_params model_params = llama_model_default_params();
@@ -606,7 +596,7 @@ class LlamaCppBackend : public Backend {
     for (const auto& [on, kinds] : placed.buffers_mib) {
       std::string text;
       for (const auto& [kind, mib] : kinds) {
-        text += (text.empty() ? "" : ", ") + kind + " " + FormatMib(mib);
+        text += (text.empty() ? "" : ", ") + kind + " " + FormatNumber("%.2f", mib) + " MiB";
       }
       info.environment["buffers." + on] = text;
     }
