@@ -1,24 +1,13 @@
 #include "monitor/cpufreq_reader.h"
 
-#include <cctype>
 #include <cstdlib>
 #include <set>
+#include <utility>
 
 #include "monitor/file_channel_reader.h"
 #include "monitor/sysfs_text.h"
 
 namespace edgebench {
-namespace {
-
-bool IsCoreDirectory(const std::string& name) {
-  if (name.size() < 4) return false;
-  for (size_t i = 3; i < name.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 std::unique_ptr<SensorReader> OpenCpufreqReader(const SensorRoots& roots) {
   ReaderStatus status;
@@ -30,27 +19,18 @@ std::unique_ptr<SensorReader> OpenCpufreqReader(const SensorRoots& roots) {
   bool any_cpufreq = false;
   bool any_throttle_counter = false;
   for (const std::string& name : ListDirectory(cpu_dir, "cpu")) {
-    if (!IsCoreDirectory(name)) continue;
+    if (!IsNumberedName(name, "cpu")) continue;
     const int cpu = std::atoi(name.c_str() + 3);
     const std::string core = cpu_dir + "/" + name;
     auto add = [&](const std::string& path, const std::string& id, ChannelKind kind,
                    const std::string& label) -> Channel* {
-      if (!PathExists(path)) return nullptr;
-      auto value = ReadIntegerFile(path);
-      if (!value.ok()) {
-        unreadable.push_back(value.error());
-        return nullptr;
-      }
-      FileChannel file;
-      file.path = path;
-      file.channel.id = id;
-      file.channel.kind = kind;
-      file.channel.label = label;
-      file.channel.source = RelativeToRoot(roots, path);
-      file.channel.reader = "cpufreq";
-      file.channel.cpu = cpu;
-      files.push_back(file);
-      return &files.back().channel;
+      Channel channel;
+      channel.id = id;
+      channel.kind = kind;
+      channel.label = label;
+      channel.reader = "cpufreq";
+      channel.cpu = cpu;
+      return AddReadableFileChannel(files, unreadable, roots, path, std::move(channel));
     };
     if (PathExists(core + "/cpufreq")) any_cpufreq = true;
     if (Channel* freq = add(core + "/cpufreq/scaling_cur_freq", name + ".freq",

@@ -54,6 +54,24 @@ std::unique_ptr<SensorReader> MakeFileChannelReader(ReaderStatus status,
   return std::make_unique<FileChannelReader>(std::move(status), std::move(files));
 }
 
+Channel* AddReadableFileChannel(std::vector<FileChannel>& files, std::vector<std::string>& unreadable,
+                                const SensorRoots& roots, const std::string& path, Channel channel,
+                                double scale) {
+  if (!PathExists(path)) return nullptr;
+  auto value = ReadIntegerFile(path);
+  if (!value.ok()) {
+    unreadable.push_back(value.error());
+    return nullptr;
+  }
+  FileChannel file;
+  file.path = path;
+  file.scale = scale;
+  file.channel = std::move(channel);
+  file.channel.source = RelativeToRoot(roots, path);
+  files.push_back(std::move(file));
+  return &files.back().channel;
+}
+
 void AddReason(ReaderStatus& status, const std::string& why) {
   status.reason += (status.reason.empty() ? "" : "; ") + why;
 }

@@ -24,6 +24,14 @@ struct FileChannel {
 std::unique_ptr<SensorReader> MakeFileChannelReader(ReaderStatus status,
                                                     std::vector<FileChannel> files);
 
+// Adds to `files` the channel read from `path` (absolute, SensorRoots::Path) when the file exists
+// and holds an integer now; one that exists but does not read is said in `unreadable`. `channel`
+// comes with its id, kind, label and reader; its source is set here. Returns the added channel
+// (valid until the next is added), or nullptr.
+Channel* AddReadableFileChannel(std::vector<FileChannel>& files, std::vector<std::string>& unreadable,
+                                const SensorRoots& roots, const std::string& path, Channel channel,
+                                double scale = 1);
+
 // The value a FileChannel reads now, or the error naming the file that failed.
 Result<double> ReadFileChannel(const FileChannel& file);
 

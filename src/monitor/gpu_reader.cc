@@ -1,23 +1,11 @@
 #include "monitor/gpu_reader.h"
 
-#include <cctype>
+#include <utility>
 
 #include "monitor/file_channel_reader.h"
 #include "monitor/sysfs_text.h"
 
 namespace edgebench {
-namespace {
-
-// "card0", not "card0-HDMI-A-1" (a connector) or "renderD128".
-bool IsCardDirectory(const std::string& name) {
-  if (name.size() < 5) return false;
-  for (size_t i = 4; i < name.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 std::unique_ptr<SensorReader> OpenGpuReader(const SensorRoots& roots) {
   ReaderStatus status;
@@ -26,22 +14,12 @@ std::unique_ptr<SensorReader> OpenGpuReader(const SensorRoots& roots) {
   std::vector<std::string> unreadable;
   auto add = [&](const std::string& path, const std::string& id, ChannelKind kind, const std::string& label,
                  double scale) -> Channel* {
-    if (!PathExists(path)) return nullptr;
-    auto value = ReadIntegerFile(path);
-    if (!value.ok()) {
-      unreadable.push_back(value.error());
-      return nullptr;
-    }
-    FileChannel file;
-    file.path = path;
-    file.scale = scale;
-    file.channel.id = id;
-    file.channel.kind = kind;
-    file.channel.label = label;
-    file.channel.source = RelativeToRoot(roots, path);
-    file.channel.reader = "gpu";
-    files.push_back(file);
-    return &files.back().channel;
+    Channel channel;
+    channel.id = id;
+    channel.kind = kind;
+    channel.label = label;
+    channel.reader = "gpu";
+    return AddReadableFileChannel(files, unreadable, roots, path, std::move(channel), scale);
   };
   const std::string devfreq = roots.Path("sys/class/devfreq");
   for (const std::string& name : ListDirectory(devfreq)) {
@@ -53,7 +31,7 @@ std::unique_ptr<SensorReader> OpenGpuReader(const SensorRoots& roots) {
   }
   const std::string drm = roots.Path("sys/class/drm");
   for (const std::string& name : ListDirectory(drm, "card")) {
-    if (!IsCardDirectory(name)) continue;
+    if (!IsNumberedName(name, "card")) continue;  // not a connector (card0-HDMI-A-1)
     const std::string dir = drm + "/" + name;
     std::string driver = name;
     if (auto uevent = ReadSmallTextFile(dir + "/device/uevent"); uevent.ok()) {

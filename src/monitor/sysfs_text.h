@@ -24,6 +24,10 @@ Result<int64_t> ReadIntegerFile(const std::string& path);
 // empty when the directory does not exist or cannot be listed.
 std::vector<std::string> ListDirectory(const std::string& path, const std::string& prefix = "");
 
+// Whether `name` is `prefix` followed by one digit or more: "cpu12" for "cpu", "card0" for "card"
+// (not "cpufreq", "card0-HDMI-A-1" or "renderD128").
+bool IsNumberedName(const std::string& name, const std::string& prefix);
+
 // Whether `path` exists (as anything).
 bool PathExists(const std::string& path);
 
