@@ -71,6 +71,27 @@ std::map<std::string, std::string> Applied(const std::map<std::string, std::stri
   return applied;
 }
 
+// A provider whose options are an object of the C API (oneDNN, CUDA, TensorRT): created, updated
+// with the user's keys (the provider refuses a key it does not know), added to the session by
+// `append`, and read back as the provider reports it applied them.
+template <typename Options, typename Create, typename Release, typename Update, typename AsString, typename Append>
+std::map<std::string, std::string> AppendThroughOptionsObject(Create create, Release release, Update update,
+                                                              AsString as_string, Append append,
+                                                              const std::map<std::string, std::string>& provider_options) {
+  Options* raw = nullptr;
+  Ort::ThrowOnError(create(&raw));
+  std::unique_ptr<Options, Release> owned(raw, release);
+  if (!provider_options.empty()) {
+    const KeyValues kv(provider_options);
+    Ort::ThrowOnError(update(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
+  }
+  append(*raw);
+  char* text = nullptr;
+  Ort::AllocatorWithDefaultOptions allocator;
+  Ort::ThrowOnError(as_string(raw, allocator, &text));
+  return Applied(provider_options, TakeOrtString(text));
+}
+
 }  // namespace
 
 std::vector<OrtProviderRoute> OrtProviderRoutes(const std::vector<std::string>& available) {
@@ -118,8 +139,6 @@ std::map<std::string, std::string> AppendOrtProvider(Ort::SessionOptions& so, co
                                                      int threads,
                                                      const std::map<std::string, std::string>& provider_options) {
   const OrtApi& api = Ort::GetApi();
-  const KeyValues kv(provider_options);
-  Ort::AllocatorWithDefaultOptions allocator;
   switch (route.append) {
     case OrtAppend::kNone:
     case OrtAppend::kUnknown:
@@ -129,46 +148,23 @@ std::map<std::string, std::string> AppendOrtProvider(Ort::SessionOptions& so, co
       so.AddConfigEntry("session.intra_op.allow_spinning", "0");
       so.AppendExecutionProvider("XNNPACK", {{"intra_op_num_threads", std::to_string(threads)}});
       return {};
-    case OrtAppend::kDnnl: {
-      OrtDnnlProviderOptions* raw = nullptr;
-      Ort::ThrowOnError(api.CreateDnnlProviderOptions(&raw));
-      std::unique_ptr<OrtDnnlProviderOptions, void (*)(OrtDnnlProviderOptions*)> owned(
-          raw, api.ReleaseDnnlProviderOptions);
-      if (!provider_options.empty()) {
-        Ort::ThrowOnError(api.UpdateDnnlProviderOptions(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
-      }
-      so.AppendExecutionProvider_Dnnl(*raw);
-      char* text = nullptr;
-      Ort::ThrowOnError(api.GetDnnlProviderOptionsAsString(raw, allocator, &text));
-      return Applied(provider_options, TakeOrtString(text));
-    }
-    case OrtAppend::kCuda: {
-      OrtCUDAProviderOptionsV2* raw = nullptr;
-      Ort::ThrowOnError(api.CreateCUDAProviderOptions(&raw));
-      std::unique_ptr<OrtCUDAProviderOptionsV2, void (*)(OrtCUDAProviderOptionsV2*)> owned(
-          raw, api.ReleaseCUDAProviderOptions);
-      if (!provider_options.empty()) {
-        Ort::ThrowOnError(api.UpdateCUDAProviderOptions(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
-      }
-      so.AppendExecutionProvider_CUDA_V2(*raw);
-      char* text = nullptr;
-      Ort::ThrowOnError(api.GetCUDAProviderOptionsAsString(raw, allocator, &text));
-      return Applied(provider_options, TakeOrtString(text));
-    }
-    case OrtAppend::kTensorRt: {
-      OrtTensorRTProviderOptionsV2* raw = nullptr;
-      Ort::ThrowOnError(api.CreateTensorRTProviderOptions(&raw));
-      std::unique_ptr<OrtTensorRTProviderOptionsV2, void (*)(OrtTensorRTProviderOptionsV2*)> owned(
-          raw, api.ReleaseTensorRTProviderOptions);
-      if (!provider_options.empty()) {
-        Ort::ThrowOnError(
-            api.UpdateTensorRTProviderOptions(raw, kv.keys.data(), kv.values.data(), kv.keys.size()));
-      }
-      so.AppendExecutionProvider_TensorRT_V2(*raw);
-      char* text = nullptr;
-      Ort::ThrowOnError(api.GetTensorRTProviderOptionsAsString(raw, allocator, &text));
-      return Applied(provider_options, TakeOrtString(text));
-    }
+    case OrtAppend::kDnnl:
+      return AppendThroughOptionsObject<OrtDnnlProviderOptions>(
+          api.CreateDnnlProviderOptions, api.ReleaseDnnlProviderOptions, api.UpdateDnnlProviderOptions,
+          api.GetDnnlProviderOptionsAsString,
+          [&](const OrtDnnlProviderOptions& options) { so.AppendExecutionProvider_Dnnl(options); }, provider_options);
+    case OrtAppend::kCuda:
+      return AppendThroughOptionsObject<OrtCUDAProviderOptionsV2>(
+          api.CreateCUDAProviderOptions, api.ReleaseCUDAProviderOptions, api.UpdateCUDAProviderOptions,
+          api.GetCUDAProviderOptionsAsString,
+          [&](const OrtCUDAProviderOptionsV2& options) { so.AppendExecutionProvider_CUDA_V2(options); },
+          provider_options);
+    case OrtAppend::kTensorRt:
+      return AppendThroughOptionsObject<OrtTensorRTProviderOptionsV2>(
+          api.CreateTensorRTProviderOptions, api.ReleaseTensorRTProviderOptions, api.UpdateTensorRTProviderOptions,
+          api.GetTensorRTProviderOptionsAsString,
+          [&](const OrtTensorRTProviderOptionsV2& options) { so.AppendExecutionProvider_TensorRT_V2(options); },
+          provider_options);
     case OrtAppend::kByName: {
       std::unordered_map<std::string, std::string> options(provider_options.begin(), provider_options.end());
       so.AppendExecutionProvider(route.api_name, options);
