@@ -79,8 +79,13 @@ std::string OpenClCpuEmulation(const OpenClProbe& probe) {
     if (!d.cpu) return "";
   }
   const std::string& platform = probe.devices.front().platform;
-  const bool pocl = platform.find("Portable Computing Language") != std::string::npos;
-  return (pocl ? std::string("PoCL") : platform) + ", OpenCL on the CPU";
+  return OpenClOnCpuLabel(platform, platform);
+}
+
+std::string OpenClOnCpuLabel(const std::string& identity, const std::string& vendor) {
+  const bool pocl = identity.find("PoCL") != std::string::npos || identity.find("pocl") != std::string::npos ||
+                    identity.find("Portable Computing Language") != std::string::npos;
+  return (pocl ? std::string("PoCL") : vendor) + ", OpenCL on the CPU";
 }
 
 }  // namespace edgebench

@@ -24,4 +24,9 @@ OpenClProbe ProbeOpenCl();
 // "PoCL, OpenCL on the CPU" when every device is of type CPU; "" when one is a GPU or accelerator.
 std::string OpenClCpuEmulation(const OpenClProbe& probe);
 
+// What runs an OpenCL device of type CPU, for its "emulated" label: "PoCL, OpenCL on the CPU" when
+// `identity` (a platform name or a device's version string) names PoCL, else "VENDOR, OpenCL on
+// the CPU".
+std::string OpenClOnCpuLabel(const std::string& identity, const std::string& vendor);
+
 }  // namespace edgebench

@@ -2,6 +2,8 @@
 
 #include <opencv2/core/ocl.hpp>
 
+#include "backends/opencl_platforms.h"
+
 namespace edgebench {
 
 std::string OpenClDeviceText() {
@@ -15,12 +17,7 @@ std::string OpenClEmulation() {
   if (!cv::ocl::haveOpenCL()) return "";
   const cv::ocl::Device& device = cv::ocl::Device::getDefault();
   if (device.empty() || device.type() != cv::ocl::Device::TYPE_CPU) return "";
-  const std::string platform = device.version() + " " + device.vendorName();
-  const std::string who = platform.find("PoCL") != std::string::npos || platform.find("pocl") != std::string::npos ||
-                                  platform.find("Portable Computing Language") != std::string::npos
-                              ? "PoCL"
-                              : device.vendorName();
-  return who + ", OpenCL on the CPU";
+  return OpenClOnCpuLabel(device.version() + " " + device.vendorName(), device.vendorName());
 }
 
 }  // namespace edgebench
