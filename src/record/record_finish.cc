@@ -69,14 +69,16 @@ void FinishRecordByRules(Record& r, const std::optional<ScenarioRules>& scenario
                                     r.backend + ":" + r.device);
   }
   if (r.work && !r.llm) {
-    r.tensor_roofline = ComputeTensorRoofline(*r.work, r.summary, r.backend + ":" + r.device,
-                                              TargetThreads(r.effective_target), &r.placement,
-                                              r.machine_limits ? &*r.machine_limits : nullptr, r.machine_limits_missing);
     // An emulated device (PoCL's OpenCL, lavapipe's Vulkan) is the CPU running the device's code:
     // its latencies are kept, but they are no device's share of any roof.
     if (const std::string emulated = EmulatedDeviceOf(r); !emulated.empty()) {
       r.tensor_roofline = {};
       r.tensor_roofline.omitted = "emulated device (" + emulated + "): its latencies are not a device's";
+    } else {
+      r.tensor_roofline = ComputeTensorRoofline(*r.work, r.summary, r.backend + ":" + r.device,
+                                                TargetThreads(r.effective_target), &r.placement,
+                                                r.machine_limits ? &*r.machine_limits : nullptr,
+                                                r.machine_limits_missing);
     }
   }
   for (const RecordSection& section : RecordSections()) {
