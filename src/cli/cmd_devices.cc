@@ -21,6 +21,7 @@
 #include "diagnose/compute_peak_probe.h"
 #include "monitor/device_sensors.h"
 #include "record/record.h"
+#include "report/text_table.h"
 #include "worker/sandbox.h"
 
 namespace edgebench {
@@ -37,14 +38,15 @@ std::string FormatValue(double value) {
   return out.str();
 }
 
-void PrintSensors(const SensorRoots& roots) {
+void PrintSensors(const SensorRoots& roots, size_t width) {
   SensorSet sensors = OpenDeviceSensors(roots);
   std::cout << "\nsensors under " << roots.root << "\n";
-  std::cout << std::left << std::setw(10) << "reader" << std::setw(11) << "available" << "details\n";
+  std::vector<TextRow> readers;
   for (const ReaderStatus& status : sensors.statuses()) {
-    std::cout << std::setw(9) << status.reader << " " << std::setw(10)
-              << (status.available ? "yes" : "no") << " " << status.reason << "\n";
+    readers.push_back({{status.reader, status.available ? "yes" : "no", status.reason}, ""});
   }
+  std::cout << RenderTextTable({{"reader", false, 0}, {"available", false, 0}, {"details", false, 1, true}}, readers,
+                               {width, {}});
   // Two samples, so that rates (utilisation) have an interval to be computed over.
   sensors.Sample(NowNs());
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -53,10 +55,7 @@ void PrintSensors(const SensorRoots& roots) {
   for (const ChannelFailure& failure : sensors.failures()) errors[failure.channel] = failure.error;
 
   // The value last: a reason in its place can be long.
-  std::cout << "\n"
-            << std::setw(24) << "channel" << " " << std::setw(16) << "kind" << " " << std::setw(5)
-            << "unit" << " " << std::setw(26) << "label" << " " << std::setw(56) << "source" << " "
-            << "value\n";
+  std::vector<TextRow> channels;
   for (size_t i = 0; i < sensors.channels().size(); ++i) {
     const Channel& c = sensors.channels()[i];
     std::string value = "-";
@@ -68,20 +67,28 @@ void PrintSensors(const SensorRoots& roots) {
     std::string label = c.label;
     if (c.device_total) label += " [total]";
     if (c.part_of_total) label += " [part]";
-    std::cout << std::setw(24) << c.id << " " << std::setw(16) << ChannelKindName(c.kind) << " "
-              << std::setw(5) << ChannelUnit(c.kind) << " " << std::setw(26) << label << " "
-              << std::setw(56) << c.source << " " << value << "\n";
+    channels.push_back({{c.id, ChannelKindName(c.kind), ChannelUnit(c.kind), label, c.source, value}, ""});
   }
+  std::cout << "\n"
+            << RenderTextTable({{"channel", false, 0},
+                                {"kind", false, 1},
+                                {"unit", false, 0},
+                                {"label", false, 1},
+                                {"source", false, 2},
+                                {"value", false, 0, true}},
+                               channels, {width, {}});
 }
 
 // How a model is run (docs/sandbox.md): in a sandboxed worker, and which formats are code.
-void PrintModelSafety(const std::vector<BackendInfo>& backends) {
-  std::cout << "\nmodels run in a sandboxed worker (docs/sandbox.md): " << SandboxAvailability() << "\n";
+void PrintModelSafety(const std::vector<BackendInfo>& backends, size_t width) {
+  std::cout << "\n"
+            << WrappedParagraph("", "models run in a sandboxed worker (docs/sandbox.md): " + SandboxAvailability(), width);
   for (const BackendInfo& info : backends) {
     if (info.model_is_code.empty()) continue;
     std::string formats;
     for (const std::string& e : info.artifact_extensions) formats += (formats.empty() ? "" : ", ") + e;
-    std::cout << "model files that are code: " << info.name << " (" << formats << "): " << info.model_is_code << "\n";
+    std::cout << WrappedParagraph("", "model files that are code: " + info.name + " (" + formats + "): " + info.model_is_code,
+                                  width);
   }
 }
 
@@ -111,35 +118,37 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
       context.exit_code = 2;
       return;
     }
-    std::cout << std::left << std::setw(22) << "target" << std::setw(13) << "available"
-              << std::setw(34) << "runtime" << "details\n";
+    const std::vector<TextColumn> columns = {
+        {"target", false, 0}, {"available", false, 0}, {"runtime", false, 1}, {"details", false, 1, true}};
+    std::vector<TextRow> rows;
     for (const BackendInfo& info : context.registry.List()) {
       const std::string runtime = info.runtime + (info.version.empty() ? "" : " " + info.version);
       if (!info.built || !info.loaded) {
-        std::cout << std::setw(22) << (info.name + ":*") << std::setw(13)
-                  << (info.built ? "unavailable" : "not built") << std::setw(34) << runtime
-                  << info.reason << "\n";
+        rows.push_back({{info.name + ":*", info.built ? "unavailable" : "not built", runtime, info.reason}, ""});
         continue;
       }
       for (const DeviceInfo& d : info.devices) {
-        std::cout << std::setw(22) << (info.name + ":" + d.name) << std::setw(13)
-                  << (d.available ? "yes" : "no") << std::setw(34)
-                  << (d.runtime.empty() ? runtime : d.runtime)
-                  << (d.available ? d.description : d.reason) << "\n";
+        rows.push_back({{info.name + ":" + d.name, d.available ? "yes" : "no", d.runtime.empty() ? runtime : d.runtime,
+                         d.available ? d.description : d.reason},
+                        ""});
       }
     }
-    PrintModelSafety(context.registry.List());
+    std::cout << RenderTextTable(columns, rows, {context.table.width, {}});
+    PrintModelSafety(context.registry.List(), context.table.width);
     std::string why;
     if (const auto cached = LoadMachineLimits(ReadEnvironment(), &why)) {
-      std::cout << "\nmachine limits (measured " << cached->measured_at << "; `edgebench devices --limits` measures again)\n";
-      PrintLimits(*cached);
+      std::cout << "\n"
+                << WrappedParagraph("", "machine limits (measured " + cached->measured_at +
+                                            "; `edgebench devices --limits` measures again)",
+                                    context.table.width);
+      PrintLimits(*cached, context.table.width);
     } else {
-      std::cout << "\nmachine limits: " << why << "\n";
+      std::cout << "\n" << WrappedParagraph("", "machine limits: " + why, context.table.width);
     }
     if (*show_sensors) {
       SensorRoots roots;
       roots.root = *sysfs_root;
-      PrintSensors(roots);
+      PrintSensors(roots, context.table.width);
     }
   });
 }

@@ -96,7 +96,7 @@ void AddTraceOption(CLI::App* cmd, std::string& path) {
 
 Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, CommandContext& context,
                                          const PlanRunRequest& request, bool keep_records) {
-  auto printer = MakePrinter(request.format, std::cout);
+  auto printer = MakePrinter(request.format, std::cout, context.table);
   if (!printer.ok()) return Status::Error(printer.error());
   auto output = RecordOutput::Open(printer.take(), request.out_dir);
   if (!output.ok()) return Status::Error(output.error());

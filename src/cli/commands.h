@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "backends/registry.h"
+#include "report/text_table.h"
 
 namespace edgebench {
 
@@ -11,6 +12,7 @@ struct CommandContext {
   Registry& registry;
   std::string executable;  // this program, for worker processes
   int exit_code = 0;
+  TableLayout table;  // --width (or the terminal's) and --columns, for every text table
 };
 
 void AddDevicesCommand(CLI::App& app, CommandContext& context);

@@ -13,6 +13,7 @@
 #include "diagnose/bandwidth_probe.h"
 #include "diagnose/compute_peak_probe.h"
 #include "monitor/cpu_span.h"
+#include "report/text_table.h"
 
 namespace edgebench {
 namespace {
@@ -23,19 +24,23 @@ std::string Fixed(double value, int decimals) {
   return out.str();
 }
 
-void PrintBandwidth(const BandwidthMeasurement& b) {
-  std::cout << "memory bandwidth, " << b.threads << " thread" << (b.threads == 1 ? ": " : "s: ") << Fixed(b.gb_per_s, 2)
+std::string BandwidthLine(const BandwidthMeasurement& b) {
+  std::ostringstream out;
+  out << "memory bandwidth, " << b.threads << " thread" << (b.threads == 1 ? ": " : "s: ") << Fixed(b.gb_per_s, 2)
             << " GB/s (best of " << b.passes << " passes; median " << Fixed(b.median_gb_per_s, 2) << ", worst "
             << Fixed(b.worst_gb_per_s, 2) << ": spread " << Fixed(100 * b.spread(), 1) << "%; 3 arrays of "
-            << (b.array_bytes >> 20) << " MiB)\n";
+      << (b.array_bytes >> 20) << " MiB)";
+  return out.str();
 }
 
-void PrintPeak(const ComputePeak& p) {
-  std::cout << "compute peak, " << p.target << " " << p.precision << ": " << Fixed(p.gflops, 1) << " GFLOP/s ("
+std::string PeakLine(const ComputePeak& p) {
+  std::ostringstream out;
+  out << "compute peak, " << p.target << " " << p.precision << ": " << Fixed(p.gflops, 1) << " GFLOP/s ("
             << p.method << ", " << (p.threads > 0 ? std::to_string(p.threads) + " threads" : "threads as the runtime chose")
             << ", best of " << p.passes << " passes; median "
             << Fixed(p.median_gflops, 1) << ", worst " << Fixed(p.worst_gflops, 1) << ": spread "
-            << Fixed(100 * p.spread(), 1) << "%)\n";
+      << Fixed(100 * p.spread(), 1) << "%)";
+  return out.str();
 }
 
 void AppendNote(std::string& notes, const std::string& note) { notes += (notes.empty() ? "" : "; ") + note; }
@@ -65,11 +70,17 @@ Status JudgeLimitsMachine(const LimitsOptions& o, const SensorRoots& roots, cons
 
 }  // namespace
 
-void PrintLimits(const MachineLimits& limits) {
-  if (limits.bandwidth_one_thread) PrintBandwidth(*limits.bandwidth_one_thread);
-  if (limits.bandwidth_all_threads) PrintBandwidth(*limits.bandwidth_all_threads);
-  for (const ComputePeak& peak : limits.compute_peaks) PrintPeak(peak);
-  for (const std::string& missing : limits.compute_peaks_missing) std::cout << "no compute peak: " << missing << "\n";
+void PrintLimits(const MachineLimits& limits, size_t width) {
+  std::vector<std::string> lines;
+  if (limits.bandwidth_one_thread) lines.push_back(BandwidthLine(*limits.bandwidth_one_thread));
+  if (limits.bandwidth_all_threads) lines.push_back(BandwidthLine(*limits.bandwidth_all_threads));
+  for (const ComputePeak& peak : limits.compute_peaks) lines.push_back(PeakLine(peak));
+  for (const std::string& missing : limits.compute_peaks_missing) lines.push_back("no compute peak: " + missing);
+  // Each on its own, continued lines indented under it.
+  for (const std::string& line : lines) {
+    const std::string text = WrappedParagraph("  ", line, width);
+    std::cout << text.substr(2);
+  }
 }
 
 // Measures on one thread and on every usable core, then each runtime's matrix-product peak;
@@ -128,7 +139,7 @@ int MeasureLimits(const LimitsOptions& o, Registry& registry) {
   const auto busy = JudgeLimitsMachine(o, roots, cpu_before, limits);
   if (!busy.ok()) {
     std::cout << "\nmachine limits of " << limits.machine << ", measured on a busy machine and not cached\n";
-    PrintLimits(limits);
+    PrintLimits(limits, TerminalWidth());
     std::cerr << "edgebench devices --limits: " << busy.message() << "\n";
     return 1;
   }
@@ -137,7 +148,7 @@ int MeasureLimits(const LimitsOptions& o, Registry& registry) {
     return 1;
   }
   std::cout << "\nmachine limits of " << limits.machine << " (cached in " << MachineLimitsPath(limits.machine) << ")\n";
-  PrintLimits(limits);
+  PrintLimits(limits, TerminalWidth());
   std::cout << "published peak bandwidth: "
             << (limits.published_peak_gb_per_s > 0 ? Fixed(limits.published_peak_gb_per_s, 2) + " GB/s" : "not given (--peak-gbs)")
             << "\npublished peak compute: "

@@ -33,7 +33,7 @@ void AddLimitsOptions(CLI::App* cmd, LimitsOptions& o);
 // Whether any option that goes with --limits was given without it.
 bool AnyLimitsOptionGiven(const LimitsOptions& o);
 
-void PrintLimits(const MachineLimits& limits);
+void PrintLimits(const MachineLimits& limits, size_t width = 0);
 // Measures, judges the machine, caches; the process's exit code.
 int MeasureLimits(const LimitsOptions& o, Registry& registry);
 

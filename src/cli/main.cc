@@ -4,6 +4,7 @@
 #include <clocale>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "cli/commands.h"
@@ -11,6 +12,7 @@
 #include "cli/flag_suggestion.h"
 #include "core/log.h"
 #include "core/version.h"
+#include "report/printers.h"
 
 namespace {
 
@@ -73,7 +75,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
   if (ec) self = argv[0];
-  edgebench::CommandContext context{registry, self};
+  edgebench::CommandContext context{registry, self, 0, {}};
   edgebench::SetCommandLine(argc, argv);
 
   CLI::App app{
@@ -89,7 +91,23 @@ int main(int argc, char** argv) {
                "-v: what runs and progress; -vv: also edgebench's debug messages and the "
                "runtimes' own logs")
       ->configurable(false);
+  std::optional<size_t> width;
+  app.add_option("--width", width,
+                 "widest line of a table, in characters (default: the terminal's width, or COLUMNS; 0: no "
+                 "limit). Columns that do not fit are left out, the least important first, and named under "
+                 "the table")
+      ->configurable(false);
+  app.add_option("--columns", context.table.columns,
+                 "the table's columns, by header (a header without its unit also names it: p99, target); "
+                 "model, target and verdict are always shown")
+      ->delimiter(',')
+      ->configurable(false);
   app.parse_complete_callback([&] {
+    context.table.width = width ? *width : edgebench::TerminalWidth();
+    if (const edgebench::Status known = edgebench::CheckColumnNames(context.table.columns, edgebench::AllColumnHeaders());
+        !known.ok()) {
+      throw CLI::ValidationError(known.message());
+    }
     // The orchestrator passes the worker --verbose only at debug level (see the cmd_*.cc
     // files): in a worker, any -v means debug, so the runtimes' logs reach the user.
     const bool worker = app.got_subcommand("worker");

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "core/strings.h"
 #include "load/scenario_registry.h"
@@ -553,21 +554,52 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
   return columns;
 }
 
+// How soon a table too wide for the terminal leaves a column out: what a row is never; then the
+// details that explain a result before the results themselves.
+std::vector<Column> Ranked(std::vector<Column> columns) {
+  // What a row is: a language model's case is its prompt and generation lengths too. A row's
+  // status is said by its verdict and its note when the status column has to go.
+  static const char* const kIdentity[] = {"model", "target", "scenario", "prompt (tokens)", "gen (tokens)", "verdict"};
+  // Which device ran the nodes stays as long as the results do: the label of a target alone
+  // hides a runtime that leaves most of a model to the CPU.
+  static const char* const kDetails[] = {"settled at q", "stable", "mean (ms)", "p90 (ms)", "queries", "requests",
+                                         "sequences", "image tokens", "KV cache (MiB)",
+                                         "top operators (share of op time)", "device", "1st query (ms)",
+                                         "first window over 1.5x", "windows"};
+  for (Column& column : columns) {
+    const auto is = [&](const char* header) { return column.header == header; };
+    if (std::any_of(std::begin(kIdentity), std::end(kIdentity), is)) column.rank = 0;
+    if (std::any_of(std::begin(kDetails), std::end(kDetails), is)) column.rank = 2;
+    if (column.header.find("early-stop") != std::string::npos) column.rank = 2;
+  }
+  return columns;
+}
+
 // The one registration of column sets, keyed by the scenario's family (Record::scenario up to
 // its ':'). Immutable once built.
 const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
   static const auto* const sets = new std::vector<std::pair<std::string, std::vector<Column>>>{
-      {"single-stream", WithStartColumns(WithProfileColumn(WithMonitorColumns(SingleStreamColumns(), false)))},
-      {"multi-stream", WithProfileColumn(WithMonitorColumns(MultiStreamColumns(), false))},
-      {"server", WithProfileColumn(WithMonitorColumns(ServerColumns(), false))},
-      {"offline", WithProfileColumn(WithMonitorColumns(OfflineColumns(), false))},
-      {"soak", WithProfileColumn(WithMonitorColumns(SoakColumns(), false))},
-      {"llm", WithStartColumns(WithProfileColumn(WithMonitorColumns(LlmColumns(), true)))},
-      {"agree", AgreementColumns()},
-      {"accuracy", WithMonitorColumns(AccuracyColumns(), false)},
-      {"drift", DriftColumns()},
+      {"single-stream", Ranked(WithStartColumns(WithProfileColumn(WithMonitorColumns(SingleStreamColumns(), false))))},
+      {"multi-stream", Ranked(WithProfileColumn(WithMonitorColumns(MultiStreamColumns(), false)))},
+      {"server", Ranked(WithProfileColumn(WithMonitorColumns(ServerColumns(), false)))},
+      {"offline", Ranked(WithProfileColumn(WithMonitorColumns(OfflineColumns(), false)))},
+      {"soak", Ranked(WithProfileColumn(WithMonitorColumns(SoakColumns(), false)))},
+      {"llm", Ranked(WithStartColumns(WithProfileColumn(WithMonitorColumns(LlmColumns(), true))))},
+      {"agree", Ranked(AgreementColumns())},
+      {"accuracy", Ranked(WithMonitorColumns(AccuracyColumns(), false))},
+      {"drift", Ranked(DriftColumns())},
   };
   return *sets;
+}
+
+// The columns every scenario of the registry has (load/scenario_registry.h).
+const std::vector<Column>& RegisteredScenarioColumns() {
+  static const auto* const load = new std::vector<Column>(Ranked(WithProfileColumn(WithMonitorColumns(
+      {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), MetricTableColumn("queries"),
+       MetricTableColumn("p50_ms"), MetricTableColumn("p99_ms"), MetricTableColumn("throughput_qps"),
+       RooflineColumn(), StabilityColumn(), VerdictColumn()},
+      false))));
+  return *load;
 }
 
 }  // namespace
@@ -579,16 +611,20 @@ const std::vector<Column>& ColumnsForScenario(std::string_view scenario) {
   }
   // A scenario of the registry (load/scenario_registry.h): the columns every load scenario has.
   if (FindRegisteredScenario(std::string(family))) {
-    static const auto* const load = new std::vector<Column>(WithProfileColumn(WithMonitorColumns(
-        {ModelColumn(), TargetColumn(), StatusColumn(), ScenarioColumn(), MetricTableColumn("queries"),
-         MetricTableColumn("p50_ms"), MetricTableColumn("p99_ms"), MetricTableColumn("throughput_qps"),
-         RooflineColumn(), StabilityColumn(), VerdictColumn()},
-        false)));
-    return *load;
+    return RegisteredScenarioColumns();
   }
   static const auto* const common =
-      new std::vector<Column>{ModelColumn(), TargetColumn(), StatusColumn(), VerdictColumn()};
+      new std::vector<Column>(Ranked({ModelColumn(), TargetColumn(), StatusColumn(), VerdictColumn()}));
   return *common;
+}
+
+std::vector<std::string> ScenarioColumnHeaders() {
+  std::vector<std::string> headers;
+  for (const auto& [name, columns] : ColumnSets()) {
+    for (const Column& column : columns) headers.push_back(column.header);
+  }
+  for (const Column& column : RegisteredScenarioColumns()) headers.push_back(column.header);
+  return headers;
 }
 
 std::vector<std::string> ScenariosWithColumns() {

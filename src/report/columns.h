@@ -21,11 +21,17 @@ struct Column {
   std::string header;  // with its unit where it has one: "p50 (ms)", "decode (tok/s)"
   std::function<std::string(const Record&)> cell;  // kNoValue where the record has no value
   bool numeric = false;  // right-aligned in the table, "---:" in markdown
+  // How soon a table too wide for the terminal leaves it out (report/text_table.h): 0 never
+  // (what a row is), 1 a result, 2 a detail. Set by header in one place (columns.cc).
+  int rank = 1;
 };
 
 // The columns a record of `scenario` is printed with, in order. A scenario with no registered
 // set gets the columns every record has (model, target, status, verdict).
 const std::vector<Column>& ColumnsForScenario(std::string_view scenario);
+
+// Every header of every scenario's set (duplicates included).
+std::vector<std::string> ScenarioColumnHeaders();
 
 // The scenarios with a registered column set, in registration order.
 std::vector<std::string> ScenariosWithColumns();

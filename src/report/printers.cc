@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "core/strings.h"
+#include "report/precision_note.h"
 #include "report/stage_columns.h"
+#include "report/stage_pivot.h"
 #include "record/record_json.h"
 
 namespace edgebench {
@@ -73,16 +75,20 @@ struct Row {
   std::string scenario;
   std::vector<std::string> cells;  // one per ColumnsForScenario(scenario)
   std::string why;
+  std::optional<RowPrecision> precision;  // measured rows: what they computed at
 };
 
 struct ColumnHead {
   std::string header;
   bool numeric = false;
+  int rank = 1;
 };
 
 std::vector<ColumnHead> HeadsOf(const std::string& scenario) {
   std::vector<ColumnHead> heads;
-  for (const Column& column : ColumnsForScenario(scenario)) heads.push_back({column.header, column.numeric});
+  for (const Column& column : ColumnsForScenario(scenario)) {
+    heads.push_back({column.header, column.numeric, column.rank});
+  }
   return heads;
 }
 
@@ -110,6 +116,14 @@ std::vector<size_t> ColumnsWithValues(const Section& section) {
   return kept;
 }
 
+std::string PrecisionNote(const Section& section) {
+  std::vector<RowPrecision> measured;
+  for (const Row& row : section.rows) {
+    if (row.precision) measured.push_back(*row.precision);
+  }
+  return MixedPrecisionNote(measured);
+}
+
 bool AnyWhy(const Section& section) {
   return std::any_of(section.rows.begin(), section.rows.end(),
                      [](const Row& row) { return !row.why.empty(); });
@@ -122,7 +136,8 @@ class TabularPrinter : public RecordPrinter {
   explicit TabularPrinter(std::ostream& out) : out_(out) {}
 
   void Print(const Record& record) override {
-    Row row{record.scenario, {}, OneLineWhy(record)};
+    Row row{record.scenario, {}, OneLineWhy(record), std::nullopt};
+    if (record.status == CaseStatus::kOk) row.precision = RowPrecision{record.requested_target, ComputePrecisionOf(record)};
     for (const Column& column : ColumnsForScenario(record.scenario)) {
       row.cells.push_back(column.cell(record));
     }
@@ -133,8 +148,9 @@ class TabularPrinter : public RecordPrinter {
     }
     section->rows.push_back(std::move(row));
     if (record.pipeline) {
+      pivot_.push_back(StagePivotCaseOf(record));
       for (const PipelineStageRecord& stage : record.pipeline->stages) {
-        Row stage_row{record.scenario, {}, ""};
+        Row stage_row{record.scenario, {}, "", std::nullopt};
         for (const StageColumn& column : PipelineStageColumns()) stage_row.cells.push_back(column.cell(record, stage));
         stages_.rows.push_back(std::move(stage_row));
       }
@@ -147,7 +163,7 @@ class TabularPrinter : public RecordPrinter {
       Section stages = stages_;
       stages.scenario = "pipeline stages";
       stages.stages = true;
-      for (const StageColumn& column : PipelineStageColumns()) stages.heads.push_back({column.header, column.numeric});
+      for (const StageColumn& column : PipelineStageColumns()) stages.heads.push_back({column.header, column.numeric, 1});
       sections.push_back(std::move(stages));
     }
     Render(sections);
@@ -157,6 +173,7 @@ class TabularPrinter : public RecordPrinter {
  protected:
   virtual void Render(const std::vector<Section>& sections) = 0;
   std::ostream& out_;
+  std::vector<StagePivotCase> pivot_;  // the pipeline cases' stages, for the table's view
 
  private:
   std::vector<Section> sections_;  // in the order their scenarios first appeared
@@ -183,35 +200,35 @@ class SectionedPrinter : public TabularPrinter {
 
 class TablePrinter : public SectionedPrinter {
  public:
-  using SectionedPrinter::SectionedPrinter;
+  TablePrinter(std::ostream& out, TableLayout layout) : SectionedPrinter(out), layout_(std::move(layout)) {}
 
  private:
-  void RenderSection(const Section& section) override {
-    const std::vector<ColumnHead>& columns = section.heads;
-    const std::vector<size_t> kept = ColumnsWithValues(section);
-    std::vector<size_t> widths;
-    for (size_t i : kept) {
-      size_t width = columns[i].header.size();
-      for (const Row& row : section.rows) width = std::max(width, row.cells[i].size());
-      widths.push_back(width);
+  // The cases' tables, then each pipeline's stages with a column per scenario (stage_pivot.h)
+  // rather than the long form of a row per stage per case.
+  void Render(const std::vector<Section>& sections) override {
+    std::vector<Section> cases;
+    for (const Section& section : sections) {
+      if (!section.stages) cases.push_back(section);
     }
-    auto line = [&](auto cell_of) {
-      std::string text;
-      for (size_t k = 0; k < kept.size(); ++k) {
-        const std::string cell = cell_of(kept[k]);
-        const std::string padding(widths[k] - cell.size(), ' ');
-        if (k > 0) text += "  ";
-        text += columns[kept[k]].numeric ? padding + cell : cell + padding;
-      }
-      text.erase(text.find_last_not_of(' ') + 1);
-      out_ << text << "\n";
-    };
-    line([&](size_t i) { return columns[i].header; });
-    for (const Row& row : section.rows) {
-      line([&](size_t i) { return row.cells[i]; });
-      if (!row.why.empty()) out_ << "    ^ " << row.why << "\n";
-    }
+    SectionedPrinter::Render(cases);
+    if (!pivot_.empty()) out_ << "\n" << RenderStagePivot(pivot_, layout_);
   }
+  void RenderSection(const Section& section) override {
+    std::vector<TextColumn> columns;
+    const std::vector<size_t> kept = ColumnsWithValues(section);
+    for (size_t i : kept) columns.push_back({section.heads[i].header, section.heads[i].numeric, section.heads[i].rank});
+    std::vector<TextRow> rows;
+    for (const Row& row : section.rows) {
+      TextRow text{{}, row.why};
+      for (size_t i : kept) text.cells.push_back(row.cells[i]);
+      rows.push_back(std::move(text));
+    }
+    if (const std::string note = PrecisionNote(section); !note.empty()) {
+      out_ << WrappedParagraph("", note, layout_.width);
+    }
+    out_ << RenderTextTable(columns, rows, layout_);
+  }
+  TableLayout layout_;
 };
 
 class MarkdownPrinter : public SectionedPrinter {
@@ -227,6 +244,7 @@ class MarkdownPrinter : public SectionedPrinter {
     const std::vector<ColumnHead>& columns = section.heads;
     const std::vector<size_t> kept = ColumnsWithValues(section);
     const bool why = AnyWhy(section);
+    if (const std::string note = PrecisionNote(section); !note.empty()) out_ << MarkdownCell(note) << "\n\n";
     auto line = [&](auto cell_of, const std::string& why_cell) {
       out_ << "|";
       for (size_t i : kept) out_ << " " << MarkdownCell(cell_of(i)) << " |";
@@ -322,8 +340,15 @@ class JsonLinesPrinter : public RecordPrinter {
 
 }  // namespace
 
-Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out) {
-  if (format == "table") return std::unique_ptr<RecordPrinter>(new TablePrinter(out));
+std::vector<std::string> AllColumnHeaders() {
+  std::vector<std::string> headers = ScenarioColumnHeaders();
+  for (const StageColumn& column : PipelineStageColumns()) headers.push_back(column.header);
+  return headers;
+}
+
+Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out,
+                                                   const TableLayout& layout) {
+  if (format == "table") return std::unique_ptr<RecordPrinter>(new TablePrinter(out, layout));
   if (format == "markdown") return std::unique_ptr<RecordPrinter>(new MarkdownPrinter(out));
   if (format == "csv") return std::unique_ptr<RecordPrinter>(new CsvPrinter(out));
   if (format == "json") return std::unique_ptr<RecordPrinter>(new JsonArrayPrinter(out));

@@ -3,10 +3,11 @@
 //
 // Table, markdown and CSV print the columns of report/columns.h, chosen per record by its
 // scenario, so one printer prints records of every scenario:
-// - table: buffers its rows and prints them at End(), each column as wide as its widest cell
-//   (nothing is cut), numbers right-aligned; why a case failed or is INVALID on a line under
-//   its row ("    ^ why"). Records of several scenarios print as one table per scenario, in
-//   the order the scenarios first appear, each under a "scenario: NAME" line.
+// - table: buffers its rows and prints them at End(), laid out by report/text_table.h to fit
+//   the layout's width (least important columns left out and said so, numbers right-aligned);
+//   why a case failed or is INVALID is a numbered footnote under the table. Records of several
+//   scenarios print as one table per scenario, in the order the scenarios first appear, each
+//   under a "scenario: NAME" line.
 // - markdown: the table's layout as a GitHub table, with a `why` column; '|' in a cell is
 //   escaped and line breaks become spaces (MarkdownCell).
 // - CSV: one table whatever the scenarios: every column of every scenario printed, in the
@@ -25,6 +26,7 @@
 
 #include "core/status.h"
 #include "report/columns.h"
+#include "report/text_table.h"
 #include "record/record.h"
 
 namespace edgebench {
@@ -38,7 +40,12 @@ class RecordPrinter {
 };
 
 // "table" (default), "markdown", "csv", "json" (one JSON array), "jsonl"; for every scenario.
-Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out);
+// `layout` is the table's (width, --columns); the other formats print every column.
+Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out,
+                                                   const TableLayout& layout = {});
+
+// Every header a printed table can have (every scenario's, the pipeline stages'), for --columns.
+std::vector<std::string> AllColumnHeaders();
 
 // A CSV cell per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. A cell
 // a spreadsheet would run as a formula (CsvCellCouldBeAFormula) is neutralised as OWASP's CSV

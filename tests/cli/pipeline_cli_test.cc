@@ -64,10 +64,11 @@ TEST(PipelineCli, EachScenarioIsARecordWithItsStages) {
     EXPECT_NEAR(shares, 1.0, 1e-9);
     EXPECT_GE(stages[2]["latency_ns"]["p50"].get<int64_t>(), 300'000);  // the null model's 300 us
   }
-  // The table prints a row per stage under the cases.
+  // The table prints the stages of each case under the cases, a column per scenario.
   auto table = RunCommand(Executable() + " run " + file + kPipelineQuick + " 2>/dev/null");
   ASSERT_EQ(table.exit_code, 0) << table.output;
-  EXPECT_NE(table.output.find("scenario: pipeline stages"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("\nstages of "), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("single-stream mean (ms)"), std::string::npos) << table.output;
   EXPECT_NE(table.output.find("decode_image"), std::string::npos) << table.output;
   EXPECT_NE(table.output.find("model: sleep:1"), std::string::npos) << table.output;  // ran on, by stage
 }

@@ -23,7 +23,7 @@ struct DriftRun {
 
 DriftRun Drift(TokenDriftOptions options) {
   Registry registry;  // the parent loads no model; the workers have their own
-  CommandContext context{registry, testing::Executable()};
+  CommandContext context{registry, testing::Executable(), 0, {}};
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
   DriftRun run;

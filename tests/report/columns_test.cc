@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../test_util.h"
 #include "load/finish_record.h"
+#include "report/printers.h"
 
 namespace edgebench {
 namespace {
@@ -137,6 +140,32 @@ TEST(Columns, TheDeviceCellTellsAProfilersGrowthFromALeak) {
   r.monitor->derived.memory.leak = false;
   r.monitor->derived.memory.profiler_growth = true;  // a profiled case (record/monitor_derive.h)
   EXPECT_EQ(Cell(r, "device"), "growth (profiler)");
+}
+
+// A table too wide for the terminal leaves out details before results and never what a row is
+// (report/text_table.h); every scenario's set says which is which.
+TEST(Columns, EverySetRanksWhatARowIsAboveItsResultsAboveItsDetails) {
+  std::vector<std::string> scenarios = ScenariosWithColumns();
+  scenarios.push_back("burst:4");
+  scenarios.push_back("no-such-scenario");
+  for (const std::string& scenario : scenarios) {
+    for (const Column& c : ColumnsForScenario(scenario)) {
+      const bool identity = c.header == "model" || c.header == "target" ||
+                            c.header == "scenario" || c.header == "verdict" || c.header == "prompt (tokens)" ||
+                            c.header == "gen (tokens)";
+      EXPECT_EQ(c.rank == 0, identity) << scenario << ": " << c.header;
+      if (c.header == "mean (ms)" || c.header == "settled at q") {
+        EXPECT_EQ(c.rank, 2) << scenario << ": " << c.header;
+      }
+      if (c.header == "p99 (ms)" || c.header == "throughput (q/s)" || c.header == "ran on (nodes)") {
+        EXPECT_EQ(c.rank, 1) << scenario << ": " << c.header;
+      }
+    }
+  }
+  const std::vector<std::string> all = AllColumnHeaders();
+  for (const char* header : {"p99 (ms)", "tokens/s", "calls/query", "energy (mJ/q)", "verdict"}) {
+    EXPECT_NE(std::find(all.begin(), all.end(), header), all.end()) << header;
+  }
 }
 
 }  // namespace

@@ -85,18 +85,18 @@ Record LlmCrashed() {
   return r;
 }
 
-TEST(Printers, TableSizesColumnsToContentAndPutsWhyUnderTheRow) {
+TEST(Printers, TableSizesColumnsToContentAndFootnotesWhy) {
   EXPECT_EQ(PrintWith("table", {FastRecord(), FailedRecord()}),
             "model                               target                 status  ran on (nodes)"
             "  queries  p50 (ms)  p90 (ms)  p99 (ms)  mean (ms)  throughput (q/s)  settled at q"
-            "  verdict\n"
+            "  verdict  note\n"
             "m                                   null:spin              ok      spin:1        "
             "      200   0.00123   0.00123   0.00123    0.00123             200.0             6"
             "  VALID\n"
             "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  -             "
             "        -         -         -         -          -                 -             -"
-            "  INVALID\n"
-            "    ^ load failed: bad model see the runtime's log\n");
+            "  INVALID  [1]\n"
+            "[1] load failed: bad model see the runtime's log\n");
 }
 
 TEST(Printers, MarkdownAddsWhyColumnAndAlignsNumbersRight) {
@@ -145,9 +145,9 @@ TEST(Printers, TableAndMarkdownDropColumnsEmptyInEveryRowCsvKeepsThem) {
   // Only failed rows: no measurement column has a value.
   const std::vector<Record> failed = {FailedRecord()};
   EXPECT_EQ(PrintWith("table", failed),
-            "model                               target                 status  verdict\n"
-            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID\n"
-            "    ^ load failed: bad model see the runtime's log\n");
+            "model                               target                 status  verdict  note\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID  [1]\n"
+            "[1] load failed: bad model see the runtime's log\n");
   EXPECT_EQ(PrintWith("markdown", failed),
             "| model | target | status | verdict | why |\n"
             "| --- | --- | --- | --- | --- |\n"
@@ -168,18 +168,17 @@ TEST(Printers, LlmTableDropsP99sAtFiveRequestsAndKeepsACrashedCasesLengths) {
   EXPECT_EQ(PrintWith("table", {LlmMeasured(), LlmCrashed(), no_settings}),
             "model       target        status   prompt (tokens)  gen (tokens)  sequences  requests"
             "  TTFT p50 (ms)  TPOT p50 (ms)  ITL p99 (ms)  prefill (tok/s)  tokens/s"
-            "  KV cache (MiB)  peak RSS (MiB)  verdict\n"
+            "  KV cache (MiB)  peak RSS (MiB)  verdict  note\n"
             "llama-tiny  llamacpp:cpu  ok                   128            64          1         5"
             "           22.0           5.00          5.00           5818.2     929.2"
             "            16.0           300.0  VALID\n"
             "llama-tiny  llamacpp:cpu  crashed              512            64          1         -"
             "              -              -             -                -         -"
-            "               -               -  INVALID\n"
-            "    ^ worker died on signal 11 (SIGSEGV)\n"
+            "               -               -  INVALID  [1]\n"
             "llama-tiny  llamacpp:cpu  crashed                -             -          -         -"
             "              -              -             -                -         -"
-            "               -               -  INVALID\n"
-            "    ^ worker died on signal 11 (SIGSEGV)\n");
+            "               -               -  INVALID  [1]\n"
+            "[1] worker died on signal 11 (SIGSEGV)\n");
 }
 
 TEST(Printers, LlmCsvKeepsEveryColumn) {
@@ -197,16 +196,15 @@ TEST(Printers, MixedScenariosPrintOneTablePerScenarioAndOneCsv) {
   const std::vector<Record> mixed = {FailedRecord(), LlmCrashed(), FailedRecord()};
   EXPECT_EQ(PrintWith("table", mixed),
             "scenario: single-stream\n"
-            "model                               target                 status  verdict\n"
-            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID\n"
-            "    ^ load failed: bad model see the runtime's log\n"
-            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID\n"
-            "    ^ load failed: bad model see the runtime's log\n"
+            "model                               target                 status  verdict  note\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID  [1]\n"
+            "mobilenet_v3_large_100_224_float32  ort:xnnpack?threads=2  failed  INVALID  [1]\n"
+            "[1] load failed: bad model see the runtime's log\n"
             "\n"
             "scenario: llm\n"
-            "model       target        status   prompt (tokens)  gen (tokens)  sequences  verdict\n"
-            "llama-tiny  llamacpp:cpu  crashed              512            64          1  INVALID\n"
-            "    ^ worker died on signal 11 (SIGSEGV)\n");
+            "model       target        status   prompt (tokens)  gen (tokens)  sequences  verdict  note\n"
+            "llama-tiny  llamacpp:cpu  crashed              512            64          1  INVALID  [1]\n"
+            "[1] worker died on signal 11 (SIGSEGV)\n");
   EXPECT_EQ(PrintWith("markdown", mixed),
             "scenario: single-stream\n\n"
             "| model | target | status | verdict | why |\n"
@@ -318,10 +316,39 @@ TEST(Printers, AValidResultAtDefaultedDimensionsSaysSoUnderItsRow) {
   r.dims_defaulted = {"'batch' (x.0)=1", "x.2=1"};
   ASSERT_TRUE(r.valid);
   const std::string table = PrintWith("table", {r});
-  EXPECT_NE(table.find("^ free dimensions bound to 1 (no --dim named them): 'batch' (x.0)=1, x.2=1"),
+  EXPECT_NE(table.find("[1] free dimensions bound to 1 (no --dim named them): 'batch' (x.0)=1, x.2=1"),
             std::string::npos)
       << table;
   EXPECT_EQ(OneLineWhy(FastRecord()), "");
+}
+
+}  // namespace
+}  // namespace edgebench
+
+namespace edgebench {
+namespace {
+
+TEST(Printers, RowsAtDifferentPrecisionsAreSaidAboveTheTable) {
+  Record f32 = FastRecord();
+  f32.requested_target = "ort:cpu";
+  f32.effective_target = "ort:cpu";
+  Record bf16 = FastRecord();
+  bf16.requested_target = "openvino:cpu";
+  bf16.effective_target = "openvino:cpu?hint=latency&precision=bf16";
+  const std::string table = PrintWith("table", {f32, bf16});
+  EXPECT_EQ(table.rfind("not like with like: these rows computed at different precisions (ort:cpu: the model's own "
+                        "precision; openvino:cpu: bf16)",
+                        0),
+            0u)
+      << table;
+  EXPECT_NE(PrintWith("markdown", {f32, bf16}).find("not like with like"), std::string::npos);
+  // One precision (f32 asked of OpenVINO is the model's own): no note.
+  bf16.effective_target = "openvino:cpu?precision=f32";
+  EXPECT_EQ(PrintWith("table", {f32, bf16}).find("not like with like"), std::string::npos);
+  // A failed row computed nothing.
+  bf16.effective_target = "openvino:cpu?precision=bf16";
+  bf16.status = CaseStatus::kCrashed;
+  EXPECT_EQ(PrintWith("table", {f32, bf16}).find("not like with like"), std::string::npos);
 }
 
 }  // namespace
