@@ -232,7 +232,7 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
                   "a case's worker may use this many MiB of resident memory (0: 80% of physical memory)")
       ->capture_default_str();
   cmd->add_option("-f,--format", o->format, "table, markdown, csv, json or jsonl")->capture_default_str();
-  cmd->add_option("-o,--out", o->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());
+  AddStoreOptions(cmd, o->out_dir);
   cmd->add_option("--timeout", o->timeout_ms, "kill a case after this many ms")->capture_default_str();
   cmd->add_flag("--in-process", o->in_process, "run cases in this process (debugging)");
   cmd->add_flag("--fail-on-invalid", o->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");

@@ -300,7 +300,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("-f,--format", options->format, "table, markdown, csv, json or jsonl")
       ->capture_default_str();
-  cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl")->check(NonEmpty());
+  AddStoreOptions(cmd, options->out_dir);
   cmd->add_flag("--in-process", options->in_process,
                 "run cases in this process (debugging; a crash ends the run)");
   cmd->add_flag("--fail-on-invalid", options->fail_on_invalid, "exit 1 when a measured case is INVALID (for CI)");

@@ -285,8 +285,7 @@ void AddShapesCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("-f,--format", options->format,
                   "table or markdown (records, then the matrix), csv, json or jsonl (records only)")
       ->capture_default_str();
-  cmd->add_option("-o,--out", options->out_dir, "append records to DIR/results.jsonl")
-      ->check(NonEmpty());
+  AddStoreOptions(cmd, options->out_dir);
   AddMonitorOptions(cmd, options->monitor);
   cmd->callback([options, &context] { context.exit_code = Shapes(*options, context); });
 }

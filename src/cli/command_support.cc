@@ -78,6 +78,17 @@ void AddProfileOption(CLI::App* cmd, bool& profile) {
                 "the record, operators on the --trace timeline (docs/trace.md)");
 }
 
+void AddStoreOptions(CLI::App* cmd, std::string& out_dir) {
+  out_dir = kDefaultStoreDir;
+  CLI::Option* out = cmd->add_option("-o,--out", out_dir, "append records to DIR/results.jsonl")
+                         ->check(NonEmpty())
+                         ->capture_default_str();
+  cmd->add_flag_callback(
+         "--no-store", [&out_dir] { out_dir.clear(); },
+         "keep no record: print the table only (report, compare and export will not see this run)")
+      ->excludes(out);
+}
+
 void AddTraceOption(CLI::App* cmd, std::string& path) {
   cmd->add_option("--trace", path,
                   "write a Chrome/Perfetto trace of the cases (queries, phases, device series) to FILE.json; "
@@ -109,6 +120,19 @@ Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, C
   options.cooldown = request.cooldown;
   options.sysfs_root = request.sysfs_root;
   output.value().Begin();
+  // A resumed plan's table shows the whole plan: the stored record of each case it skips
+  // (printed, not stored again), then this run's. JSON and CSV print this run's records only.
+  if (!request.done_keys.empty() && !request.out_dir.empty() &&
+      (request.format == "table" || request.format == "markdown")) {
+    const std::string store_path = (std::filesystem::path(request.out_dir) / "results.jsonl").string();
+    if (auto stored = ReadStore(store_path); stored.ok()) {
+      std::set<std::string> shown;
+      for (const Record& r : stored.value().records) {
+        const std::string key = RoundKey(r.case_key, r.round ? r.round->round : 0);
+        if (request.done_keys.count(key) && shown.insert(key).second) output.value().PrintOnly(r);
+      }
+    }
+  }
   PlanRunOutcome outcome;
   const bool rounds = std::any_of(plan.begin(), plan.end(), [](const PlannedCase& c) { return c.round.has_value(); });
   const bool keep = keep_records || rounds || !request.trace_path.empty();
@@ -186,7 +210,7 @@ int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool f
     std::cerr << "edgebench " << command << ": interrupted by signal " << totals.interrupted_by << " ("
               << ::strsignal(totals.interrupted_by) << ") after " << done << " of " << totals.cases << " cases; ";
     if (out_dir.empty()) {
-      std::cerr << "nothing is kept but the rows above (--out DIR keeps every record)\n";
+      std::cerr << "nothing is kept but the rows above (no store: --out DIR keeps every record)\n";
     } else {
       std::cerr << "every record so far is in " << (std::filesystem::path(out_dir) / "results.jsonl").string();
       if (resumable) std::cerr << "; to run the other " << totals.cases - done << ": " << ResumeCommandLine();

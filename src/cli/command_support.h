@@ -50,6 +50,13 @@ Result<std::set<std::string>> ResumedCaseKeys(const ResumeFlags& flags, const st
 // what its generated inputs are (run, shapes).
 void AddMeasuredPhaseOptions(CLI::App* cmd, RunSettings& settings);
 
+// The store a measuring command (run, llm, shapes) appends to when --out is not given.
+inline constexpr const char* kDefaultStoreDir = "results";
+
+// -o,--out DIR (default kDefaultStoreDir) and --no-store, which empties `out_dir`: every
+// measuring command keeps its records for report, compare and export unless told not to.
+void AddStoreOptions(CLI::App* cmd, std::string& out_dir);
+
 // --trace FILE.json (run, llm, suite): checked before anything runs (its directory must exist).
 void AddTraceOption(CLI::App* cmd, std::string& path);
 // --profile: per-operator times from the runtime's profiler, after warmup (docs/trace.md).

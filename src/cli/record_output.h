@@ -16,6 +16,8 @@ class RecordOutput {
   // `printer` is made by the caller (MakePrinter); `out_dir` may be empty.
   static Result<RecordOutput> Open(std::unique_ptr<RecordPrinter> printer, const std::string& out_dir);
   void Begin() { printer_->Begin(); }
+  // Prints a record without storing it (a resumed plan's record from the store).
+  void PrintOnly(const Record& record) { printer_->Print(record); }
   // Stores and prints one record; false when it could not be stored (said on stderr).
   bool Emit(const Record& record, const std::string& command);
   // Ends the printout and says where the records went.

@@ -223,7 +223,7 @@ TEST(MediaPipeCli, RunPrintsARowForEachMode) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("mediapipe:cpu?task=face_detector  ok"), std::string::npos) << r.output;
   r = RunCommand(Executable() + " run '" + PreparedModel() + "' -t 'mediapipe:cpu?task=face_detector&mode=live_stream'"
-                 " -s multi-stream:4 --sessions shared --warmup 2 --min-queries 20 --min-duration 0 --format jsonl 2>&1");
+                 " -s multi-stream:4 --sessions shared --warmup 2 --min-queries 20 --min-duration 0 --format jsonl --no-store 2>&1");
   const json record = json::parse(r.output.substr(r.output.find('{')));
   EXPECT_EQ(record["status"], "ok") << r.output;
   // What MediaPipe's flow limiter dropped is read after the run: every run was submitted at least
@@ -277,7 +277,7 @@ TEST(MediaPipeCli, FaceDetectorAgreesWithTheDecodedRawModelOnAPhotograph) {
 // mode for concurrent submissions) and says why; one stream stays in image mode.
 TEST(MediaPipeCli, SharedStreamsChooseLiveStreamUnlessModeSaysOtherwise) {
   const std::string run = Executable() + " run '" + PreparedModel() + "' -t mediapipe:cpu --warmup 2 --min-queries 20"
-                          " --min-duration 0 --format jsonl";
+                          " --min-duration 0 --format jsonl --no-store";
   auto shared = RunCommand(run + " -s multi-stream:3 --sessions shared 2>&1");
   const json record = json::parse(shared.output.substr(shared.output.find('{')));
   EXPECT_EQ(record["status"], "ok") << shared.output;

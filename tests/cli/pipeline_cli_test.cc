@@ -65,7 +65,7 @@ TEST(PipelineCli, EachScenarioIsARecordWithItsStages) {
     EXPECT_GE(stages[2]["latency_ns"]["p50"].get<int64_t>(), 300'000);  // the null model's 300 us
   }
   // The table prints the stages of each case under the cases, a column per scenario.
-  auto table = RunCommand(Executable() + " run " + file + kPipelineQuick + " 2>/dev/null");
+  auto table = RunCommand(Executable() + " run " + file + kPipelineQuick + " --no-store 2>/dev/null");
   ASSERT_EQ(table.exit_code, 0) << table.output;
   EXPECT_NE(table.output.find("\nstages of "), std::string::npos) << table.output;
   EXPECT_NE(table.output.find("single-stream mean (ms)"), std::string::npos) << table.output;

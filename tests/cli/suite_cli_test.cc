@@ -161,6 +161,10 @@ targets: ["null:sleep?us=100", "null:sleep?us=100&crash_at=3", "null:sleep?us=10
   auto resumed = RunCommand(Executable() + " suite " + suite + " --resume 2>&1");
   EXPECT_NE(resumed.output.find("3 already in"), std::string::npos) << resumed.output;
   EXPECT_EQ(Lines(), 3u) << "a plain --resume runs nothing that has a record";
+  // Its table is the whole plan's: the three stored cases, none of them run again.
+  for (const char* target : {"null:sleep?us=100 ", "null:sleep?crash_at=3&us=100", "null:sleep?fail_at=3&us=100"}) {
+    EXPECT_NE(resumed.output.find(target), std::string::npos) << target << "\n" << resumed.output;
+  }
 
   auto retried = RunCommand(Executable() + " suite " + suite + " --resume --retry-failed --format jsonl 2>&1");
   EXPECT_NE(retried.output.find("2 already in"), std::string::npos) << retried.output;
