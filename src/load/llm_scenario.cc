@@ -36,7 +36,7 @@ void SleepUntil(const std::function<int64_t()>& now, int64_t target_ns) {
 // span), prefills `sequences` prompts together and decodes them together.
 bool RunLockstep(LlmSession& session, const LlmSettings& s, const std::vector<std::vector<int32_t>>& prompts,
                  const std::function<int64_t()>& now, int64_t count, std::vector<LlmRequestTiming>& into,
-                 LlmSamples& samples) {
+                 LlmSamples& samples, RunObserver* observer) {
   std::vector<LlmSequencePrompt> prefill;
   for (size_t i = 0; i < prompts.size(); ++i) prefill.push_back({static_cast<int32_t>(i), prompts[i]});
   for (int64_t request = 0; request < count; ++request) {
@@ -81,6 +81,7 @@ bool RunLockstep(LlmSession& session, const LlmSettings& s, const std::vector<st
       for (size_t i = 0; i < last.size(); ++i) last[i].token = next.value()[i];
     }
     into.push_back(std::move(timing));
+    if (observer) observer->OnProgress(request + 1, count);
   }
   return true;
 }
@@ -127,7 +128,8 @@ std::vector<LlmPlannedRequest> PlanLlmRequests(const LlmSettings& s, int64_t cou
 
 Status ServeLlmRequests(LlmSession& session, const std::vector<LlmPlannedRequest>& requests,
                         int64_t concurrency, bool open_loop, const LlmClock& clock,
-                        std::vector<LlmRequestTiming>& timings, std::string& failed_stage) {
+                        std::vector<LlmRequestTiming>& timings, std::string& failed_stage,
+                        const std::function<void(size_t)>& on_finished) {
   struct Slot {
     std::optional<size_t> request;  // the request it serves, none when free
     int32_t last_token = 0;
@@ -148,6 +150,7 @@ Status ServeLlmRequests(LlmSession& session, const std::vector<LlmPlannedRequest
     done[*slot.request] = std::move(slot.timing);
     slot = Slot{};
     ++finished;
+    if (on_finished) on_finished(finished);
     return session.ClearSequence(sequence);
   };
   while (finished < requests.size()) {
@@ -253,12 +256,12 @@ LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s, const std::
                              ? SeededPrompts(s.sequences, s.prompt_tokens, info.vocab_size, s.seed)
                              : std::vector<std::vector<int32_t>>(static_cast<size_t>(s.sequences), text_prompt);
     if (observer) observer->OnPhaseStart("warmup", 0);
-    if (!RunLockstep(session, s, prompts, now, s.warmup_requests, samples.warmup, samples)) return samples;
+    if (!RunLockstep(session, s, prompts, now, s.warmup_requests, samples.warmup, samples, observer)) return samples;
     if (observer) {
       observer->OnPhaseEnd("warmup");
       observer->OnPhaseStart("measure", 0);
     }
-    if (!RunLockstep(session, s, prompts, now, s.repetitions, samples.measured, samples)) return samples;
+    if (!RunLockstep(session, s, prompts, now, s.repetitions, samples.measured, samples, observer)) return samples;
     if (observer) observer->OnPhaseEnd("measure");
     if (s.vision() && !samples.measured.empty()) samples.prompt_tokens = samples.measured.front().prompt_tokens;
     return samples;
@@ -273,7 +276,11 @@ LlmSamples RunLlmScenario(LlmSession& session, const LlmSettings& s, const std::
       samples.failed_stage = "clear";
       return false;
     }
-    Status served = ServeLlmRequests(session, requests, s.concurrency, open_loop, clock, into, samples.failed_stage);
+    const auto total = static_cast<int64_t>(requests.size());
+    Status served = ServeLlmRequests(session, requests, s.concurrency, open_loop, clock, into, samples.failed_stage,
+                                     [&](size_t finished) {
+                                       if (observer) observer->OnProgress(static_cast<int64_t>(finished), total);
+                                     });
     if (!served.ok()) samples.error = served;
     return served.ok();
   };

@@ -68,9 +68,11 @@ std::vector<LlmPlannedRequest> PlanLlmRequests(const LlmSettings& settings, int6
 // Serves `requests` with continuous batching on sequences 0..concurrency-1, which must be
 // empty. Open loop: each request starts at the phase's start + its arrival; closed loop: when
 // a slot takes it. Appends the timings in request order; on an error, `failed_stage` is
-// "prefill", "decode" or "clear".
+// "prefill", "decode" or "clear". `on_finished`, when set, is told how many requests have
+// finished each time one does.
 Status ServeLlmRequests(LlmSession& session, const std::vector<LlmPlannedRequest>& requests,
                         int64_t concurrency, bool open_loop, const LlmClock& clock,
-                        std::vector<LlmRequestTiming>& timings, std::string& failed_stage);
+                        std::vector<LlmRequestTiming>& timings, std::string& failed_stage,
+                        const std::function<void(size_t)>& on_finished = {});
 
 }  // namespace edgebench

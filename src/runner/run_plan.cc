@@ -36,6 +36,7 @@ class Progress {
 
   void CaseStart(int index, const CaseSpec& spec) {
     index_ = index;
+    phase_done_ = phase_total_ = 0;
     label_ = Label(spec);
     case_start_ = NowNs();
     stage_ = "starting";
@@ -49,7 +50,13 @@ class Progress {
 
   void Message(const nlohmann::json& m) {
     if (m.contains("stage")) stage_ = m["stage"].get<std::string>();
+    if (m.contains("progress") && m.contains("of") && m["progress"].is_number_integer() && m["of"].is_number_integer()) {
+      phase_done_ = m["progress"].get<int64_t>();
+      phase_total_ = m["of"].get<int64_t>();
+    }
     if (m.contains("phase")) {
+      phase_done_ = phase_total_ = 0;
+      phase_start_ = NowNs();
       stage_ = m["phase"].get<std::string>();
       const int64_t expected = m.value("expected_ms", int64_t{0});
       Log(LogLevel::kInfo, label_ + ": " + stage_ + (expected > 0 ? " (at most " + Seconds(expected * 1'000'000) + ")" : ""));
@@ -112,14 +119,29 @@ class Progress {
     return "";
   }
 
+  // What is left: of this case, from its own progress when it reports some (requests done in
+  // its phase), else the average case so far; plus the average case for each case after it.
   std::string Eta() const {
-    if (finished_ == 0) return "";
-    const int remaining = total_ - index_;
-    return ", ETA " + Seconds(durations_ns_ / finished_ * remaining);
+    const int64_t now = NowNs();
+    const int after = total_ - index_ - 1;
+    const int64_t average = finished_ > 0 ? durations_ns_ / finished_ : 0;
+    int64_t this_case = -1;
+    if (phase_total_ > 0 && phase_done_ > 0 && stage_ == "measure") {
+      this_case = (now - phase_start_) / phase_done_ * (phase_total_ - phase_done_);
+    } else if (finished_ > 0) {
+      this_case = std::max<int64_t>(0, average - (now - case_start_));
+    }
+    if (this_case < 0) return "";
+    return ", ETA " + Seconds(this_case + average * after);
+  }
+  // "request 3/10" while a phase counts its requests.
+  std::string Counter() const {
+    if (phase_total_ <= 0) return "";
+    return " request " + std::to_string(phase_done_) + "/" + std::to_string(phase_total_) + ",";
   }
   void Draw() {
-    std::fprintf(stderr, "\r\033[Kedgebench: case %d/%d: %s: %s, %s%s", index_ + 1, total_, label_.c_str(),
-                 stage_.c_str(), Seconds(NowNs() - case_start_).c_str(), Eta().c_str());
+    std::fprintf(stderr, "\r\033[Kedgebench: case %d/%d: %s: %s,%s %s%s", index_ + 1, total_, label_.c_str(),
+                 stage_.c_str(), Counter().c_str(), Seconds(NowNs() - case_start_).c_str(), Eta().c_str());
     std::fflush(stderr);
   }
 
@@ -130,6 +152,9 @@ class Progress {
   std::string label_;
   std::string stage_;
   int64_t case_start_ = 0;
+  int64_t phase_start_ = 0;
+  int64_t phase_done_ = 0;   // requests finished in the phase, when it counts them
+  int64_t phase_total_ = 0;  // 0: it does not
   int64_t durations_ns_ = 0;
   int finished_ = 0;
 };

@@ -54,6 +54,9 @@ class ProtocolObserver : public RunObserver {
   void OnPhaseEnd(const std::string& phase) override {
     WriteLine(fd_, nlohmann::json{{"phase_end", phase}}.dump());
   }
+  void OnProgress(int64_t done, int64_t total) override {
+    WriteLine(fd_, nlohmann::json{{"progress", done}, {"of", total}}.dump());
+  }
 
  private:
   int fd_;

@@ -40,6 +40,9 @@ class ProfileMarker : public RunObserver {
   void OnPhaseEnd(const std::string& phase) override {
     if (inner_) inner_->OnPhaseEnd(phase);
   }
+  void OnProgress(int64_t done, int64_t total) override {
+    if (inner_) inner_->OnProgress(done, total);
+  }
 
  private:
   RunObserver* inner_;
@@ -246,6 +249,9 @@ class MonitoringObserver : public RunObserver {
   void OnPhaseEnd(const std::string& phase) override {
     sampler_.Mark(phase, "end");
     if (inner_) inner_->OnPhaseEnd(phase);
+  }
+  void OnProgress(int64_t done, int64_t total) override {
+    if (inner_) inner_->OnProgress(done, total);
   }
 
  private:

@@ -292,6 +292,35 @@ TEST(LlmServing, ScenarioRunsWarmupClosedLoopThenMeasured) {
   EXPECT_EQ(std::count(fake.calls.begin(), fake.calls.end(), "clear"), 2);  // once per phase
 }
 
+// What the progress line's "request i/N" counts: every finished request of each phase, in
+// order, in lockstep and under serving load alike.
+class ProgressLog : public RunObserver {
+ public:
+  void OnPhaseStart(const std::string& phase, int64_t) override { events.push_back(phase); }
+  void OnProgress(int64_t done, int64_t total) override {
+    events.push_back(std::to_string(done) + "/" + std::to_string(total));
+  }
+  std::vector<std::string> events;
+};
+
+TEST(LlmScenario, EveryFinishedRequestIsCountedForTheProgressLine) {
+  for (int64_t concurrency : {1, 2}) {
+    int64_t clock = 0;
+    FakeLlm fake(&clock);
+    LlmSettings s;
+    s.prompt_tokens = 4;
+    s.gen_tokens = 2;
+    s.repetitions = 3;
+    s.warmup_requests = 1;
+    s.concurrency = concurrency;
+    ProgressLog log;
+    auto samples = RunLlmScenario(fake, s, [&] { return clock; }, &log);
+    ASSERT_TRUE(samples.error.ok()) << samples.error.message();
+    EXPECT_EQ(log.events, (std::vector<std::string>{"warmup", "1/1", "measure", "1/3", "2/3", "3/3"}))
+        << "concurrency " << concurrency;
+  }
+}
+
 TEST(LlmServing, PlannedRequestsAreSeededAndPoisson) {
   LlmSettings s;
   s.seed = 3;
