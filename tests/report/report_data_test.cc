@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "../test_util.h"
 #include "report/html/chart_library.h"
@@ -33,6 +34,7 @@ ReportInputs InputsOf(std::vector<Record> records) {
   in.stores = {ReportStore{"s1", "s1/results.jsonl", static_cast<int>(records.size()), 0}};
   in.records = std::move(records);
   in.record_store.assign(in.records.size(), 0);
+  in.labels = CaseLabels(in.records);
   return in;
 }
 
@@ -291,6 +293,56 @@ TEST(ReportData, LanguageModelsAreCurvesAgainstPromptLengthAndConcurrency) {
   ASSERT_EQ(groups[0]["by_concurrency"].size(), 2u) << groups;
   EXPECT_EQ(groups[0]["by_concurrency"][0]["prompt_tokens"], 16);
   EXPECT_EQ(groups[0]["by_concurrency"][1]["x"], 4);
+  // Without the serving run, no concurrency curve: two prompt lengths at one concurrency are not
+  // a line against concurrency.
+  records.pop_back();
+  const json lockstep = BuildReportData(InputsOf(records))["sections"]["llm"]["groups"];
+  EXPECT_EQ(lockstep[0]["by_concurrency"].size(), 0u) << lockstep;
+  EXPECT_EQ(lockstep[0]["by_prompt"].size(), 2u) << lockstep;
+}
+
+TEST(ReportData, CasesOfTheSameLabelAreToldApartByWhatDiffers) {
+  auto make = [](const std::string& id, const std::string& effective, std::optional<int> round,
+                 const std::string& started) {
+    Record r = MakeRecord(Milliseconds(20));
+    r.id = id;
+    r.model = "vit_tiny16";
+    r.requested_target = "ort:cpu";
+    r.effective_target = effective;
+    r.scenario = "single-stream";
+    if (round) r.round = RoundTag{*round, 2, "interleaved", 0, 1};
+    r.started_at = started;
+    return r;
+  };
+  const std::vector<Record> records = {
+      make("a", "ort:cpu?threads=1", std::nullopt, "2026-12-06T23:10:05Z"),
+      make("b", "ort:cpu?threads=2", 1, "2026-12-06T23:11:05Z"),
+      make("c", "ort:cpu?threads=2", 2, "2026-12-06T23:12:05Z"),
+      make("d", "ort:cpu?threads=4", std::nullopt, "2026-12-06T23:13:05Z"),
+      make("e", "ort:cpu?threads=4", std::nullopt, "2026-12-07T08:00:00Z"),
+      make("f", "ort:cpu?threads=4", std::nullopt, "2026-12-07T08:00:00Z"),
+  };
+  Record other = make("g", "ort:xnnpack", std::nullopt, "2026-12-06T23:10:05Z");
+  other.requested_target = "ort:xnnpack";
+  std::vector<Record> all = records;
+  all.push_back(other);
+  const CaseLabels labels(all);
+  std::vector<std::string> got;
+  for (const Record& r : all) got.push_back(labels(r));
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "vit_tiny16 ort:cpu single-stream threads=1",
+                     "vit_tiny16 ort:cpu single-stream threads=2 round 1",
+                     "vit_tiny16 ort:cpu single-stream threads=2 round 2",
+                     "vit_tiny16 ort:cpu single-stream threads=4 12-06 23:13:05",
+                     "vit_tiny16 ort:cpu single-stream threads=4 12-07 08:00:00",
+                     "vit_tiny16 ort:cpu single-stream threads=4 12-07 08:00:00 #2",
+                     "vit_tiny16 ort:xnnpack single-stream",
+                 }));
+  // The report's charts use them.
+  const json data = BuildReportData(InputsOf(all));
+  std::set<std::string> boxes;
+  for (const json& box : data["sections"]["latency"]["cases"]) boxes.insert(box["label"].get<std::string>());
+  EXPECT_EQ(boxes.size(), all.size()) << data["sections"]["latency"].dump();
 }
 
 TEST(ReportData, ThinningKeepsTheFirstAndLastAndAtMostTheLimit) {

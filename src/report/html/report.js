@@ -257,13 +257,17 @@
       var verdict = r.status !== 'ok' ? '' : r.valid ? 'valid' : 'INVALID';
       var verdictNode = el('span', {className: r.valid ? 'verdict-valid' : 'verdict-invalid', text: verdict});
       if (r.status === 'ok' && !r.valid) {
-        verdictNode = el('span', null, [verdictNode, el('span', {className: 'reasons', text: r.reasons.join('; ')})]);
+        // A word in the column; the reasons, which run to paragraphs, one click away.
+        var why = el('details', {className: 'reasons'}, [
+          el('summary', {text: r.reasons.length + (r.reasons.length === 1 ? ' reason' : ' reasons')}),
+          el('span', {text: r.reasons.join('; ')})]);
+        verdictNode = el('span', null, [verdictNode, ' ', why]);
       }
       if (r.status !== 'ok') {
         // One column for both: a case that did not measure has a failure, not a verdict. A
         // runtime's message can run to pages: its start shows, all of it on hover.
         verdict = r.failed_stage ? r.failed_stage + ': ' + r.error : r.error;
-        var shown = verdict.length > 240 ? verdict.slice(0, 240) + '\u2026' : verdict;
+        var shown = verdict.length > 120 ? verdict.slice(0, 120) + '\u2026' : verdict;
         verdictNode = el('span', {className: 'reasons', text: shown, title: verdict});
       }
       return [{node: el('span', {title: r.store, text: shortNames[r.store]}), sort: r.store},
@@ -323,7 +327,7 @@
         legend: legend(['min, p25, p50, p75, max', 'p50', 'p99']),
         grid: {left: 20, right: 40, top: 40, bottom: 40, containLabel: true},
         yAxis: {type: 'category', data: cases.map(function (c) { return c.label; }), inverse: true,
-                axisLabel: {width: 420, overflow: 'truncate'}},
+                axisLabel: {width: 420, overflow: 'break', lineHeight: 15}},
         xAxis: {type: 'value', name: 'latency (ms)', nameLocation: 'middle', nameGap: 26, scale: true},
         series: [
           {name: 'min, p25, p50, p75, max', type: 'boxplot', layout: 'horizontal',
@@ -334,7 +338,7 @@
            data: cases.map(function (c, i) { return [c.p99, i]; })}
         ]
       };
-      drawn.push(draw(chartBox(body, 'latency/' + g.model, 90 + 30 * cases.length), option));
+      drawn.push(draw(chartBox(body, 'latency/' + g.model, 90 + 40 * cases.length), option));
     });
     body.appendChild(note('Boxes span p25 to p75 with the median line; whiskers reach the fastest and ' +
                           'slowest query. p99 is the triangle. Times from the measured phase only.'));
@@ -419,6 +423,10 @@
         yAxis: [{type: 'value', name: 'queries/s'}, {type: 'value', name: 'p99 ms', scale: true}],
         series: [throughput, p99]
       });
+      if (g.earlier_runs) {
+        cell.appendChild(note('Each point is the latest run at its load; ' + g.earlier_runs +
+                              ' earlier run(s) at the same loads are in the latency chart.'));
+      }
       if (byRate && g.peak_qps === undefined) {
         cell.appendChild(note('No peak search in these records.'));
       } else if (byRate && !isNumber(g.peak_qps)) {
@@ -582,10 +590,12 @@
 
   // One stacked bar per case: each stage's share (%, shareOf(case, stage)) of the case's time.
   function drawShares(body, id, cases, stages, shareOf, axisName) {
-    draw(chartBox(body, id, 90 + 32 * cases.length), {
+    draw(chartBox(body, id, 90 + 44 * cases.length), {
       tooltip: {trigger: 'axis', confine: true, axisPointer: {type: 'shadow'}}, legend: legend(stages),
       grid: {left: 20, right: 30, top: 40, bottom: 40, containLabel: true},
-      yAxis: {type: 'category', inverse: true, data: cases.map(function (c) { return c.label; })},
+      // Long labels (a pipeline's targets, then its scenario) wrap rather than lose their end.
+      yAxis: {type: 'category', inverse: true, data: cases.map(function (c) { return c.label; }),
+              axisLabel: {width: 380, overflow: 'break', lineHeight: 15}},
       xAxis: {type: 'value', max: 100, name: axisName, nameLocation: 'middle', nameGap: 26},
       series: stages.map(function (name) {
         return {name: name, type: 'bar', stack: 'share', barMaxWidth: 26, data: cases.map(function (c) { return shareOf(c, name); })};

@@ -193,7 +193,7 @@ json LatencySection(const ReportInputs& in) {
     if (r.status != CaseStatus::kOk || !IsTensorScenario(r) || r.summary.count == 0) continue;
     json box = BoxStatistics(r);
     if (box.is_null()) continue;
-    box["label"] = ReportCaseLabel(r);
+    box["label"] = in.labels(r);
     box["target"] = r.requested_target;
     box["model"] = r.model;
     box["scenario"] = r.scenario;
@@ -232,7 +232,7 @@ json WarmupSection(const ReportInputs& in) {
     for (size_t q = 0; q < warmup + r.measured_ns.size() && q < kWarmupCurveQueries; ++q) {
       latency.push_back(JsonMs(q < warmup ? r.warmup_ns[q] : r.measured_ns[q - warmup]));
     }
-    curves.push_back({{"label", ReportCaseLabel(r)},
+    curves.push_back({{"label", in.labels(r)},
                       {"model", r.model},
                       {"warmup_queries", r.warmup_ns.size()},
                       {"total_queries", r.warmup_ns.size() + r.measured_ns.size()},
@@ -288,20 +288,30 @@ json LoadSection(const ReportInputs& in) {
       }
     }
   }
+  auto x_of = [](const Group& g, const Record& r) {
+    if (g.axis == "streams") return r.load ? static_cast<double>(r.load->streams) : 1.0;
+    if (auto rate = ServerRate(r.scenario)) return *rate;
+    if (r.load && r.load->server) return r.load->server->offered_qps;
+    return 1.0;
+  };
   json list = json::array();
-  for (const Group& g : groups) {
+  for (Group& g : groups) {
+    // A curve has one point per load: where several runs measured the same load (six
+    // single-stream runs of one target), the latest is the point and the others are counted,
+    // so the line does not zigzag through runs at one x.
+    std::map<double, const Record*> latest;
+    for (const Record* r : g.records) {
+      const Record*& kept = latest[x_of(g, *r)];
+      if (kept == nullptr || kept->started_at <= r->started_at) kept = r;
+    }
+    const size_t earlier_runs = g.records.size() - latest.size();
+    g.records.clear();
+    for (const auto& [x, r] : latest) g.records.push_back(r);
     json points = json::array();
     json peak = nullptr;
     double bound_ms = 0;
     for (const Record* r : g.records) {
-      double x = 1;
-      if (g.axis == "streams") {
-        x = r->load ? r->load->streams : 1;
-      } else if (auto rate = ServerRate(r->scenario)) {
-        x = *rate;
-      } else if (r->load && r->load->server) {
-        x = r->load->server->offered_qps;
-      }
+      const double x = x_of(g, *r);
       points.push_back({{"x", x},
                         {"throughput_qps", MetricJson("throughput_qps", *r)},
                         {"p50_ms", MetricJson("p50_ms", *r)},
@@ -319,6 +329,7 @@ json LoadSection(const ReportInputs& in) {
                   {"target", g.target},
                   {"axis", g.axis},
                   {"points", points}};
+    if (earlier_runs > 0) group["earlier_runs"] = earlier_runs;
     if (!peak.is_null()) group["peak_qps"] = peak;
     if (bound_ms > 0) group["p99_bound_ms"] = bound_ms;
     list.push_back(group);
@@ -421,7 +432,7 @@ json SoakSection(const ReportInputs& in) {
                          {"throughput_qps", Finite(Round(w.throughput_qps, 0.01))},
                          {"partial", w.partial}});
     }
-    json run = {{"label", ReportCaseLabel(r)}, {"windows", windows}};
+    json run = {{"label", in.labels(r)}, {"windows", windows}};
     if (r.load->drift && r.load->drift->p99_ratio) {
       run["p99_drift_ratio"] = Round(*r.load->drift->p99_ratio, 1e-3);
     }
@@ -475,7 +486,7 @@ json MemorySection(const ReportInputs& in) {
     }
     json run = SampledSeries(s, std::numeric_limits<int64_t>::min(),
                              {{"rss_mb", Combine(s, ChannelKind::kRss, "sum"), Mib(1)}});
-    run["label"] = ReportCaseLabel(r);
+    run["label"] = in.labels(r);
     const MemoryResult& m = r.monitor->derived.memory;
     run["verdict"] = m.explanation;
     run["leak"] = m.leak;
@@ -645,7 +656,12 @@ json LlmSection(const ReportInputs& in) {
         break;
       }
     }
-    if (!serving_prompt) continue;
+    // Without a serving run, every point is at one concurrency: a vertical line through prompt
+    // lengths that says nothing about concurrency (the prompt chart has them).
+    if (!serving_prompt) {
+      g.by_concurrency = json::array();
+      continue;
+    }
     json kept = json::array();
     for (const json& p : g.by_concurrency) {
       if (p["prompt_tokens"].get<int64_t>() == *serving_prompt) kept.push_back(p);
@@ -708,12 +724,12 @@ json BuildReportData(const ReportInputs& in) {
     const std::string dir = std::filesystem::path(store).parent_path().string();
     store_dirs.push_back(dir.empty() ? "." : dir);
   }
-  add("pipelines", PipelinesSection(in.records, store_dirs));
+  add("pipelines", PipelinesSection(in.records, store_dirs, in.labels));
   add("shapes", ShapesSection(in));
   add("accuracy", AccuracySection(in));
   add("llm", LlmSection(in));
-  add("vlm", VlmSection(in.records));
-  add("roofline", RooflineSection(in.records));
+  add("vlm", VlmSection(in.records, in.labels));
+  add("roofline", RooflineSection(in.records, in.labels));
   if (!in.tradeoffs.is_null()) add("tradeoffs", in.tradeoffs);
   add("tune", TuneSection(in));
   return {{"title", in.title},

@@ -12,6 +12,7 @@
 
 #include "core/status.h"
 #include "record/record.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 
@@ -44,6 +45,7 @@ struct ReportInputs {
   std::vector<nlohmann::json> token_drift;  // lines of the stores' token_drift.jsonl
   std::vector<std::string> warnings;    // lines skipped, duplicates: shown in the page too
   nlohmann::json tradeoffs;             // TradeoffsSection (report_tradeoffs.h); null: none
+  CaseLabels labels;                    // of `records` (ReadReportStores sets them)
 };
 
 // Reads each STORE (a directory holding results.jsonl, or a .jsonl file) and, beside a

@@ -166,9 +166,16 @@ window.edgebenchDecisionSections = function (h) {
       var hi = Math.pow(10, Math.ceil(Math.log10(Math.max.apply(null, xs) * 2)));
       var grid = [];
       for (var i = 0; i <= 48; i++) grid.push(lo * Math.pow(hi / lo, i / 48));
-      var series = (part.roofs || []).map(function (r) {
-        return {name: r.label, type: 'line', symbol: 'none', lineStyle: {width: 2},
-                data: grid.map(function (x) { return [x, peak > 0 ? Math.min(r.gb_per_s * x, peak) : r.gb_per_s * x]; })};
+      // Several memory roofs (one per host or bandwidth measurement) each get their own dash and a
+      // label on their slope, so two roofs of close bandwidth are still told apart.
+      var dashes = ['solid', 'dotted', [10, 4, 2, 4], [2, 6]];
+      var series = (part.roofs || []).map(function (r, k) {
+        var data = grid.map(function (x) { return [x, peak > 0 ? Math.min(r.gb_per_s * x, peak) : r.gb_per_s * x]; });
+        var slope = data[Math.min(8 + 6 * k, data.length - 1)];
+        return {name: r.label, type: 'line', symbol: 'none', lineStyle: {width: 2, type: dashes[k % dashes.length]},
+                data: data,
+                markPoint: {symbol: 'pin', symbolSize: 1, data: [{coord: slope, value: fmt(r.gb_per_s, 3) + ' GB/s'}],
+                            label: {show: true, position: 'left', formatter: function (m) { return m.value; }}}};
       });
       (part.peaks || []).forEach(function (p) {
         series.push({name: p.label, type: 'line', symbol: 'none', lineStyle: {type: 'dashed'},

@@ -80,7 +80,8 @@ json DiffusionPart(const DiffusionRecord& d, const std::string& store_dir) {
 
 }  // namespace
 
-json PipelinesSection(const std::vector<Record>& records, const std::vector<std::string>& store_dirs) {
+json PipelinesSection(const std::vector<Record>& records, const std::vector<std::string>& store_dirs,
+                      const CaseLabels& labels) {
   json cases = json::array();
   std::vector<std::string> names;
   for (size_t i = 0; i < records.size(); ++i) {
@@ -100,7 +101,7 @@ json PipelinesSection(const std::vector<Record>& records, const std::vector<std:
                         {"cpu_ms", s.cpu_mean_ns ? json(*s.cpu_mean_ns / 1e6) : json(nullptr)},
                         {"calls", s.queries ? static_cast<double>(s.calls) / static_cast<double>(s.queries) : 0.0}});
     }
-    json c = {{"label", ReportCaseLabel(r)}, {"harness_share", r.pipeline->harness_share}, {"stages", stages}};
+    json c = {{"label", labels(r)}, {"harness_share", r.pipeline->harness_share}, {"stages", stages}};
     if (r.pipeline->diffusion) {
       c["diffusion"] = DiffusionPart(*r.pipeline->diffusion, i < store_dirs.size() ? store_dirs[i] : std::string());
     }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "record/record.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 
@@ -19,7 +20,8 @@ namespace edgebench {
 // percentile or CPU time the record lacks is null.
 // `store_dirs`: per record, the directory of the store it was read from: a diffusion case's
 // image is embedded only from inside it (InlineStorePng).
-nlohmann::json PipelinesSection(const std::vector<Record>& records, const std::vector<std::string>& store_dirs);
+nlohmann::json PipelinesSection(const std::vector<Record>& records, const std::vector<std::string>& store_dirs,
+                                const CaseLabels& labels);
 
 // A PNG a run wrote (--save-images) inline as a data URI, so the page stays one file: only a
 // regular file of at most 4 MiB inside `store_dir`, starting as a PNG does. Otherwise null, and

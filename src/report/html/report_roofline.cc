@@ -24,10 +24,9 @@ std::string TriadThreads(int threads) {
 }
 
 // A tensor model's case: one point at its intensity, against its runtime's own peak.
-void AddTensorPoint(const Record& r, json& roofs, json& peaks, json& points, json& omitted,
+void AddTensorPoint(const Record& r, const std::string& label, json& roofs, json& peaks, json& points, json& omitted,
                     const std::function<void(json&, const std::string&, const char*, double)>& add_unique) {
   const TensorRoofline& roofline = r.tensor_roofline;
-  const std::string label = ReportCaseLabel(r);
   if (!roofline.computed()) {
     omitted.push_back({{"label", label}, {"reason", roofline.omitted}});
     return;
@@ -52,7 +51,7 @@ void AddTensorPoint(const Record& r, json& roofs, json& peaks, json& points, jso
 
 }  // namespace
 
-json RooflineSection(const std::vector<Record>& records) {
+json RooflineSection(const std::vector<Record>& records, const CaseLabels& labels) {
   json roofs = json::array(), peaks = json::array(), points = json::array(), omitted = json::array();
   auto add_unique = [](json& list, const std::string& label, const char* key, double value) {
     for (const json& item : list) {
@@ -62,13 +61,13 @@ json RooflineSection(const std::vector<Record>& records) {
   };
   for (const Record& r : records) {
     if (r.status == CaseStatus::kOk && !r.llm && r.work && r.summary.count > 0) {
-      AddTensorPoint(r, roofs, peaks, points, omitted, add_unique);
+      AddTensorPoint(r, labels(r), roofs, peaks, points, omitted, add_unique);
       continue;
     }
     if (r.status != CaseStatus::kOk || !r.llm || r.llm->summary.requests == 0) continue;
     const LlmRoofline& roofline = r.llm->roofline;
     // Each prompt length is a case of its own: the label says which.
-    const std::string label = ReportCaseLabel(r) + " prompt " + std::to_string(r.llm->prompt_tokens_run);
+    const std::string label = labels(r) + " prompt " + std::to_string(r.llm->prompt_tokens_run);
     if (!roofline.computed()) {
       omitted.push_back({{"label", label}, {"reason", roofline.omitted}});
       continue;

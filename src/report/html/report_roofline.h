@@ -10,11 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "record/record.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 
 // {"roofs": [{label, gb_per_s}], "peaks": [{label, gflops}], "points": [{label, phase, intensity,
 // gflops, gb_per_s, share, roof}], "omitted": [{label, reason}]}.
-nlohmann::json RooflineSection(const std::vector<Record>& records);
+nlohmann::json RooflineSection(const std::vector<Record>& records, const CaseLabels& labels);
 
 }  // namespace edgebench

@@ -81,6 +81,7 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
     }
     inputs.stores.push_back(store);
   }
+  inputs.labels = CaseLabels(inputs.records);
   return inputs;
 }
 

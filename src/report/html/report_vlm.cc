@@ -6,14 +6,14 @@ namespace edgebench {
 
 using nlohmann::json;
 
-json VlmSection(const std::vector<Record>& records) {
+json VlmSection(const std::vector<Record>& records, const CaseLabels& labels) {
   auto ms = [](const std::optional<int64_t>& ns) { return ns ? json(static_cast<double>(*ns) / 1e6) : json(nullptr); };
   json cases = json::array();
   for (const Record& r : records) {
     if (r.status != CaseStatus::kOk || !r.llm || !r.llm->summary.vision) continue;
     const VlmSummary& v = *r.llm->summary.vision;
     cases.push_back(
-        {{"label", ReportCaseLabel(r)},
+        {{"label", labels(r)},
          {"shares", {v.share_preprocess, v.share_encode, v.share_image_prefill, v.share_text_prefill, v.share_other}},
          {"p50_ms",
           {ms(v.preprocess.Percentile(0.5)), ms(v.encode.Percentile(0.5)), ms(v.image_prefill.Percentile(0.5)),

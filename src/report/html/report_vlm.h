@@ -9,11 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "record/record.h"
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 
 // {"stages": [names], "cases": [{label, shares: [per stage], p50_ms: [per stage], image_tokens,
 // images_per_request, ttft_p50_ms, image_part_p50_ms, text_part_p50_ms, vision_device}]}.
-nlohmann::json VlmSection(const std::vector<Record>& records);
+nlohmann::json VlmSection(const std::vector<Record>& records, const CaseLabels& labels);
 
 }  // namespace edgebench
