@@ -15,12 +15,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
 #include "fleet/fleet_files.h"
 #include "fleet/fleet_outcome.h"
+#include "fleet/ssh_inventory.h"
 #include "plan/suite_file.h"
 
 namespace edgebench {
@@ -34,6 +37,7 @@ constexpr const char* kFleetSshArgs =
     "-C -o ControlMaster=auto -o ControlPersist=60s -o ServerAliveInterval=5 -o ServerAliveCountMax=3";
 
 struct FleetOptions {
+  std::string ssh;  // --ssh [USER@]HOST[:PORT]: a one-host inventory instead of a file
   std::string inventory;
   std::string suite;
   std::string out_dir;
@@ -135,13 +139,29 @@ Status WriteFile(const fs::path& path, const std::string& text) {
   return Status::Ok();
 }
 
-int Fleet(const FleetOptions& o, CommandContext& context) {
+int Fleet(const FleetOptions& asked, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench fleet: " << message << "\n";
     return 2;
   };
   std::error_code ec;
-  if (!fs::exists(o.inventory, ec)) {
+  FleetOptions o = asked;
+  std::optional<SshDestination> ssh;
+  if (!o.ssh.empty()) {
+    // One positional argument: the suite.
+    if (!o.suite.empty()) {
+      return fail("with --ssh, give only the suite: edgebench fleet --ssh " + o.ssh + " SUITE --out DIR (the "
+                  "inventory is made from --ssh)");
+    }
+    o.suite = o.inventory;
+    auto parsed = ParseSshDestination(o.ssh);
+    if (!parsed.ok()) return fail(parsed.error());
+    ssh = parsed.take();
+  } else if (o.suite.empty()) {
+    return fail("give an inventory and a suite (edgebench fleet INVENTORY SUITE --out DIR), or one host and the "
+                "suite (edgebench fleet --ssh USER@HOST SUITE --out DIR)");
+  }
+  if (!ssh && !fs::exists(o.inventory, ec)) {
     return fail("the inventory '" + o.inventory + "' does not exist (an Ansible inventory: INI or YAML file, or "
                 "a directory of them)");
   }
@@ -175,6 +195,10 @@ int Fleet(const FleetOptions& o, CommandContext& context) {
   for (const FleetFile& f : FleetModelFiles(suite.value().model_files)) {
     models.push_back({{"src", f.src}, {"dest", f.dest}});
     model_bytes += static_cast<int64_t>(fs::file_size(f.src, ec));
+  }
+  if (ssh) {
+    o.inventory = (work / "ssh-inventory.ini").string();
+    if (Status s = WriteFile(o.inventory, SshShortcutInventory(*ssh)); !s.ok()) return fail(s.message());
   }
   const fs::path host_suite = work / "host-suite.yaml";
   const fs::path vars = work / "vars.json";
@@ -242,8 +266,13 @@ void AddFleetCommand(CLI::App& app, CommandContext& context) {
       "continues where its store stopped.\n"
       "Exit status: 0 when every host ran its suite with every case measured, 1 when any host failed, could not "
       "be reached or had cases that did not measure, 2 for bad arguments or when Ansible reached no host.");
-  cmd->add_option("inventory", o->inventory, "an Ansible inventory (INI or YAML)")->required();
-  cmd->add_option("suite", o->suite, "the suite file (docs/suites.md)")->required();
+  cmd->add_option("inventory", o->inventory, "an Ansible inventory (INI or YAML); with --ssh, the suite instead")
+      ->required();
+  cmd->add_option("suite", o->suite, "the suite file (docs/suites.md)");
+  cmd->add_option("--ssh", o->ssh,
+                  "one host, [USER@]HOST[:PORT], instead of an inventory: edgebench fleet --ssh bench@board SUITE "
+                  "--out DIR (its store comes home to DIR/HOST)")
+      ->check(NonEmpty());
   cmd->add_option("-o,--out", o->out_dir, "where the hosts' stores come home: DIR/HOST/results.jsonl")
       ->required()
       ->check(NonEmpty());

@@ -257,6 +257,33 @@ TEST_F(FleetCli, BadArgumentsAreRefusedBeforeAnythingRuns) {
   EXPECT_NE(r.output.find("without reaching any host"), std::string::npos) << r.output;
 }
 
+// One board without an inventory: --ssh makes it; a destination that would add inventory
+// variables is refused before anything runs.
+TEST_F(FleetCli, OneHostBySshNeedsNoInventory) {
+  const std::string suite = WriteSuite();
+  auto r = RunCommand(Executable() + " fleet --ssh " + Quote("bench@board ansible_connection=local") + " " +
+                      Quote(suite) + " --out " + Quote(*dir_ + "/ssh-bad") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the host must be a host name"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(*dir_ + "/ssh-bad"));
+  r = RunCommand(Executable() + " fleet --ssh bench@board " + Quote(suite) + " " + Quote(suite) + " --out " +
+                 Quote(*dir_ + "/ssh-bad") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("with --ssh, give only the suite"), std::string::npos) << r.output;
+  // Port 1 of this machine refuses at once: Ansible reaches no host, and the inventory fleet
+  // made for it is the one-host inventory of the destination.
+  r = RunCommand("HOME=" + Quote(*dir_ + "/controller") + " " + Executable() + " fleet --ssh bench@127.0.0.1:1 " +
+                 Quote(suite) + " --out " + Quote(*dir_ + "/ssh") + " 2>&1");
+  if (r.output.find("ansible-playbook is not on PATH") != std::string::npos) GTEST_SKIP() << r.output;
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  std::ifstream inventory(*dir_ + "/ssh/.fleet/ssh-inventory.ini");
+  std::stringstream text;
+  text << inventory.rdbuf();
+  EXPECT_EQ(text.str(), "# written by edgebench fleet --ssh\n[fleet]\n"
+                        "127.0.0.1 ansible_host=127.0.0.1 ansible_user=bench ansible_port=1\n")
+      << r.output;
+}
+
 // An inventory's host name becomes DIR/HOST: names that would lead out of DIR are refused
 // before anything is written for them (on this machine, over a local connection).
 TEST_F(FleetCli, HostNamesThatAreNotPlainFileNamesWriteNothingOutsideTheOutputDirectory) {
