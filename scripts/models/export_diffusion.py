@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 
 import numpy as np
 import torch
@@ -279,6 +280,17 @@ def main():
     preset = PRESETS[args.preset]
     out = args.out or os.path.join(cache, "models", "diffusion", f"{args.preset}-s{args.seed}")
     os.makedirs(out, exist_ok=True)
+    # The exporters' warnings (a hundred tracer warnings per network) go to a log, not the
+    # terminal: one line per artifact is what a user reads.
+    log_path = os.path.join(out, "export.log")
+    log = open(log_path, "w")
+
+    def to_log(message, category, filename, lineno, file=None, line=None):
+        log.write(warnings.formatwarning(message, category, filename, lineno, line))
+        log.flush()
+
+    warnings.showwarning = to_log
+    print(f"export-diffusion: {args.preset}: the exporters' warnings go to {log_path}", file=sys.stderr)
 
     started = time.monotonic()
     text, unet, vae = build(args.preset, args.seed)
