@@ -110,7 +110,14 @@ Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, C
   auto printer = MakePrinter(request.format, std::cout, context.table);
   if (!printer.ok()) return Status::Error(printer.error());
   auto output = RecordOutput::Open(printer.take(), request.out_dir);
-  if (!output.ok()) return Status::Error(output.error());
+  if (!output.ok()) {
+    // The default store is relative to where the command runs: say how to put it elsewhere.
+    const bool default_store = request.out_dir == kDefaultStoreDir;
+    return Status::Error(output.error() + (default_store ? " (the default store, " + std::string(kDefaultStoreDir) +
+                                                               "/ here: --out DIR puts it elsewhere, --no-store keeps "
+                                                               "none)"
+                                                         : ""));
+  }
   InstallInterruptHandlers();
   RunPlanOptions options;
   options.executable = context.executable;

@@ -1,6 +1,8 @@
 // The CLI as a user drives it: exit codes, messages, and one row per target.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "../test_util.h"
@@ -114,6 +116,32 @@ TEST(Cli, OneRowPerTargetAndAFailureDoesNotStopTheOthers) {
   auto stored = RunCommand("wc -l < " + dir + "/results.jsonl");
   EXPECT_EQ(std::stoi(stored.output), 3);
   RunCommand("rm -rf " + dir);
+}
+
+// Issue 52: a run keeps its records in results/ where it runs unless told otherwise, says where,
+// and says how to move the store when results/ cannot be made.
+TEST(Cli, RecordsGoToResultsByDefaultAndNoStoreKeepsNone) {
+  const std::string dir = testing::TempFilePath("cli_", "default_store");
+  std::filesystem::create_directories(dir);
+  const std::string run = "cd " + dir + " && " + Executable() +
+                          " run none --min-queries 5 --min-duration 0 --warmup 1 --target null:sleep?us=10";
+  auto r = RunCommand(run + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 record appended to results/results.jsonl"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/results/results.jsonl"));
+  std::filesystem::remove_all(dir + "/results");
+  r = RunCommand(run + " --no-store 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("appended"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/results"));
+  // results is a file here: the store cannot be made, and the error says what to do.
+  std::ofstream(dir + "/results") << "not a directory";
+  r = RunCommand(run + " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--out DIR puts it elsewhere, --no-store keeps none"), std::string::npos) << r.output;
+  r = RunCommand(run + " --no-store --out elsewhere 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, UnknownCommandNamesItAndListsTheCommands) {
