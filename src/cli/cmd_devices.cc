@@ -46,7 +46,7 @@ void PrintSensors(const SensorRoots& roots, size_t width) {
     readers.push_back({{status.reader, status.available ? "yes" : "no", status.reason}, ""});
   }
   std::cout << RenderTextTable({{"reader", false, 0}, {"available", false, 0}, {"details", false, 1, true}}, readers,
-                               {width, {}});
+                               {width, {}, ""});
   // Two samples, so that rates (utilisation) have an interval to be computed over.
   sensors.Sample(NowNs());
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -76,7 +76,7 @@ void PrintSensors(const SensorRoots& roots, size_t width) {
                                 {"label", false, 1},
                                 {"source", false, 2},
                                 {"value", false, 0, true}},
-                               channels, {width, {}});
+                               channels, {width, {}, ""});
 }
 
 // How a model is run (docs/sandbox.md): in a sandboxed worker, and which formats are code.
@@ -133,7 +133,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
                         ""});
       }
     }
-    std::cout << RenderTextTable(columns, rows, {context.table.width, {}});
+    std::cout << RenderTextTable(columns, rows, {context.table.width, {}, ""});
     PrintModelSafety(context.registry.List(), context.table.width);
     std::string why;
     if (const auto cached = LoadMachineLimits(ReadEnvironment(), &why)) {

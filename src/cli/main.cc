@@ -102,8 +102,19 @@ int main(int argc, char** argv) {
                  "model, target and verdict are always shown")
       ->delimiter(',')
       ->configurable(false);
+  app.add_option("--pivot", context.table.pivot,
+                 "print one metric as a matrix, a row per model and target, a column per scenario (e.g. "
+                 "--pivot p99), instead of the cases' tables")
+      ->configurable(false);
   app.parse_complete_callback([&] {
     context.table.width = width ? *width : edgebench::TerminalWidth();
+    if (!context.table.pivot.empty()) {
+      if (const edgebench::Status known =
+              edgebench::CheckColumnNames({context.table.pivot}, edgebench::AllColumnHeaders(), "--pivot");
+          !known.ok()) {
+        throw CLI::ValidationError(known.message());
+      }
+    }
     if (const edgebench::Status known = edgebench::CheckColumnNames(context.table.columns, edgebench::AllColumnHeaders());
         !known.ok()) {
       throw CLI::ValidationError(known.message());

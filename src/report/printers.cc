@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "report/precision_note.h"
 #include "report/stage_columns.h"
+#include "report/metric_pivot.h"
 #include "report/stage_pivot.h"
 #include "record/record_json.h"
 
@@ -147,6 +148,7 @@ class TabularPrinter : public RecordPrinter {
       section = sections_.insert(sections_.end(), Section{record.scenario, {}, HeadsOf(record.scenario)});
     }
     section->rows.push_back(std::move(row));
+    metric_cells_.push_back(MetricPivotCellOf(record, metric_));
     if (record.pipeline) {
       pivot_.push_back(StagePivotCaseOf(record));
       for (const PipelineStageRecord& stage : record.pipeline->stages) {
@@ -174,6 +176,8 @@ class TabularPrinter : public RecordPrinter {
   virtual void Render(const std::vector<Section>& sections) = 0;
   std::ostream& out_;
   std::vector<StagePivotCase> pivot_;  // the pipeline cases' stages, for the table's view
+  std::string metric_;                 // --pivot: the metric whose cells are kept
+  std::vector<MetricPivotCell> metric_cells_;
 
  private:
   std::vector<Section> sections_;  // in the order their scenarios first appeared
@@ -200,12 +204,19 @@ class SectionedPrinter : public TabularPrinter {
 
 class TablePrinter : public SectionedPrinter {
  public:
-  TablePrinter(std::ostream& out, TableLayout layout) : SectionedPrinter(out), layout_(std::move(layout)) {}
+  TablePrinter(std::ostream& out, TableLayout layout) : SectionedPrinter(out), layout_(std::move(layout)) {
+    metric_ = layout_.pivot;
+  }
 
  private:
   // The cases' tables, then each pipeline's stages with a column per scenario (stage_pivot.h)
-  // rather than the long form of a row per stage per case.
+  // rather than the long form of a row per stage per case; with --pivot, the metric's matrix
+  // (metric_pivot.h) instead of both.
   void Render(const std::vector<Section>& sections) override {
+    if (!metric_.empty()) {
+      if (!metric_cells_.empty()) out_ << RenderMetricPivot(metric_cells_, metric_, layout_);
+      return;
+    }
     std::vector<Section> cases;
     for (const Section& section : sections) {
       if (!section.stages) cases.push_back(section);

@@ -74,7 +74,7 @@ std::string RenderStagePivot(const std::vector<StagePivotCase>& cases, const Tab
     }
     if (!out.empty()) out += "\n";
     out += WrappedParagraph("", "stages of " + model + " on " + target + ":", layout.width);
-    out += RenderTextTable(columns, rows, {layout.width, {}});
+    out += RenderTextTable(columns, rows, {layout.width, {}, ""});
   }
   return out;
 }

@@ -123,7 +123,8 @@ bool ColumnNameMatches(const std::string& name, const std::string& header) {
   return unit != std::string::npos && wanted == full.substr(0, unit);
 }
 
-Status CheckColumnNames(const std::vector<std::string>& names, const std::vector<std::string>& headers) {
+Status CheckColumnNames(const std::vector<std::string>& names, const std::vector<std::string>& headers,
+                        const std::string& flag) {
   for (const std::string& name : names) {
     const bool known = std::any_of(headers.begin(), headers.end(),
                                    [&](const std::string& header) { return ColumnNameMatches(name, header); });
@@ -133,7 +134,7 @@ Status CheckColumnNames(const std::vector<std::string>& names, const std::vector
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     std::string list;
     for (const std::string& header : sorted) list += (list.empty() ? "" : ", ") + header;
-    return Status::Error("--columns: no column is called '" + name +
+    return Status::Error(flag + ": no column is called '" + name +
                          "'; columns (a header without its unit also names it, e.g. p99): " + list);
   }
   return Status::Ok();

@@ -46,6 +46,7 @@ struct TextRow {
 struct TableLayout {
   size_t width = 0;
   std::vector<std::string> columns;  // empty: chosen by rank to fit `width`
+  std::string pivot;                 // --pivot METRIC: that metric as targets x scenarios instead
 };
 
 // The terminal's width: COLUMNS when it is a number, else the width of the terminal on stdout,
@@ -62,9 +63,10 @@ bool ColumnNameMatches(const std::string& name, const std::string& header);
 std::string RenderTextTable(const std::vector<TextColumn>& columns, const std::vector<TextRow>& rows,
                             const TableLayout& layout);
 
-// Checks --columns names against the headers a table could have: an error naming the unknown
-// one and listing the known ones.
-Status CheckColumnNames(const std::vector<std::string>& names, const std::vector<std::string>& headers);
+// Checks --columns (or `flag`'s) names against the headers a table could have: an error naming
+// the unknown one and listing the known ones.
+Status CheckColumnNames(const std::vector<std::string>& names, const std::vector<std::string>& headers,
+                        const std::string& flag = "--columns");
 
 // A paragraph: `lead` then `text`, wrapped at spaces to `width` (0: one line), continuation lines
 // indented by the lead's width; ends in "\n".

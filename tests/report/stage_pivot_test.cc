@@ -16,7 +16,7 @@ TEST(StagePivot, AStageIsARowAndEachScenarioItsColumns) {
       RenderStagePivot({Case("detect=litert:xnnpack", "single-stream", "1.24"),
                         Case("detect=ort:cpu", "single-stream", "2.50"),
                         Case("detect=litert:xnnpack", "multi-stream:10", "1.74")},
-                       {0, {}});
+                       {0, {}, ""});
   EXPECT_EQ(table,
             "stages of face-features on detect=litert:xnnpack:\n"
             "stage   kind          on              calls/query  single-stream mean (ms)  share  host CPU (ms)"
@@ -33,7 +33,7 @@ TEST(StagePivot, AStageIsARowAndEachScenarioItsColumns) {
   // At 80 columns the means stay and the details go.
   const std::string narrow = RenderStagePivot({Case("detect=litert:xnnpack", "single-stream", "1.24"),
                                                Case("detect=litert:xnnpack", "multi-stream:10", "1.74")},
-                                              {80, {}});
+                                              {80, {}, ""});
   EXPECT_NE(narrow.find("multi-stream:10 mean (ms)"), std::string::npos) << narrow;
   EXPECT_NE(narrow.find("not shown at 80 columns"), std::string::npos) << narrow;
   size_t start = 0;

@@ -34,7 +34,7 @@ std::vector<TextRow> Rows() {
 }
 
 TEST(TextTable, UnlimitedWidthShowsEveryColumn) {
-  const std::string table = RenderTextTable(kColumns, Rows(), {0, {}});
+  const std::string table = RenderTextTable(kColumns, Rows(), {0, {}, ""});
   EXPECT_NE(table.find("ran on (nodes)"), std::string::npos);
   EXPECT_NE(table.find("mean (ms)"), std::string::npos);
   EXPECT_EQ(table.find("not shown"), std::string::npos);
@@ -44,11 +44,11 @@ TEST(TextTable, UnlimitedWidthShowsEveryColumn) {
 
 TEST(TextTable, NoLineIsWiderThanTheTerminalAndTheDetailsGoFirst) {
   for (size_t width : {80, 100, 120, 200}) {
-    const std::string table = RenderTextTable(kColumns, Rows(), {width, {}});
+    const std::string table = RenderTextTable(kColumns, Rows(), {width, {}, ""});
     EXPECT_LE(WidestLine(table), width) << width << ":\n" << table;
     EXPECT_NE(table.find("verdict"), std::string::npos) << table;
   }
-  const std::string table = RenderTextTable(kColumns, Rows(), {100, {}});
+  const std::string table = RenderTextTable(kColumns, Rows(), {100, {}, ""});
   // The details are left out, the results kept, and the table says so.
   EXPECT_EQ(table.find("ran on (nodes)  "), std::string::npos) << table;
   EXPECT_NE(table.find("p99 (ms)"), std::string::npos) << table;
@@ -56,7 +56,7 @@ TEST(TextTable, NoLineIsWiderThanTheTerminalAndTheDetailsGoFirst) {
 }
 
 TEST(TextTable, TooNarrowForTheIdentityColumnsShortensThemInTheMiddle) {
-  const std::string table = RenderTextTable(kColumns, Rows(), {44, {}});
+  const std::string table = RenderTextTable(kColumns, Rows(), {44, {}, ""});
   EXPECT_LE(WidestLine(table), 44u) << table;
   // The start and the end of the long name are kept.
   EXPECT_NE(table.find("mobi"), std::string::npos) << table;
@@ -67,7 +67,7 @@ TEST(TextTable, TooNarrowForTheIdentityColumnsShortensThemInTheMiddle) {
 }
 
 TEST(TextTable, NamedColumnsAreTheOnlyOnesBesideTheIdentity) {
-  const std::string table = RenderTextTable(kColumns, Rows(), {0, {"P99"}});
+  const std::string table = RenderTextTable(kColumns, Rows(), {0, {"P99"}, ""});
   const std::string header = Lines(table).front();
   EXPECT_EQ(header, "model                               target                 p99 (ms)  verdict  note");
 }
@@ -78,7 +78,7 @@ TEST(TextTable, AFreeTextColumnWrapsInsteadOfBeingLeftOut) {
       {{"ort:cpu", "ONNX Runtime 1.23.2, providers: CPUExecutionProvider, XnnpackExecutionProvider, "
                    "DnnlExecutionProvider; threads default to the physical cores"},
        ""}};
-  const std::string table = RenderTextTable(columns, rows, {60, {}});
+  const std::string table = RenderTextTable(columns, rows, {60, {}, ""});
   EXPECT_LE(WidestLine(table), 60u) << table;
   EXPECT_NE(table.find("physical cores"), std::string::npos) << table;
   EXPECT_GE(Lines(table).size(), 3u) << table;
@@ -87,7 +87,7 @@ TEST(TextTable, AFreeTextColumnWrapsInsteadOfBeingLeftOut) {
 
 TEST(TextTable, ControlCharactersCannotReachTheTerminal) {
   const std::vector<TextColumn> columns = {{"model", false, 0}};
-  const std::string table = RenderTextTable(columns, {{{"evil\x1b]0;pwned\x07name"}, "bad\x1b[2Jnote"}}, {0, {}});
+  const std::string table = RenderTextTable(columns, {{{"evil\x1b]0;pwned\x07name"}, "bad\x1b[2Jnote"}}, {0, {}, ""});
   EXPECT_EQ(table.find('\x1b'), std::string::npos);
   EXPECT_EQ(table.find('\x07'), std::string::npos);
   EXPECT_NE(table.find("evil?]0;pwned?name"), std::string::npos) << table;
@@ -97,7 +97,7 @@ TEST(TextTable, ShorteningNeverSplitsACodePoint) {
   const std::vector<TextColumn> columns = {{"model", false, 0}, {"verdict", false, 0}};
   std::string name;
   for (int i = 0; i < 30; ++i) name += "\xc3\xa9";  // é
-  const std::string table = RenderTextTable(columns, {{{name, "VALID"}, ""}}, {24, {}});
+  const std::string table = RenderTextTable(columns, {{{name, "VALID"}, ""}}, {24, {}, ""});
   EXPECT_LE(WidestLine(table), 24u) << table;
   for (const std::string& line : Lines(table)) {
     size_t pending = 0;  // continuation bytes still due
