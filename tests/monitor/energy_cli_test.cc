@@ -33,8 +33,13 @@ class OneWattRapl {
     start_ = std::chrono::steady_clock::now();
     Write();
     writer_ = std::thread([this] {
+      auto last = std::chrono::steady_clock::now();
       while (!stop_) {
         Write();
+        const auto now = std::chrono::steady_clock::now();
+        const int64_t gap = std::chrono::duration_cast<std::chrono::microseconds>(now - last).count();
+        if (gap > max_gap_us_) max_gap_us_ = gap;
+        last = now;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
       }
     });
@@ -44,6 +49,10 @@ class OneWattRapl {
     std::filesystem::remove_all(root_);
   }
   const std::string& root() const { return root_; }
+  // How stale the counter could read, in mJ at 1 W: the longest wait between two writes. On a
+  // busy machine (a sanitizer run, every core taken) the writer is starved for tens of ms, and a
+  // phase's energy read from the file is off by up to twice this.
+  double MaxStalenessMj() const { return static_cast<double>(max_gap_us_) / 1000.0; }
   // The package disappears (a driver unloaded, a board tree unmounted).
   void Vanish() {
     Stop();
@@ -66,6 +75,7 @@ class OneWattRapl {
   std::string root_, dir_;
   std::chrono::steady_clock::time_point start_;
   std::atomic<bool> stop_{false};
+  std::atomic<int64_t> max_gap_us_{0};
   std::thread writer_;
 };
 
@@ -178,14 +188,18 @@ TEST(EnergyCli, IdleBaselineAndPrefillDecodeSplitEndToEnd) {
   ASSERT_TRUE(idle["power_mw"].is_number()) << idle;
   EXPECT_NEAR(idle["power_mw"].get<double>(), 1000.0, 50.0) << idle;
   ASSERT_TRUE(idle["above_idle_mj"].is_number()) << idle;
-  EXPECT_NEAR(idle["above_idle_mj"].get<double>(), 0.0, 0.2 * energy["energy_mj"].get<double>() + 10.0) << idle;
+  // The counter is written by a thread of this test: on a busy machine it lags, by as much as
+  // its longest gap at each end of the phase.
+  const double staleness_mj = 2 * rapl.MaxStalenessMj();
+  EXPECT_NEAR(idle["above_idle_mj"].get<double>(), 0.0, 0.2 * energy["energy_mj"].get<double>() + 10.0 + staleness_mj)
+      << idle << " (the fake counter's longest gap: " << rapl.MaxStalenessMj() << " ms)";
   // Three requests one after another: their prefills and decodes add up to about the phase.
   const auto& split = energy["llm_split"];
   ASSERT_TRUE(split["prefill_mj"].is_number()) << split;
   const double parts = split["prefill_mj"].get<double>() + split["decode_mj"].get<double>();
   EXPECT_GT(split["prefill_mj"].get<double>(), 0.0);
   EXPECT_GT(split["decode_mj"].get<double>(), 0.0);
-  EXPECT_LE(parts, energy["energy_mj"].get<double>() * 1.05 + 5.0) << energy;
+  EXPECT_LE(parts, energy["energy_mj"].get<double>() * 1.05 + 5.0 + staleness_mj) << energy;
   EXPECT_DOUBLE_EQ(split["decode_per_token_mj"].get<double>(), split["decode_mj"].get<double>() / 45);
   EXPECT_EQ(energy["method"]["sample_hz"], 10.0);
   EXPECT_EQ(energy["method"]["sensors"].size(), 1u);
