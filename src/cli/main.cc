@@ -108,6 +108,17 @@ int main(int argc, char** argv) {
       ->configurable(false);
   app.parse_complete_callback([&] {
     context.table.width = width ? *width : edgebench::TerminalWidth();
+    // Only the record tables of these commands are shaped by --columns and --pivot: elsewhere they
+    // would be dropped without a word.
+    if (!context.table.columns.empty() || !context.table.pivot.empty()) {
+      const auto commands = app.get_subcommands();
+      const std::string command = commands.empty() ? "" : commands.front()->get_name();
+      if (command != "run" && command != "llm" && command != "suite" && command != "shapes") {
+        throw CLI::ValidationError(std::string(context.table.pivot.empty() ? "--columns" : "--pivot") +
+                                   " chooses what the record table of run, llm, suite and shapes shows; `edgebench " +
+                                   command + "` prints no such table");
+      }
+    }
     if (!context.table.pivot.empty()) {
       if (const edgebench::Status known =
               edgebench::CheckColumnNames({context.table.pivot}, edgebench::AllColumnHeaders(), "--pivot");

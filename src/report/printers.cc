@@ -360,6 +360,11 @@ std::vector<std::string> AllColumnHeaders() {
 Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out,
                                                    const TableLayout& layout) {
   if (format == "table") return std::unique_ptr<RecordPrinter>(new TablePrinter(out, layout));
+  // Every other format prints every column: an option that would shape it is refused, not dropped.
+  if (!layout.columns.empty() || !layout.pivot.empty()) {
+    return Status::Error(std::string(layout.pivot.empty() ? "--columns" : "--pivot") + " shapes the table; --format " +
+                         format + " prints every column (leave it out, or use --format table)");
+  }
   if (format == "markdown") return std::unique_ptr<RecordPrinter>(new MarkdownPrinter(out));
   if (format == "csv") return std::unique_ptr<RecordPrinter>(new CsvPrinter(out));
   if (format == "json") return std::unique_ptr<RecordPrinter>(new JsonArrayPrinter(out));

@@ -40,7 +40,8 @@ class RecordPrinter {
 };
 
 // "table" (default), "markdown", "csv", "json" (one JSON array), "jsonl"; for every scenario.
-// `layout` is the table's (width, --columns); the other formats print every column.
+// `layout` is the table's (width, --columns, --pivot); the other formats print every column and
+// refuse --columns and --pivot.
 Result<std::unique_ptr<RecordPrinter>> MakePrinter(const std::string& format, std::ostream& out,
                                                    const TableLayout& layout = {});
 

@@ -157,6 +157,13 @@ TEST(Cli, PivotPrintsOneMetricAsTargetsByScenarios) {
   r = RunCommand(Executable() + " run none --no-store --target null:sleep --pivot p51 2>&1");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--pivot: no column is called 'p51'"), std::string::npos) << r.output;
+  // Where nothing would apply them, --pivot and --columns are refused, not dropped.
+  r = RunCommand(Executable() + " run none --no-store --target null:sleep --pivot p50 --format json 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--pivot shapes the table; --format json prints every column"), std::string::npos) << r.output;
+  r = RunCommand(Executable() + " devices --columns p99 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("`edgebench devices` prints no such table"), std::string::npos) << r.output;
 }
 
 TEST(Cli, UnknownCommandNamesItAndListsTheCommands) {
