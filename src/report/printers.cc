@@ -148,7 +148,7 @@ class TabularPrinter : public RecordPrinter {
       section = sections_.insert(sections_.end(), Section{record.scenario, {}, HeadsOf(record.scenario)});
     }
     section->rows.push_back(std::move(row));
-    metric_cells_.push_back(MetricPivotCellOf(record, metric_));
+    if (!metric_.empty()) metric_cells_.push_back(MetricPivotCellOf(record, metric_));
     if (record.pipeline) {
       pivot_.push_back(StagePivotCaseOf(record));
       for (const PipelineStageRecord& stage : record.pipeline->stages) {
