@@ -25,14 +25,13 @@ bool IsOnnxSchemaNoise(const std::string& line) {
          line.find("but it is already registered") != std::string::npos;
 }
 
-StderrFilter::StderrFilter(std::function<bool(const std::string&)> drop)
-    : drop_(std::move(drop)) {
-  std::fflush(stderr);
-  std::cerr.flush();
+StderrFilter::StderrFilter(std::function<bool(const std::string&)> drop, int fd)
+    : drop_(std::move(drop)), fd_(fd) {
+  FlushStreams();
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return;  // no filter; output passes unfiltered
-  saved_fd_ = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
-  if (saved_fd_ < 0 || ::dup2(fds[1], STDERR_FILENO) < 0) {
+  saved_fd_ = ::fcntl(fd_, F_DUPFD_CLOEXEC, 3);
+  if (saved_fd_ < 0 || ::dup2(fds[1], fd_) < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
     if (saved_fd_ >= 0) ::close(saved_fd_);
@@ -46,12 +45,21 @@ StderrFilter::StderrFilter(std::function<bool(const std::string&)> drop)
 
 StderrFilter::~StderrFilter() {
   if (saved_fd_ < 0) return;
-  std::fflush(stderr);
-  std::cerr.flush();
-  ::dup2(saved_fd_, STDERR_FILENO);  // closes the pipe's last write end: the pump sees EOF
+  FlushStreams();
+  ::dup2(saved_fd_, fd_);  // closes the pipe's last write end: the pump sees EOF
   pump_.join();
   ::close(read_fd_);
   ::close(saved_fd_);
+}
+
+void StderrFilter::FlushStreams() const {
+  if (fd_ == STDOUT_FILENO) {
+    std::fflush(stdout);
+    std::cout.flush();
+  } else {
+    std::fflush(stderr);
+    std::cerr.flush();
+  }
 }
 
 void StderrFilter::Pump() {

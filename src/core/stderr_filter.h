@@ -13,8 +13,9 @@ namespace edgebench {
 
 class StderrFilter {
  public:
-  // Lines for which `drop` returns true are counted and discarded.
-  explicit StderrFilter(std::function<bool(const std::string&)> drop);
+  // Lines for which `drop` returns true are counted and discarded. `fd` is stderr's by default;
+  // STDOUT_FILENO filters what a library writes to stdout (LiteRT's OpenCL loader does).
+  explicit StderrFilter(std::function<bool(const std::string&)> drop, int fd = 2);
   ~StderrFilter();
   StderrFilter(const StderrFilter&) = delete;
   StderrFilter& operator=(const StderrFilter&) = delete;
@@ -24,8 +25,10 @@ class StderrFilter {
 
  private:
   void Pump();
+  void FlushStreams() const;  // the C and C++ streams of fd_
 
   std::function<bool(const std::string&)> drop_;
+  int fd_ = 2;
   int saved_fd_ = -1;
   int read_fd_ = -1;
   std::thread pump_;

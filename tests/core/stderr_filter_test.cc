@@ -41,6 +41,30 @@ TEST(StderrFilter, DropsSchemaNoiseAndPassesEverythingElse) {
   EXPECT_EQ(text.str(), "a real warning\nSchema error: something else entirely\nraw write\n");
 }
 
+TEST(StderrFilter, FiltersStdoutWhenAskedAndLeavesStderrAlone) {
+  char path[] = "/tmp/edgebench_stdout_XXXXXX";
+  const int capture = ::mkstemp(path);
+  ASSERT_GE(capture, 0);
+  std::fflush(stdout);
+  const int original = ::dup(STDOUT_FILENO);
+  ::dup2(capture, STDOUT_FILENO);
+  {
+    StderrFilter filter([](const std::string& line) { return line.rfind("INFO: ", 0) == 0; }, STDOUT_FILENO);
+    const char noise[] = "INFO: Failed to load OpenCL library with dlopen: libOpenCL.so\n";
+    ASSERT_EQ(::write(STDOUT_FILENO, noise, sizeof noise - 1), static_cast<ssize_t>(sizeof noise - 1));
+    std::printf("a result\n");
+  }
+  std::fflush(stdout);
+  ::dup2(original, STDOUT_FILENO);
+  ::close(original);
+  ::close(capture);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  ::unlink(path);
+  EXPECT_EQ(text.str(), "a result\n");
+}
+
 TEST(StderrFilter, RecognisesOnlyTheRegistrationNoise) {
   EXPECT_TRUE(IsOnnxSchemaNoise(
       "Schema error: Trying to register schema with name Add (domain:  version: 1) from file "
