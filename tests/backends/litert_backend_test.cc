@@ -221,6 +221,20 @@ TEST(LiteRtBackend, ProfileSummaryParsing) {
   EXPECT_EQ(builtin.at("DEQUANTIZE"), 2);
 }
 
+TEST(LiteRtBackend, TheWebGpuAdapterComesFromItsLogLineAndSoftwareOnesAreKnown) {
+  const std::string lavapipe = "llvmpipe (LLVM 21.1.8, 256 bits), arch=software, vendor=mesa, backend=Vulkan, "
+                               "adapterType=CPU / Software";
+  EXPECT_EQ(WebGpuAdapterInLine("I0000 00:00:1796610009.796293   16434 environment.cc:532] Selected adapter: " +
+                                lavapipe + "\r"),
+            lavapipe);
+  EXPECT_EQ(WebGpuAdapterInLine("I0000 00:00:17 environment.cc:532] Created a WebGPU environment."), "");
+  EXPECT_TRUE(IsSoftwareWebGpuAdapter(lavapipe));
+  EXPECT_TRUE(IsSoftwareWebGpuAdapter("SwiftShader Device (Subzero), backend=Vulkan, adapterType=CPU"));
+  EXPECT_FALSE(IsSoftwareWebGpuAdapter("Mali-G610, vendor=arm, backend=Vulkan, adapterType=Integrated GPU"));
+  EXPECT_FALSE(IsSoftwareWebGpuAdapter("NVIDIA RTX A2000, backend=Vulkan, adapterType=Discrete GPU"));
+  EXPECT_FALSE(IsSoftwareWebGpuAdapter(""));
+}
+
 TEST(LiteRtBackend, MissingXnnpackIsReportedNeverRelabelled) {
   // Without LiteRT's library, litert:xnnpack must be unavailable with the reason, and never
   // run builtin kernels under the XNNPACK label.

@@ -1,5 +1,6 @@
-// Accelerators on the build root's software devices (docs/accelerators.md): llama.cpp on Vulkan
-// (Mesa's lavapipe) and OpenCV DNN on OpenCL (PoCL), run by the tool as a user runs them. Their
+// Accelerators on the build root's software devices (docs/accelerators.md): llama.cpp and
+// LiteRT's GPU accelerator on Vulkan (Mesa's lavapipe) and OpenCV DNN on OpenCL (PoCL), run by
+// the tool as a user runs them. Their
 // records say where the model ran, label the device emulated and give it no roofline share.
 // Each test skips where `edgebench devices` lists no such device (a build without the packages).
 #include <gtest/gtest.h>
@@ -102,6 +103,37 @@ TEST(AcceleratorsCli, OpenCvOnPoclRunsAndItsRecordHasNoRooflineShare) {
   ASSERT_TRUE(record.contains("roofline")) << record.dump().substr(0, 2000);
   EXPECT_EQ(record["roofline"]["omitted"].get<std::string>().rfind("emulated device (PoCL", 0), 0u)
       << record["roofline"];
+}
+
+TEST(AcceleratorsCli, LiteRtOnLavapipeRunsWhollyOnTheGpuAndAgreesWithXnnpack) {
+  const std::string line = AcceleratorDevicesLine("", "litert:gpu");
+  if (line.find(" yes ") == std::string::npos) GTEST_SKIP() << "no LiteRT GPU accelerator here: " << line;
+  const std::string model = std::string(EDGEBENCH_SOURCE_DIR) + "/tests/models/torch/mobilenet-tiny-test.tflite";
+  const auto r = RunCommand(Executable() + " run " + model + " -t 'litert:gpu?fallback=fail'" +
+                            " --warmup 2 --min-queries 5 --min-duration 0 --allow-busy --format jsonl 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // LiteRT's and Dawn's log lines are not the user's to read.
+  EXPECT_EQ(r.output.find("I0000 "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("INFO: "), std::string::npos) << r.output;
+  const auto records = testing::JsonLineRecords(r.output);
+  ASSERT_EQ(records.size(), 1u) << r.output;
+  const json& record = records[0];
+  ASSERT_EQ(record["status"], "ok") << record["failure"];
+  EXPECT_EQ(record["placement"]["nodes_by_device"], json({{"gpu", 22}})) << record["placement"];
+  const std::string effective = record["config"]["effective_target"];
+  EXPECT_NE(effective.find("adapter=llvmpipe"), std::string::npos) << effective;
+  EXPECT_NE(effective.find("precision=fp16"), std::string::npos) << effective;
+  EXPECT_NE(EmulatedRecordNotes(record).find("emulated: llvmpipe"), std::string::npos) << EmulatedRecordNotes(record);
+  EXPECT_EQ(record["roofline"]["omitted"].get<std::string>().rfind("emulated device (llvmpipe", 0), 0u)
+      << record["roofline"];
+  // At the GPU's fp16, within agree's tolerance of XNNPACK's fp32.
+  const auto agreed = RunCommand(Executable() + " agree " + model + " -t litert:xnnpack,litert:gpu 2>&1");
+  EXPECT_EQ(agreed.exit_code, 0) << agreed.output;
+  const size_t gpu_row = agreed.output.find("\nlitert:gpu ");
+  ASSERT_NE(gpu_row, std::string::npos) << agreed.output;
+  EXPECT_NE(agreed.output.substr(gpu_row, agreed.output.find('\n', gpu_row + 1) - gpu_row).find("PASS"),
+            std::string::npos)
+      << agreed.output;
 }
 
 }  // namespace

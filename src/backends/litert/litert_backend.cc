@@ -374,15 +374,46 @@ class LiteRtBackend : public Backend {
                             // LiteRT 2.3.0's C API could not resize (it crashed the worker): the
                             // compiled shape only.
                             {.placement = true, .max_dim = std::numeric_limits<int>::max()}});
+    // LiteRT's GPU accelerator: the wheel's WebGPU one, which Dawn runs on a Vulkan device.
+    std::string gpu_reason = library.ok() ? "" : "LiteRT's library is not usable: " + library.error();
+    std::string gpu_path;
+    if (library.ok()) {
+      gpu_path = library.value()->GpuAcceleratorPath();
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(gpu_path, ec)) {
+        gpu_reason = "LiteRT's GPU accelerator " + gpu_path +
+                     " is absent (run scripts/fixtures: it comes in the ai-edge-litert wheel)";
+      }
+    }
+    info.devices.push_back({"gpu",
+                            gpu_reason.empty() ? "GPU via LiteRT " + std::string(kLiteRtWheelVersion) +
+                                                     "'s WebGPU accelerator (Dawn on a Vulkan device: the run "
+                                                     "records the adapter, and a CPU one such as lavapipe is "
+                                                     "labelled emulated) at " + gpu_path
+                                               : "GPU via LiteRT's WebGPU accelerator",
+                            gpu_reason.empty(), gpu_reason,
+                            gpu_reason.empty() ? "LiteRT " + std::string(kLiteRtWheelVersion) : "",
+                            {.placement = true, .max_dim = std::numeric_limits<int>::max()}});
     return info;
   }
 
   Result<std::unique_ptr<Session>> Load(const Artifact& artifact, const Target& target) override {
-    if (target.device != "cpu" && target.device != "xnnpack") {
+    if (target.device != "cpu" && target.device != "xnnpack" && target.device != "gpu") {
       return Status::Error("TensorFlow Lite has no device '" + target.device +
-                           "'; use litert:cpu or litert:xnnpack");
+                           "'; use litert:cpu, litert:xnnpack or litert:gpu");
     }
     TargetOptions options(target);
+    if (target.device == "gpu") {
+      // The GPU's own threads are Dawn's; XNNPACK's thread count would not reach it.
+      auto fallback = options.Choice("fallback", "allow", {"allow", "fail"});
+      for (const Status& s : {fallback.status(), options.CheckAllUsed()}) {
+        if (!s.ok()) return s;
+      }
+      auto library = Library();
+      if (!library.ok()) return library.status();
+      return LoadLiteRtXnnpackSession(library.value(), artifact, 0, fallback.value() == "fail", {},
+                                      target.profile_operators, LiteRtAccelerator::kGpu);
+    }
     auto threads = options.Int("threads", UsableCores(), 1, 1024);
     // fallback=fail: the model must run wholly on the requested device. litert:cpu's builtin
     // kernels are the CPU, so it always does.

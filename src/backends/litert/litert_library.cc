@@ -86,6 +86,25 @@ Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& pa
   return library;
 }
 
+std::string LiteRtLibrary::GpuAcceleratorPath() const {
+  const size_t slash = path_.rfind('/');
+  return (slash == std::string::npos ? std::string() : path_.substr(0, slash + 1)) +
+         "libLiteRtWebGpuAccelerator.so";
+}
+
+Status LiteRtLibrary::LoadGpuAccelerator() {
+  if (gpu_handle_) return Status::Ok();
+  const std::string path = GpuAcceleratorPath();
+  gpu_handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!gpu_handle_) {
+    const char* why = ::dlerror();
+    return Status::Error("cannot load LiteRT's GPU accelerator from '" + path + "': " + (why ? why : "unknown error") +
+                         " (run scripts/fixtures: it takes libLiteRtWebGpuAccelerator.so from the ai-edge-litert " +
+                         kLiteRtWheelVersion + " wheel beside libLiteRt.so)");
+  }
+  return Status::Ok();
+}
+
 LiteRtLibrary::~LiteRtLibrary() {
   // The library registers accelerators with process-wide state; unloading it is not safe.
   // The handle is kept for the life of the process on purpose.

@@ -65,8 +65,15 @@ class LiteRtLibrary {
   const LiteRtApi& api() const { return api_; }
   const std::string& path() const { return path_; }
 
+  // litert:gpu: loads the wheel's WebGPU accelerator (libLiteRtWebGpuAccelerator.so, beside
+  // libLiteRt.so) into the process, so that LiteRT's own dlopen of that name finds it: the
+  // library has no RUNPATH to look beside itself. Ok once loaded; else why, and what to do.
+  Status LoadGpuAccelerator();
+  std::string GpuAcceleratorPath() const;
+
  private:
   void* handle_ = nullptr;
+  void* gpu_handle_ = nullptr;  // kept for the process's life, as the library's
   std::string path_;
   LiteRtApi api_{};
 };

@@ -1,9 +1,13 @@
 #include "backends/litert/litert_xnnpack_session.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "backends/litert/litert_types.h"
@@ -18,6 +22,7 @@ namespace edgebench {
 namespace {
 
 constexpr int kCpuAccelerator = 1;  // kLiteRtHwAcceleratorCpu
+constexpr int kGpuAccelerator = 2;  // kLiteRtHwAcceleratorGpu
 
 // LiteRtRankedTensorType, kept opaque: the library fills it and gets it back. In 2.3.0 it is
 // {int32 element_type; uint8 rank:7; ...; int32 dims[8] at byte 8; ...}; we read the element
@@ -112,11 +117,18 @@ std::vector<int64_t> DeclaredDims(const TensorSpec& spec) {
 }
 
 // LiteRT writes INFO lines and warnings about GPU/NPU accelerators it cannot find to stderr.
+// Its WebGPU accelerator logs through absl ("I0000 00:00:... file.cc:532] ...", before which
+// "WARNING: Logging before InitGoogle()..."), and Dawn warns about limits it lowers; absl's
+// warnings and errors (W, E) pass.
 bool IsLiteRtNoise(const std::string& line) {
-  return line.rfind("INFO: ", 0) == 0 ||
+  return line.rfind("INFO: ", 0) == 0 || line.rfind("I0000 ", 0) == 0 ||
+         line.rfind("WARNING: Logging before InitGoogle()", 0) == 0 ||
+         (line.rfind("Warning: max", 0) == 0 && line.find("artificially reduced") != std::string::npos) ||
          (line.rfind("WARNING: ", 0) == 0 &&
           (line.find("accelerator could not be loaded") != std::string::npos ||
-           line.find("Attempting to load") != std::string::npos));
+           line.find("Attempting to load") != std::string::npos ||
+           line.find("Failed to load plugin") != std::string::npos)) ||
+         line.rfind("\u2514 Could not load shared library", 0) == 0;
 }
 
 // The verifier's messages are summarised in our own error instead.
@@ -134,9 +146,11 @@ struct AlignedBuffer {
 class LiteRtXnnpackSession : public Session {
  public:
   LiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library, int threads, bool fail_on_fallback,
-                       BuiltinShapeCheck builtin_check, bool profile)
+                       BuiltinShapeCheck builtin_check, bool profile, LiteRtAccelerator accelerator)
       : lib_(std::move(library)),
         api_(lib_->api()),
+        accelerator_(accelerator),
+        device_(LiteRtAcceleratorName(accelerator)),
         threads_(threads),
         fail_on_fallback_(fail_on_fallback),
         profile_(profile),
@@ -217,7 +231,18 @@ class LiteRtXnnpackSession : public Session {
     api_.CompiledModelIsFullyAccelerated(compiled_, &full);
     placement_.known = true;
     int builtin_total = 0;
-    if (!full) {
+    if (!full && accelerator_ == LiteRtAccelerator::kGpu) {
+      // What the GPU left went to XNNPACK or to builtin kernels, both on the CPU; LiteRT's
+      // profile does not tell the GPU's delegate rows from XNNPACK's.
+      placement_.known = false;
+      if (fail_on_fallback_) {
+        return Status::Error("fallback=fail: LiteRT's GPU accelerator did not take the whole model "
+                             "(LiteRtCompiledModelIsFullyAccelerated is false); with fallback=allow the rest runs "
+                             "on the CPU");
+      }
+      notes_.push_back("fallback=allow: LiteRT's GPU accelerator did not take the whole model; the rest ran on the "
+                       "CPU (XNNPACK or builtin kernels: LiteRT does not say which nodes)");
+    } else if (!full) {
       // Which nodes XNNPACK left to builtin kernels: one profiled run of a second compiled model.
       auto builtin = ProfileBuiltinNodes();
       if (!builtin.ok()) {
@@ -236,15 +261,15 @@ class LiteRtXnnpackSession : public Session {
     if (placement_.known) {
       if (builtin_total > 0) placement_.nodes_by_device["cpu"] = builtin_total;
       if (total - builtin_total > 0) {
-        placement_.nodes_by_device["xnnpack"] = total - builtin_total;
+        placement_.nodes_by_device[device_] = total - builtin_total;
       }
-      auto& xnn = placement_.ops_by_device["xnnpack"];
+      auto& xnn = placement_.ops_by_device[device_];
       for (const auto& [op, n] : op_types_) {
         const int left = placement_.ops_by_device["cpu"].count(op) ? placement_.ops_by_device["cpu"][op] : 0;
         if (n - left > 0) xnn[op] = n - left;
       }
       if (placement_.ops_by_device["cpu"].empty()) placement_.ops_by_device.erase("cpu");
-      if (xnn.empty()) placement_.ops_by_device.erase("xnnpack");
+      if (xnn.empty()) placement_.ops_by_device.erase(device_);
       for (const auto& [device, n] : placement_.nodes_by_device) placement_.devices_used.push_back(device);
       // Counted from the model's own operators, so these are the model's nodes too.
       placement_.model_nodes = total;
@@ -254,9 +279,9 @@ class LiteRtXnnpackSession : public Session {
       }
       // A model XNNPACK takes whole is one partition (TFLite groups consecutive supported nodes);
       // LiteRT's C API does not say how many islands a partly taken model breaks into.
-      if (full && total > 0) placement_.partitions_by_device["xnnpack"] = 1;
+      if (full && total > 0) placement_.partitions_by_device[device_] = 1;
     }
-    if (!full) {
+    if (!full && accelerator_ == LiteRtAccelerator::kXnnpack) {
       const std::optional<std::string> left = CpuFallbackText(placement_, "xnnpack");
       const std::string what = left ? *left : "some nodes stayed on the CPU (which, LiteRT did not tell)";
       if (fail_on_fallback_) {
@@ -265,8 +290,18 @@ class LiteRtXnnpackSession : public Session {
       }
       notes_.push_back("fallback=allow: " + what + " (LiteRT's builtin kernels)");
     }
-    notes_.push_back("LiteRT " + std::string(kLiteRtWheelVersion) + " (ai-edge-litert wheel) from " +
-                     lib_->path() + ", XNNPACK with " + std::to_string(threads_) + " threads");
+    if (accelerator_ == LiteRtAccelerator::kGpu) {
+      notes_.push_back("LiteRT " + std::string(kLiteRtWheelVersion) + " (ai-edge-litert wheel) from " + lib_->path() +
+                       ", its WebGPU accelerator on " + (adapter_.empty() ? "an adapter it did not name" : adapter_));
+      if (IsSoftwareWebGpuAdapter(adapter_)) {
+        notes_.push_back("emulated: " + adapter_.substr(0, adapter_.find(" (")) +
+                         " (a software Vulkan device): the latencies are this machine's CPU running the GPU's "
+                         "kernels, not a device's");
+      }
+    } else {
+      notes_.push_back("LiteRT " + std::string(kLiteRtWheelVersion) + " (ai-edge-litert wheel) from " +
+                       lib_->path() + ", XNNPACK with " + std::to_string(threads_) + " threads");
+    }
     return Status::Ok();
   }
 
@@ -286,6 +321,7 @@ class LiteRtXnnpackSession : public Session {
                      " (input '" + signature_.inputs[i].name + "')" + WhatLiteRtCpuDoes(shapes));
       }
     }
+    StderrFilter quiet(IsLiteRtNoise);  // the GPU accelerator logs its environment here
     return AllocateBuffers(compiled_, shapes);
   }
 
@@ -297,10 +333,16 @@ class LiteRtXnnpackSession : public Session {
       }
       std::memcpy(in_memory_[i]->data, inputs[i].data.data(), inputs[i].data.size());
     }
+    // The GPU accelerator may make its environment on the first run, and logs it: filtered then,
+    // never on a later (timed) run.
+    std::optional<StderrFilter> first_run_quiet;
+    if (!ran_) first_run_quiet.emplace(IsLiteRtNoise);
+    ran_ = true;
     if (api_.RunCompiledModel(compiled_, 0, in_buffers_.size(), in_buffers_.data(), out_buffers_.size(),
                               out_buffers_.data()) != 0) {
       return Error("failed to run");
     }
+    first_run_quiet.reset();
     if (profiler_) ++profiled_runs_;
     outputs.resize(out_memory_.size());
     for (size_t i = 0; i < out_memory_.size(); ++i) {
@@ -326,8 +368,8 @@ class LiteRtXnnpackSession : public Session {
   }
 
   Result<std::vector<IntermediateTensor>> Intermediates() override {
-    return Status::Error("LiteRT's compiled model (litert:xnnpack) shows only the model's outputs: "
-                         "XNNPACK keeps the tensors inside its partitions; litert:cpu shows them all");
+    return Status::Error("LiteRT's compiled model (litert:" + device_ + ") shows only the model's outputs: " +
+                         "the accelerator keeps the tensors inside its partitions; litert:cpu shows them all");
   }
 
   Result<OperatorProfile> TakeOperatorProfile() override {
@@ -340,7 +382,7 @@ class LiteRtXnnpackSession : public Session {
     const std::string text = summary;
     std::free(const_cast<char*>(summary));
     Log(LogLevel::kDebug, "LiteRT profile summary:\n" + text);
-    auto profile = OperatorProfileFromLiteRtSummary(text, profiled_runs_);
+    auto profile = OperatorProfileFromLiteRtSummary(text, profiled_runs_, device_);
     if (!profile.ok()) return Error("gave a profile summary edgebench cannot read: " + profile.error());
     return profile;
   }
@@ -348,7 +390,16 @@ class LiteRtXnnpackSession : public Session {
   Placement GetPlacement() const override { return placement_; }
   std::vector<std::string> notes() const override { return notes_; }
   std::map<std::string, std::string> effective_options() const override {
-    std::map<std::string, std::string> options = {{"threads", std::to_string(threads_)}};
+    std::map<std::string, std::string> options;
+    if (accelerator_ == LiteRtAccelerator::kGpu) {
+      options["accelerator"] = "webgpu";
+      // LiteRT's GPU default (its enforce_f32 off), which this library's C API does not expose.
+      options["precision"] = "fp16 allowed";
+      // Its name only ("llvmpipe"): the whole description (with commas) is in the notes.
+      options["adapter"] = adapter_.empty() ? "unnamed" : adapter_.substr(0, adapter_.find(" ("));
+    } else {
+      options["threads"] = std::to_string(threads_);
+    }
     if (fail_on_fallback_) options["fallback"] = "fail";
     return options;
   }
@@ -365,14 +416,46 @@ class LiteRtXnnpackSession : public Session {
   }
 
   Status Error(const std::string& what) const {
-    return Status::Error("LiteRT " + std::string(kLiteRtWheelVersion) + " (XNNPACK) " + what);
+    return Status::Error("LiteRT " + std::string(kLiteRtWheelVersion) +
+                         (accelerator_ == LiteRtAccelerator::kGpu ? " (GPU, WebGPU) " : " (XNNPACK) ") + what);
   }
 
   Status Compile(bool profiling, void** compiled, void** options) {
-    StderrFilter quiet(IsLiteRtNoise);
-    if (api_.CreateOptions(options) != 0 || api_.SetOptionsHardwareAccelerators(*options, kCpuAccelerator) != 0) {
-      return Error("could not create compilation options");
+    const bool gpu = accelerator_ == LiteRtAccelerator::kGpu;
+    std::string adapter;
+    std::mutex adapter_mutex;
+    {
+      // The WebGPU accelerator names the adapter Dawn chose only in its log: kept from there.
+      StderrFilter quiet([&](const std::string& line) {
+        if (const std::string named = WebGpuAdapterInLine(line); !named.empty()) {
+          std::lock_guard<std::mutex> lock(adapter_mutex);
+          adapter = named;
+          return true;
+        }
+        return IsLiteRtNoise(line);
+      });
+      // Its GPU environment's OpenCL loader writes "INFO: Failed to load OpenCL library" to stdout.
+      StderrFilter quiet_stdout(IsLiteRtNoise, STDOUT_FILENO);
+      // fallback=allow: what the GPU does not take runs on XNNPACK; fallback=fail: the GPU alone.
+      const int accelerators = gpu ? (fail_on_fallback_ ? kGpuAccelerator : kGpuAccelerator | kCpuAccelerator)
+                                   : kCpuAccelerator;
+      if (api_.CreateOptions(options) != 0 || api_.SetOptionsHardwareAccelerators(*options, accelerators) != 0) {
+        return Error("could not create compilation options");
+      }
+      Status made = AddCompileOptions(profiling, *options);
+      if (made.ok() && (api_.CreateCompiledModel(env_, model_, *options, compiled) != 0 || !*compiled)) {
+        made = Error(gpu ? "could not compile the model for the GPU (LiteRT's WebGPU accelerator" +
+                               std::string(adapter.empty() ? ", which named no adapter: is there a Vulkan device?"
+                                                           : " on " + adapter) + ")"
+                         : "could not compile the model for the CPU (XNNPACK)");
+      }
+      if (!made.ok()) return made;
     }
+    if (gpu && !adapter.empty()) adapter_ = adapter;
+    return Status::Ok();
+  }
+
+  Status AddCompileOptions(bool profiling, void* options) {
     auto add = [&](const char* id, const std::string& toml) {
       void* opaque = nullptr;
       char* payload = ::strdup(toml.c_str());
@@ -380,16 +463,13 @@ class LiteRtXnnpackSession : public Session {
         std::free(payload);
         return false;
       }
-      return api_.AddOpaqueOptions(*options, opaque) == 0;  // the options own it now
+      return api_.AddOpaqueOptions(options, opaque) == 0;  // the options own it now
     };
-    if (!add("xnnpack", "num_threads = " + std::to_string(threads_) + "\n")) {
+    if (accelerator_ == LiteRtAccelerator::kXnnpack && !add("xnnpack", "num_threads = " + std::to_string(threads_) + "\n")) {
       return Error("rejected the XNNPACK options");
     }
     if (profiling && !add("runtime_options_string", "enable_profiling = true\n")) {
       return Error("rejected the profiling option");
-    }
-    if (api_.CreateCompiledModel(env_, model_, *options, compiled) != 0 || !*compiled) {
-      return Error("could not compile the model for the CPU (XNNPACK)");
     }
     return Status::Ok();
   }
@@ -487,7 +567,11 @@ class LiteRtXnnpackSession : public Session {
 
   std::shared_ptr<LiteRtLibrary> lib_;
   const LiteRtApi& api_;
+  LiteRtAccelerator accelerator_;
+  std::string device_;   // "xnnpack" or "gpu": the placement's and the profile's device
+  std::string adapter_;  // kGpu: the adapter LiteRT's WebGPU accelerator named
   int threads_;
+  bool ran_ = false;
   bool fail_on_fallback_;
   bool profile_;
   void* profiler_ = nullptr;  // owned by compiled_; set once the measured phase started it
@@ -510,6 +594,26 @@ class LiteRtXnnpackSession : public Session {
 
 }  // namespace
 
+const char* LiteRtAcceleratorName(LiteRtAccelerator accelerator) {
+  return accelerator == LiteRtAccelerator::kGpu ? "gpu" : "xnnpack";
+}
+
+std::string WebGpuAdapterInLine(const std::string& line) {
+  static constexpr char kSelected[] = "Selected adapter: ";
+  const size_t at = line.find(kSelected);
+  if (at == std::string::npos) return "";
+  std::string adapter = line.substr(at + sizeof kSelected - 1);
+  while (!adapter.empty() && (adapter.back() == '\r' || adapter.back() == ' ')) adapter.pop_back();
+  return adapter;
+}
+
+bool IsSoftwareWebGpuAdapter(const std::string& adapter) {
+  const size_t at = adapter.find("adapterType=");
+  if (at == std::string::npos) return false;
+  const std::string type = adapter.substr(at + 12);
+  return type.rfind("CPU", 0) == 0 || type.find("Software") != std::string::npos;
+}
+
 std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary) {
   std::map<std::string, int> builtin;
   std::istringstream in(summary);
@@ -531,18 +635,24 @@ std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary) {
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
                                                          const Artifact& artifact, int threads,
                                                          bool fail_on_fallback,
-                                                         BuiltinShapeCheck builtin_check, bool profile) {
+                                                         BuiltinShapeCheck builtin_check, bool profile,
+                                                         LiteRtAccelerator accelerator) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(artifact.path, ec)) {
     return Status::Error("model file '" + artifact.path + "' does not exist or is not a file");
   }
+  if (accelerator == LiteRtAccelerator::kGpu) {
+    StderrFilter quiet(IsLiteRtNoise);  // its initialisers look for OpenCL, and log it
+    if (Status loaded = library->LoadGpuAccelerator(); !loaded.ok()) return loaded;
+  }
   auto session = std::make_unique<LiteRtXnnpackSession>(std::move(library), threads, fail_on_fallback,
-                                                        std::move(builtin_check), profile);
+                                                        std::move(builtin_check), profile, accelerator);
   if (Status s = session->Init(artifact.path); !s.ok()) return s;
   return std::unique_ptr<Session>(std::move(session));
 }
 
-Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs) {
+Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs,
+                                                         const std::string& device) {
   // TensorFlow Lite's profile summarizer: "[node type] [start] [first] [avg ms] [%] [cdf%]
   // [mem KB] [times called] [Name]", one row per node in "Run Order"; XNNPACK's own operators
   // are rows "Delegate/<xnnpack operator>" named "[Delegate]:<i>", builtin kernels "[Builtin]:<i>".
@@ -575,8 +685,8 @@ Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summ
     for (size_t i = 0; i + 8 < n; ++i) type += (type.empty() ? "" : " ") + tokens[i];
     if (delegated && type.rfind("Delegate/", 0) == 0) type = type.substr(9);
     const std::string index = name.substr(name.find(':') + 1);
-    profile.operators.push_back({(delegated ? "xnnpack operator " : "node ") + index, type,
-                                 delegated ? "xnnpack" : "cpu", calls,
+    profile.operators.push_back({(delegated ? device + " operator " : "node ") + index, type,
+                                 delegated ? device : "cpu", calls,
                                  static_cast<int64_t>(std::llround(avg_ms * 1e6 * static_cast<double>(calls)))});
   }
   if (!seen_table) return Status::Error("it has no \"Run Order\" table");

@@ -1,5 +1,7 @@
-// litert:xnnpack: a .tflite model compiled by LiteRT (the ai-edge-litert wheel's library)
-// for the CPU accelerator, which runs it through XNNPACK.
+// litert:xnnpack and litert:gpu: a .tflite model compiled by LiteRT (the ai-edge-litert wheel's
+// library) for its CPU accelerator, which runs it through XNNPACK, or for its GPU accelerator
+// (the wheel's WebGPU one, which Dawn runs on a Vulkan device: Mesa's lavapipe here, labelled
+// emulated). What the accelerator does not take runs on LiteRT's builtin kernels on the CPU.
 #pragma once
 
 #include <functional>
@@ -18,17 +20,31 @@ namespace edgebench {
 // for a shape it cannot run itself, so that it never sends users to a target that fails too.
 using BuiltinShapeCheck = std::function<Status(const std::map<std::string, std::vector<int64_t>>&)>;
 
-// With fail_on_fallback (the target option fallback=fail), a model XNNPACK does not take whole
-// is an error naming the op types left to builtin kernels; otherwise a note says so.
+enum class LiteRtAccelerator { kXnnpack, kGpu };
+const char* LiteRtAcceleratorName(LiteRtAccelerator accelerator);  // "xnnpack", "gpu"
+
+// With fail_on_fallback (the target option fallback=fail), a model the accelerator does not
+// take whole is an error naming the op types left to builtin kernels; otherwise a note says so.
+// `threads` is XNNPACK's (kGpu: 0, not applied).
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
                                                          const Artifact& artifact, int threads,
                                                          bool fail_on_fallback = false,
                                                          BuiltinShapeCheck builtin_check = {},
-                                                         bool profile = false);
+                                                         bool profile = false,
+                                                         LiteRtAccelerator accelerator = LiteRtAccelerator::kXnnpack);
 
-// The per-node rows of a LiteRT profile summary's "Run Order" table over `runs` runs: XNNPACK's
-// operators inside its delegate and the builtin kernels, each with its average time.
-Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs);
+// The GPU adapter a LiteRT WebGPU log line names ("Selected adapter: llvmpipe (LLVM 21.1.8,
+// 256 bits), arch=software, vendor=mesa, backend=Vulkan, adapterType=CPU / Software"): the
+// text after "Selected adapter: ", or "" for another line.
+std::string WebGpuAdapterInLine(const std::string& line);
+// Whether that adapter is a software one (adapterType CPU or Software): lavapipe, SwiftShader.
+bool IsSoftwareWebGpuAdapter(const std::string& adapter);
+
+// The per-node rows of a LiteRT profile summary's "Run Order" table over `runs` runs: the
+// accelerator's operators inside its delegate (on `device`) and the builtin kernels, each with
+// its average time.
+Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs,
+                                                         const std::string& device = "xnnpack");
 
 // Counts "[Builtin]" rows by node type in the "Run Order" table of a LiteRT profile summary:
 // the nodes XNNPACK did not take.
