@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "backends/litert/litert_shape_signatures.h"
 #include "backends/litert/litert_types.h"
 #include "core/log.h"
 #include "core/placement.h"
@@ -47,68 +48,6 @@ struct alignas(64) RankedType {
     }
   }
 };
-
-// Input and output shape signatures (-1 for dynamic axes) of the model's first signature, or
-// of its main subgraph when it has none, in LiteRT's order.
-struct ShapeSignatures {
-  std::vector<std::vector<int64_t>> inputs, outputs;
-  std::vector<TensorQuantization> input_quantization, output_quantization;
-};
-
-ShapeSignatures ReadShapeSignatures(const tflite::Model& model) {
-  ShapeSignatures result;
-  const auto* subgraphs = model.subgraphs();
-  if (!subgraphs || subgraphs->size() == 0) return result;
-  auto shape_of = [&](const tflite::SubGraph* graph, int tensor_index) {
-    std::vector<int64_t> dims;
-    const auto* tensors = graph->tensors();
-    if (!tensors || tensor_index < 0 || tensor_index >= static_cast<int>(tensors->size())) return dims;
-    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
-    const auto* sig = t->shape_signature() && t->shape_signature()->size() ? t->shape_signature() : t->shape();
-    if (sig) dims.assign(sig->begin(), sig->end());
-    return dims;
-  };
-  // LiteRT's C API reports no quantization parameters: the file's are read here.
-  auto quantization_of = [&](const tflite::SubGraph* graph, int tensor_index) {
-    TensorQuantization q;
-    const auto* tensors = graph->tensors();
-    if (!tensors || tensor_index < 0 || tensor_index >= static_cast<int>(tensors->size())) return q;
-    const tflite::Tensor* t = tensors->Get(static_cast<flatbuffers::uoffset_t>(tensor_index));
-    const auto* params = t->quantization();
-    if ((t->type() != tflite::TensorType_INT8 && t->type() != tflite::TensorType_UINT8) || !params ||
-        !params->scale() || !params->zero_point() || params->scale()->size() == 0) {
-      return q;
-    }
-    q.scales.assign(params->scale()->begin(), params->scale()->end());
-    q.zero_points.assign(params->zero_point()->begin(), params->zero_point()->end());
-    q.axis = params->quantized_dimension();
-    return q;
-  };
-  auto add = [&](const tflite::SubGraph* graph, int index, bool input) {
-    (input ? result.inputs : result.outputs).push_back(shape_of(graph, index));
-    (input ? result.input_quantization : result.output_quantization).push_back(quantization_of(graph, index));
-  };
-  const auto* defs = model.signature_defs();
-  if (defs && defs->size() > 0) {
-    const tflite::SignatureDef* def = defs->Get(0);
-    const tflite::SubGraph* graph = subgraphs->Get(def->subgraph_index());
-    if (def->inputs()) {
-      for (const auto* in : *def->inputs()) add(graph, static_cast<int>(in->tensor_index()), true);
-    }
-    if (def->outputs()) {
-      for (const auto* out : *def->outputs()) add(graph, static_cast<int>(out->tensor_index()), false);
-    }
-    return result;
-  }
-  const tflite::SubGraph* graph = subgraphs->Get(0);
-  if (graph->inputs()) {
-    for (int index : *graph->inputs()) add(graph, index, true);
-  }
-  if (graph->outputs()) {
-    for (int index : *graph->outputs()) add(graph, index, false);
-  }
-  return result;
-}
 
 std::vector<int64_t> DeclaredDims(const TensorSpec& spec) {
   std::vector<int64_t> dims;
@@ -614,24 +553,6 @@ bool IsSoftwareWebGpuAdapter(const std::string& adapter) {
   return type.rfind("CPU", 0) == 0 || type.find("Software") != std::string::npos;
 }
 
-std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary) {
-  std::map<std::string, int> builtin;
-  std::istringstream in(summary);
-  bool in_run_order = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.find("=====") != std::string::npos) {
-      in_run_order = line.find("Run Order") != std::string::npos;
-      continue;
-    }
-    if (!in_run_order || line.find("[Builtin]") == std::string::npos) continue;
-    std::istringstream fields(line);
-    std::string op;
-    fields >> op;
-    builtin[op] += 1;
-  }
-  return builtin;
-}
-
 Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRtLibrary> library,
                                                          const Artifact& artifact, int threads,
                                                          bool fail_on_fallback,
@@ -649,50 +570,6 @@ Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRt
                                                         std::move(builtin_check), profile, accelerator);
   if (Status s = session->Init(artifact.path); !s.ok()) return s;
   return std::unique_ptr<Session>(std::move(session));
-}
-
-Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs,
-                                                         const std::string& device) {
-  // TensorFlow Lite's profile summarizer: "[node type] [start] [first] [avg ms] [%] [cdf%]
-  // [mem KB] [times called] [Name]", one row per node in "Run Order"; XNNPACK's own operators
-  // are rows "Delegate/<xnnpack operator>" named "[Delegate]:<i>", builtin kernels "[Builtin]:<i>".
-  OperatorProfile profile;
-  profile.source = "LiteRT's profiler (LiteRtGetProfileSummary: XNNPACK's operators and builtin kernels)";
-  profile.runs = runs;
-  std::istringstream in(summary);
-  bool in_run_order = false, seen_table = false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.find("=====") != std::string::npos) {
-      in_run_order = line.find("Run Order") != std::string::npos;
-      seen_table = seen_table || in_run_order;
-      continue;
-    }
-    if (!in_run_order || line.find("[node type]") != std::string::npos) continue;
-    std::vector<std::string> tokens;
-    std::istringstream fields(line);
-    for (std::string t; fields >> t;) tokens.push_back(t);
-    if (tokens.size() < 9) continue;
-    const std::string name = tokens.back();
-    const bool delegated = name.rfind("[Delegate]:", 0) == 0;
-    if (!delegated && name.rfind("[Builtin]:", 0) != 0) continue;
-    const size_t n = tokens.size();
-    char* end = nullptr;
-    const double avg_ms = std::strtod(tokens[n - 6].c_str(), &end);
-    if (end == tokens[n - 6].c_str()) return Status::Error("no average time in row '" + line + "'");
-    const long long calls = std::strtoll(tokens[n - 2].c_str(), &end, 10);
-    if (end == tokens[n - 2].c_str()) return Status::Error("no call count in row '" + line + "'");
-    std::string type;
-    for (size_t i = 0; i + 8 < n; ++i) type += (type.empty() ? "" : " ") + tokens[i];
-    if (delegated && type.rfind("Delegate/", 0) == 0) type = type.substr(9);
-    const std::string index = name.substr(name.find(':') + 1);
-    profile.operators.push_back({(delegated ? device + " operator " : "node ") + index, type,
-                                 delegated ? device : "cpu", calls,
-                                 static_cast<int64_t>(std::llround(avg_ms * 1e6 * static_cast<double>(calls)))});
-  }
-  if (!seen_table) return Status::Error("it has no \"Run Order\" table");
-  profile.notes.push_back("LiteRT's summary gives each operator's average in steps of 1 us, not each execution: "
-                          "no operators on the trace's timeline");
-  return profile;
 }
 
 }  // namespace edgebench

@@ -12,6 +12,7 @@
 
 #include "backends/backend.h"
 #include "backends/litert/litert_library.h"
+#include "backends/litert/litert_profile_summary.h"
 
 namespace edgebench {
 
@@ -39,15 +40,5 @@ Result<std::unique_ptr<Session>> LoadLiteRtXnnpackSession(std::shared_ptr<LiteRt
 std::string WebGpuAdapterInLine(const std::string& line);
 // Whether that adapter is a software one (adapterType CPU or Software): lavapipe, SwiftShader.
 bool IsSoftwareWebGpuAdapter(const std::string& adapter);
-
-// The per-node rows of a LiteRT profile summary's "Run Order" table over `runs` runs: the
-// accelerator's operators inside its delegate (on `device`) and the builtin kernels, each with
-// its average time.
-Result<OperatorProfile> OperatorProfileFromLiteRtSummary(const std::string& summary, int64_t runs,
-                                                         const std::string& device = "xnnpack");
-
-// Counts "[Builtin]" rows by node type in the "Run Order" table of a LiteRT profile summary:
-// the nodes XNNPACK did not take.
-std::map<std::string, int> BuiltinNodesInProfile(const std::string& summary);
 
 }  // namespace edgebench
