@@ -25,6 +25,7 @@ constexpr KindInfo kKinds[] = {
     {ChannelKind::kVoltage, "voltage", "mV"},
     {ChannelKind::kThrottleReasons, "throttle_reasons", "bits"},
     {ChannelKind::kDeviceMemory, "device_memory", "B"},
+    {ChannelKind::kDeviceBusy, "device_busy", "%"},
 };
 
 }  // namespace

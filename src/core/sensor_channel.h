@@ -27,6 +27,8 @@ enum class ChannelKind {
   kVoltage,         // millivolts
   kThrottleReasons, // bit set: NVML's clocks-throttle reasons
   kDeviceMemory,    // bytes: an accelerator's memory in use
+  kDeviceBusy,      // percent of the time an accelerator was busy (NVML's GPU utilisation, amdgpu's
+                    // gpu_busy_percent, a Jetson's or Rockchip's load), over the device's own window
 };
 const char* ChannelKindName(ChannelKind kind);  // "rss", "cpu_util", "frequency", ...
 std::optional<ChannelKind> ParseChannelKind(const std::string& name);

@@ -38,7 +38,7 @@ class FileChannelReader : public SensorReader {
 }  // namespace
 
 Result<double> ReadFileChannel(const FileChannel& file) {
-  auto first = ReadIntegerFile(file.path);
+  auto first = file.before_at ? ReadIntegerBeforeAt(file.path) : ReadIntegerFile(file.path);
   if (!first.ok()) return Status::Error(first.error());
   double value = static_cast<double>(first.value()) * file.scale;
   if (!file.second_path.empty()) {
@@ -56,9 +56,9 @@ std::unique_ptr<SensorReader> MakeFileChannelReader(ReaderStatus status,
 
 Channel* AddReadableFileChannel(std::vector<FileChannel>& files, std::vector<std::string>& unreadable,
                                 const SensorRoots& roots, const std::string& path, Channel channel,
-                                double scale) {
+                                double scale, bool before_at) {
   if (!PathExists(path)) return nullptr;
-  auto value = ReadIntegerFile(path);
+  auto value = before_at ? ReadIntegerBeforeAt(path) : ReadIntegerFile(path);
   if (!value.ok()) {
     unreadable.push_back(value.error());
     return nullptr;
@@ -66,6 +66,7 @@ Channel* AddReadableFileChannel(std::vector<FileChannel>& files, std::vector<std
   FileChannel file;
   file.path = path;
   file.scale = scale;
+  file.before_at = before_at;
   file.channel = std::move(channel);
   file.channel.source = RelativeToRoot(roots, path);
   files.push_back(std::move(file));

@@ -17,6 +17,7 @@ struct FileChannel {
   std::string path;         // the integer file, absolute (SensorRoots::Path)
   std::string second_path;  // when not empty: value = integer(path) * integer(second_path) * scale
   double scale = 1;         // value = integer(path) * scale
+  bool before_at = false;   // the integer before a '@' ("23@300000000Hz", ReadIntegerBeforeAt)
 };
 
 // A reader whose every channel is read from files as described by FileChannel. Read gives
@@ -30,7 +31,7 @@ std::unique_ptr<SensorReader> MakeFileChannelReader(ReaderStatus status,
 // (valid until the next is added), or nullptr.
 Channel* AddReadableFileChannel(std::vector<FileChannel>& files, std::vector<std::string>& unreadable,
                                 const SensorRoots& roots, const std::string& path, Channel channel,
-                                double scale = 1);
+                                double scale = 1, bool before_at = false);
 
 // The value a FileChannel reads now, or the error naming the file that failed.
 Result<double> ReadFileChannel(const FileChannel& file);

@@ -4,7 +4,10 @@
 //                       Channel::max_khz from max_freq, so a clock held below it shows throttling
 //   cardN.freq          sys/class/drm/cardN/gt_cur_freq_mhz (Intel's i915), kHz; max from
 //                       gt_max_freq_mhz
+//   devfreq.NAME.busy   sys/class/devfreq/NAME/load ("23@300000000Hz": Rockchip's vendor kernels),
+//                       else NAME/device/load (a Jetson's GPU, per mille), as percent busy
 //   cardN.vram_used     sys/class/drm/cardN/device/mem_info_vram_used (amdgpu), bytes
+//   cardN.busy          sys/class/drm/cardN/device/gpu_busy_percent (amdgpu), percent
 // A GPU's power and temperature are hwmon's (amdgpu's power1_average, a board's rails).
 #pragma once
 

@@ -18,6 +18,10 @@ struct NvmlMemory {
   unsigned long long free;
   unsigned long long used;
 };
+struct NvmlUtilization {  // nvmlUtilization_t: percent of the last sample period (1/6 s to 1 s)
+  unsigned gpu;     // one kernel or more was running
+  unsigned memory;  // device memory was read or written
+};
 constexpr NvmlReturn kNvmlSuccess = 0;
 constexpr int kNvmlTemperatureGpu = 0;  // NVML_TEMPERATURE_GPU
 constexpr int kNvmlClockSm = 1;         // NVML_CLOCK_SM
@@ -35,11 +39,12 @@ struct NvmlApi {
   NvmlReturn (*clock_info)(NvmlDevice, int, unsigned*);
   NvmlReturn (*memory_info)(NvmlDevice, NvmlMemory*);
   NvmlReturn (*throttle_reasons)(NvmlDevice, unsigned long long*);
+  NvmlReturn (*utilization)(NvmlDevice, NvmlUtilization*);
   const char* (*error_string)(NvmlReturn);
 };
 
 // What each channel asks of NVML.
-enum class NvmlQuantity { kPower, kEnergy, kTemperature, kSmClock, kMemoryUsed, kThrottleReasons };
+enum class NvmlQuantity { kPower, kEnergy, kTemperature, kSmClock, kMemoryUsed, kThrottleReasons, kBusy };
 
 struct NvmlChannel {
   NvmlDevice device = nullptr;
@@ -78,6 +83,7 @@ class NvmlReader : public SensorReader {
     bind(api_.clock_info, "nvmlDeviceGetClockInfo");
     bind(api_.memory_info, "nvmlDeviceGetMemoryInfo");
     bind(api_.throttle_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    bind(api_.utilization, "nvmlDeviceGetUtilizationRates");
     bind(api_.error_string, "nvmlErrorString");
     if (!missing.empty()) {
       status_.reason =
@@ -169,6 +175,12 @@ class NvmlReader : public SensorReader {
         *value = static_cast<double>(bits);
         break;
       }
+      case NvmlQuantity::kBusy: {
+        NvmlUtilization utilization{};
+        result = api_.utilization(query.device, &utilization);
+        *value = static_cast<double>(utilization.gpu);
+        break;
+      }
     }
     return result;
   }
@@ -204,6 +216,7 @@ class NvmlReader : public SensorReader {
          "nvmlDeviceGetMemoryInfo", false},
         {NvmlQuantity::kThrottleReasons, "throttle_reasons", ChannelKind::kThrottleReasons,
          "nvmlDeviceGetCurrentClocksThrottleReasons", false},
+        {NvmlQuantity::kBusy, "busy", ChannelKind::kDeviceBusy, "nvmlDeviceGetUtilizationRates", false},
     };
     const size_t first = channels_.size();
     for (const Spec& spec : specs) {

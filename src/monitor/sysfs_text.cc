@@ -58,6 +58,19 @@ Result<int64_t> ReadIntegerFile(const std::string& path) {
   return static_cast<int64_t>(value);
 }
 
+Result<int64_t> ReadIntegerBeforeAt(const std::string& path) {
+  auto word = ReadWordFile(path);
+  if (!word.ok()) return Status::Error(word.error());
+  const std::string& text = word.value();
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || end == text.c_str() || (*end != '\0' && *end != '@') || errno == ERANGE) {
+    return Status::Error(path + ": holds '" + text.substr(0, 40) + "', not an integer before '@'");
+  }
+  return static_cast<int64_t>(value);
+}
+
 namespace {
 
 // cpu2 < cpu10: digit runs compare as numbers.

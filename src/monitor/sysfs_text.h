@@ -19,6 +19,9 @@ Result<std::string> ReadWordFile(const std::string& path);
 
 // The file's integer ("45000\n"); an error naming the file when it holds no integer.
 Result<int64_t> ReadIntegerFile(const std::string& path);
+// The integer a file starts with, before a '@' ("23@300000000Hz": a Rockchip devfreq's load at
+// its clock); an error naming the file when it starts with none.
+Result<int64_t> ReadIntegerBeforeAt(const std::string& path);
 
 // The names in a directory that start with `prefix`, sorted naturally (cpu2 before cpu10);
 // empty when the directory does not exist or cannot be listed.

@@ -423,7 +423,27 @@ MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& 
   d.memory = DeriveMemory(series, context);
   DeriveThrottling(series, context, d);
   DeriveWindows(series, context, d);
+  d.device_busy = DeriveDeviceBusy(series, context.measured_wall_ns);
   return d;
+}
+
+std::vector<DeviceBusyShare> DeriveDeviceBusy(const MonitorSeries& s, int64_t measured_wall_ns) {
+  std::vector<DeviceBusyShare> shares;
+  for (size_t c = 0; c < s.channels.size(); ++c) {
+    if (s.channels[c].kind != ChannelKind::kDeviceBusy) continue;
+    DeviceBusyShare share{s.channels[c].id, s.channels[c].label, 0, 0, 0};
+    double sum = 0;
+    for (size_t i = 0; i < s.t_ns.size(); ++i) {
+      if (s.t_ns[i] < 0 || s.t_ns[i] > measured_wall_ns || !s.values[c][i]) continue;
+      sum += *s.values[c][i];
+      share.max_percent = std::max(share.max_percent, *s.values[c][i]);
+      ++share.samples;
+    }
+    if (share.samples == 0) continue;
+    share.mean_percent = sum / share.samples;
+    shares.push_back(share);
+  }
+  return shares;
 }
 
 }  // namespace edgebench

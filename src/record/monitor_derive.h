@@ -17,6 +17,9 @@ namespace edgebench {
 
 MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context);
 
+// Each accelerator's busy share (kDeviceBusy channels) over the measured phase [0, wall].
+std::vector<DeviceBusyShare> DeriveDeviceBusy(const MonitorSeries& series, int64_t measured_wall_ns);
+
 // The rules' constants, for tests and docs.
 inline constexpr double kThrottleFrequencyDrop = 0.15;     // below (1 - this) x the baseline
 inline constexpr int64_t kThrottleMinDurationNs = 2'000'000'000;  // for longer than this

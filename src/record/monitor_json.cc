@@ -75,7 +75,13 @@ json DerivedToJson(const MonitorDerived& d) {
                        {"process_cpu_percent", OptionalNumber(w.process_cpu_percent)},
                        {"throttle_events", w.throttle_events}});
   }
+  json busy_devices = json::array();
+  for (const DeviceBusyShare& b : d.device_busy) {
+    busy_devices.push_back({{"channel", b.channel}, {"label", b.label}, {"samples", b.samples},
+                            {"mean_percent", b.mean_percent}, {"max_percent", b.max_percent}});
+  }
   return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)},
+          {"device_busy", busy_devices},
           {"baseline_frequency_khz", OptionalNumber(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
           {"throttling", events}, {"windows", windows}, {"busy", BusyToJson(d.busy)}};
 }

@@ -142,8 +142,19 @@ struct BusyCheck {
   std::string reason;             // the verdict with its figures, when busy or starved
 };
 
+// An accelerator's busy share over the measured phase, from its kDeviceBusy channel: how much of
+// the time the device had work, as the device itself counts it (not how much of its compute).
+struct DeviceBusyShare {
+  std::string channel;  // "nvml0.busy", "card0.busy", "devfreq.fb000000.gpu.busy"
+  std::string label;    // what the device calls itself
+  int samples = 0;      // readings inside the measured phase
+  double mean_percent = 0;
+  double max_percent = 0;
+};
+
 struct MonitorDerived {
   EnergyResult energy;
+  std::vector<DeviceBusyShare> device_busy;  // one per busy channel read in the measured phase
   MemoryResult memory;
   std::optional<double> baseline_frequency_khz;  // busy cores, first window
   std::string frequency_check;  // why frequency throttling could not be checked, if it could not

@@ -14,6 +14,7 @@ constexpr const char* kThrottlingNote = "throttling: ";
 constexpr const char* kGrowthNote = "memory growth: ";
 constexpr const char* kMonitorGapNote = "monitor: ";
 constexpr const char* kBusyKeptNote = "kept by --allow-busy: ";
+constexpr const char* kDeviceBusyNote = "device busy: ";
 constexpr size_t kMaxEventNotes = 5;
 
 // Where a language model's requests sit on the series' axis: their timings are absolute in the
@@ -67,7 +68,8 @@ std::string Seconds(int64_t ns) {
 void FinishMonitor(Record& r) {
   std::erase_if(r.notes, [](const std::string& note) {
     return note.rfind(kThrottlingNote, 0) == 0 || note.rfind(kGrowthNote, 0) == 0 ||
-           note.rfind(kMonitorGapNote, 0) == 0 || note.rfind(kBusyKeptNote, 0) == 0;
+           note.rfind(kMonitorGapNote, 0) == 0 || note.rfind(kBusyKeptNote, 0) == 0 ||
+           note.rfind(kDeviceBusyNote, 0) == 0;
   });
   if (!r.monitor) return;
   MonitorRecord& m = *r.monitor;
@@ -106,6 +108,12 @@ void FinishMonitor(Record& r) {
   if (events.size() > kMaxEventNotes) {
     r.notes.push_back(kThrottlingNote + std::to_string(events.size() - kMaxEventNotes) +
                       " more events in monitor.derived.throttling");
+  }
+  for (const DeviceBusyShare& b : m.derived.device_busy) {
+    char figures[96];
+    std::snprintf(figures, sizeof figures, " %.0f%% of the measured phase on average, at most %.0f%% (%d samples)",
+                  b.mean_percent, b.max_percent, b.samples);
+    r.notes.push_back(kDeviceBusyNote + b.label + " (" + b.channel + ")" + figures);
   }
   if (m.derived.memory.leak) r.notes.push_back(kGrowthNote + m.derived.memory.explanation.substr(15));
   if (m.derived.memory.profiler_growth) r.notes.push_back(kGrowthNote + m.derived.memory.explanation);

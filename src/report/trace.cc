@@ -66,6 +66,7 @@ std::optional<CounterGroup> CounterOf(ChannelKind kind) {
     case ChannelKind::kCpuUtil:
     case ChannelKind::kProcessCpu: return CounterGroup{"CPU (%)", 1.0};
     case ChannelKind::kFrequency: return CounterGroup{"frequency (MHz)", 1.0 / 1000};
+    case ChannelKind::kDeviceBusy: return CounterGroup{"device busy (%)", 1.0};
     case ChannelKind::kTemperature: return CounterGroup{"temperature (C)", 1.0 / 1000};
     case ChannelKind::kPower: return CounterGroup{"power (W)", 1e-6};
     case ChannelKind::kCurrent: return CounterGroup{"current (mA)", 1.0};

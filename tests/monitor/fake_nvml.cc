@@ -96,6 +96,15 @@ int nvmlDeviceGetCurrentClocksThrottleReasons(void* device, unsigned long long* 
   *reasons = Index(device) == 0 ? 0x1ull : 0x20ull;  // GPU idle; SW thermal slowdown
   return kSuccess;
 }
+struct FakeNvmlUtilization {
+  unsigned gpu;
+  unsigned memory;
+};
+int nvmlDeviceGetUtilizationRates(void* device, FakeNvmlUtilization* utilization) {
+  utilization->gpu = Index(device) == 0 ? 87 : 12;
+  utilization->memory = 40;
+  return kSuccess;
+}
 const char* nvmlErrorString(int result) {
   switch (result) {
     case kSuccess: return "Success";

@@ -58,6 +58,31 @@ TEST(GpuReader, AmdgpuVramAndIntelsGtClockFromDrm) {
   EXPECT_EQ(ReadOnce(*reader).values, (Values{1073741824, 350000}));
 }
 
+TEST(GpuReader, BusySharesFromRockchipsLoadAJetsonsLoadAndAmdgpu) {
+  FakeTree tree("gpu_busy");
+  tree.Write("sys/class/devfreq/fb000000.gpu/cur_freq", 300000000);
+  tree.Write("sys/class/devfreq/fb000000.gpu/load", "23@300000000Hz");  // an RK3588's vendor kernel
+  tree.Write("sys/class/devfreq/17000000.ga10b/cur_freq", 918000000);
+  tree.Write("sys/class/devfreq/17000000.ga10b/device/load", 870);  // a Jetson: per mille
+  tree.Write("sys/class/devfreq/fdab0000.npu/cur_freq", 1000000000);
+  tree.Write("sys/class/devfreq/fdab0000.npu/load", "busy");  // not a load: said, not read
+  tree.Write("sys/class/drm/card0/device/uevent", "DRIVER=amdgpu");
+  tree.Write("sys/class/drm/card0/device/gpu_busy_percent", 64);
+  auto reader = OpenGpuReader(tree.Roots());
+  ASSERT_EQ(Ids(reader->channels()),
+            (Strings{"devfreq.17000000.ga10b.freq", "devfreq.17000000.ga10b.busy", "devfreq.fb000000.gpu.freq",
+                     "devfreq.fb000000.gpu.busy", "devfreq.fdab0000.npu.freq", "card0.busy"}));
+  for (size_t i : {1u, 3u, 5u}) EXPECT_EQ(reader->channels()[i].kind, ChannelKind::kDeviceBusy);
+  EXPECT_EQ(reader->channels()[5].label, "amdgpu busy");
+  EXPECT_EQ(reader->channels()[3].source, "sys/class/devfreq/fb000000.gpu/load");
+  EXPECT_EQ(ReadOnce(*reader).values, (Values{918000, 87, 300000, 23, 1000000, 64}));
+  EXPECT_NE(reader->status().reason.find("fdab0000.npu/load: holds 'busy', not an integer before '@'"),
+            std::string::npos)
+      << reader->status().reason;
+  tree.Write("sys/class/devfreq/fb000000.gpu/load", "100@800000000Hz");
+  EXPECT_EQ(ReadOnce(*reader).values[3], 100.0);
+}
+
 TEST(GpuReader, AMachineWithoutOneSaysWhyAndTheSetListsIt) {
   FakeTree tree("gpu_none");
   tree.MakeDirectory("sys/class/drm/renderD128");

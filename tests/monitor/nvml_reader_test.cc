@@ -31,8 +31,8 @@ TEST(NvmlReader, ChannelsOfEachGpuInChannelUnits) {
             "nvmlDeviceGetTotalEnergyConsumption on nvml1 (Fake GPU P4): Not Supported");
   ASSERT_EQ(Ids(reader->channels()),
             (Strings{"nvml0.power", "nvml0.energy", "nvml0.temp", "nvml0.sm_clock",
-                     "nvml0.memory_used", "nvml0.throttle_reasons", "nvml1.power", "nvml1.temp",
-                     "nvml1.sm_clock", "nvml1.memory_used", "nvml1.throttle_reasons"}));
+                     "nvml0.memory_used", "nvml0.throttle_reasons", "nvml0.busy", "nvml1.power", "nvml1.temp",
+                     "nvml1.sm_clock", "nvml1.memory_used", "nvml1.throttle_reasons", "nvml1.busy"}));
   const auto& c = reader->channels();
   EXPECT_EQ(c[0].label, "Fake GPU A100");
   EXPECT_EQ(c[0].kind, ChannelKind::kPower);
@@ -47,15 +47,17 @@ TEST(NvmlReader, ChannelsOfEachGpuInChannelUnits) {
   EXPECT_EQ(c[3].kind, ChannelKind::kFrequency);
   EXPECT_EQ(c[4].kind, ChannelKind::kDeviceMemory);
   EXPECT_EQ(c[5].kind, ChannelKind::kThrottleReasons);
-  EXPECT_EQ(c[6].label, "Fake GPU P4");
-  EXPECT_TRUE(c[6].device_total);  // no energy counter: power is the total
-  EXPECT_FALSE(c[6].part_of_total);
+  EXPECT_EQ(c[6].kind, ChannelKind::kDeviceBusy);
+  EXPECT_EQ(c[6].source, "nvmlDeviceGetUtilizationRates");
+  EXPECT_EQ(c[7].label, "Fake GPU P4");
+  EXPECT_TRUE(c[7].device_total);  // no energy counter: power is the total
+  EXPECT_FALSE(c[7].part_of_total);
   for (const Channel& channel : c) EXPECT_EQ(channel.reader, "nvml");
 
   // Discovery read each once; the fake adds 1 W per power reading and 1000 mJ per energy one.
   EXPECT_EQ(ReadOnce(*reader).values,
-            (Values{151000e3, 5001000e3, 61000, 1410000, 3.0 * (1 << 30), 1, 161000e3, 62000,
-                    1113000, 1 << 20, 0x20}));
+            (Values{151000e3, 5001000e3, 61000, 1410000, 3.0 * (1 << 30), 1, 87, 161000e3, 62000,
+                    1113000, 1 << 20, 0x20, 12}));
   const Values second = ReadOnce(*reader).values;
   EXPECT_EQ(second[0], 152000e3);
   EXPECT_EQ(second[1], 5002000e3);

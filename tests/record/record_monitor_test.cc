@@ -94,6 +94,43 @@ TEST(RecordMonitor, AProfiledCaseSaysItsGrowthIsTheProfilersAndTheTableSaysSo) {
   EXPECT_EQ(back.value().notes, r.notes);
 }
 
+TEST(RecordMonitor, AnAcceleratorsBusyShareIsOverTheMeasuredPhaseOnly) {
+  Record r = MonitoredRecord();
+  MonitorSeries& s = r.monitor->series;
+  Channel busy;
+  busy.id = "nvml0.busy";
+  busy.kind = ChannelKind::kDeviceBusy;
+  busy.label = "Fake GPU A100";
+  busy.reader = "nvml";
+  s.channels.push_back(busy);
+  s.values.emplace_back();
+  for (int64_t t : s.t_ns) {
+    // 100% during load and warm-up (t < 0) and after the end: none of it is the measured phase's.
+    const int64_t ms = t / 1'000'000;
+    s.values.back().push_back(ms < 0 || ms > 1000 ? std::optional<double>(100.0)
+                              : ms == 500         ? std::nullopt
+                                                  : std::optional<double>(ms < 500 ? 40.0 : 80.0));
+  }
+  FinishRecord(r);
+  ASSERT_EQ(r.monitor->derived.device_busy.size(), 1u);
+  const DeviceBusyShare& b = r.monitor->derived.device_busy[0];
+  EXPECT_EQ(b.channel, "nvml0.busy");
+  EXPECT_EQ(b.samples, 10);  // 0..1000 ms every 100 ms, less the unread one at 500
+  EXPECT_DOUBLE_EQ(b.mean_percent, (5 * 40.0 + 5 * 80.0) / 10);
+  EXPECT_DOUBLE_EQ(b.max_percent, 80.0);
+  int notes = 0;
+  for (const std::string& note : r.notes) {
+    if (note.rfind("device busy: ", 0) != 0) continue;
+    ++notes;
+    EXPECT_EQ(note, "device busy: Fake GPU A100 (nvml0.busy) 60% of the measured phase on average, at most 80% "
+                    "(10 samples)");
+  }
+  EXPECT_EQ(notes, 1);
+  const auto json = RecordToJson(r);
+  EXPECT_EQ(json["monitor"]["derived"]["device_busy"][0]["mean_percent"], 60.0);
+  EXPECT_EQ(json["monitor"]["channels"][2]["unit"], "%");
+}
+
 TEST(RecordMonitor, JsonRoundTripKeepsTheSeriesAndRecomputesTheSame) {
   const Record r = MonitoredRecord();
   const auto json = RecordToJson(r);
