@@ -95,6 +95,10 @@ struct BackendInfo {
   // the dynamic loader's error, another plugin ABI version).
   bool loaded = true;
   std::string model_is_code;  // as in BackendDescription
+  // A target option that names a runtime's plugin library (ONNX Runtime's `ep_library`): a
+  // target carrying it may name a device this list does not have, which the library brings;
+  // Load registers it and says what it found. Empty: the devices are only those listed.
+  std::string device_library_option;
 };
 
 // A backend's info as its description says, before its runtime is asked for its version and devices.

@@ -28,7 +28,7 @@ namespace edgebench {
 // Bump whenever the layout of what crosses the boundary changes: this struct, or the classes
 // and structs of backends/backend.h and backends/llm_session.h (a virtual added, a field added
 // to BackendInfo, DeviceInfo, Tensor, Status...).
-inline constexpr uint32_t kBackendPluginAbiVersion = 6;
+inline constexpr uint32_t kBackendPluginAbiVersion = 7;
 inline constexpr const char kBackendPluginEntrySymbol[] = "edgebench_backend_plugin";
 
 }  // namespace edgebench

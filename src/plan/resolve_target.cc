@@ -12,6 +12,10 @@ TargetResolution Fail(CaseStatus status, std::string error) {
   return r;
 }
 
+bool NamesDeviceLibrary(const Target& target, const BackendInfo& info) {
+  return !info.device_library_option.empty() && target.options.count(info.device_library_option) > 0;
+}
+
 }  // namespace
 
 Status CheckTargetKnown(const Target& target, const Registry& registry) {
@@ -22,6 +26,7 @@ Status CheckTargetKnown(const Target& target, const Registry& registry) {
     return Status::Ok();  // known, not built: an unavailable record says why
   }
   const BackendInfo info = backend->Info();
+  if (NamesDeviceLibrary(target, info)) return Status::Ok();
   std::vector<std::string> devices;
   for (const DeviceInfo& d : info.devices) {
     if (d.name == target.device) return Status::Ok();
@@ -40,6 +45,15 @@ TargetResolution ResolveTarget(const Target& target, const Registry& registry, S
   for (const DeviceInfo& d : info.devices) {
     if (d.name == target.device) device = &d;
     known += (known.empty() ? "" : ", ") + info.name + ":" + d.name;
+  }
+  DeviceInfo from_library;
+  if (!device && NamesDeviceLibrary(target, info)) {
+    // A device the named library brings: the backend's Load registers it, or says why not.
+    from_library.name = target.device;
+    from_library.description = "from " + target.options.at(info.device_library_option);
+    from_library.available = true;
+    from_library.capabilities.placement = true;
+    device = &from_library;
   }
   if (!device) {
     return Fail(CaseStatus::kFailed, "backend '" + info.name + "' has no device '" +

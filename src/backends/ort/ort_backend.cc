@@ -271,6 +271,8 @@ class OrtBackend : public Backend {
     } catch (const Ort::Exception& e) {
       info.reason = e.what();
     }
+    // ort:NAME?ep_library=PATH: a plugin execution-provider library (docs/accelerators.md).
+    info.device_library_option = "ep_library";
     for (const OrtProviderRoute& route : OrtProviderRoutes(available)) {
       info.devices.push_back({route.device, route.provider, route.available, route.reason, "",
                               // Ort::Session::Run is documented as safe to call concurrently.
@@ -289,7 +291,20 @@ class OrtBackend : public Backend {
     const std::vector<OrtProviderRoute> routes = OrtProviderRoutes(available);
     const auto found = std::find_if(routes.begin(), routes.end(),
                                     [&](const OrtProviderRoute& r) { return r.device == target.device; });
-    if (found == routes.end() || !found->available) {
+    // ep_library=PATH: a plugin execution-provider library the user names, registered with ONNX
+    // Runtime under the target's device name; its EP is the one this device names.
+    std::optional<OrtProviderRoute> plugin;
+    if (const auto library = target.options.find("ep_library"); library != target.options.end()) {
+      if (found != routes.end() && found->available) {
+        return Status::Error("target '" + target.text + "': ort:" + target.device +
+                             " is built into this ONNX Runtime; ep_library= names a plugin library for a provider "
+                             "it does not have");
+      }
+      auto registered = RegisterPluginProvider(target.device, library->second);
+      if (!registered.ok()) return Status::Error("target '" + target.text + "': " + registered.error());
+      plugin = registered.take();
+    }
+    if (!plugin && (found == routes.end() || !found->available)) {
       std::string offered;
       for (const OrtProviderRoute& r : routes) {
         if (r.available) offered += (offered.empty() ? "ort:" : ", ort:") + r.device;
@@ -298,8 +313,9 @@ class OrtBackend : public Backend {
                            (found == routes.end() ? "" : " (" + found->reason + ")") + "; use " + offered +
                            " (`edgebench devices` lists them)");
     }
-    const OrtProviderRoute& route = *found;
+    const OrtProviderRoute& route = plugin ? *plugin : *found;
     TargetOptions options(target);
+    if (plugin) (void)options.Text("ep_library", "");  // edgebench's, not the provider's
     auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto opt = options.Choice("opt", "all", {"disable", "basic", "extended", "all"});
     // fallback=fail: the model must run wholly on the requested device (ORT's
@@ -336,10 +352,7 @@ class OrtBackend : public Backend {
     std::lock_guard<std::mutex> lock(mutex_);
     StderrFilter quiet(IsOnnxSchemaNoise);
     try {
-      if (!env_) {
-        env_ = std::make_unique<Ort::Env>(ORT_LOGGING_LEVEL_WARNING, "edgebench",
-                                          &OrtLogCapture::OnMessage, &log_);
-      }
+      EnsureEnv();
       // Where the provider places the model's own nodes: a session with graph optimizations off,
       // so that the nodes it leaves on the CPU are the model's (with them on, ORT fuses the CPU's
       // nodes after placement). Created and released before the measured session.
@@ -417,6 +430,15 @@ class OrtBackend : public Backend {
         placement.partitions_by_device[OrtProviderToDevice(provider)] = fused;
       }
       std::vector<std::string> notes = std::move(captured.notes);
+      if (route.append == OrtAppend::kPlugin) {
+        std::string devices;
+        for (const Ort::ConstEpDevice& d : route.ep_devices) {
+          devices += std::string(devices.empty() ? "" : ", ") + HardwareTypeName(d.Device().Type()) + " (" +
+                     d.Device().Vendor() + ")";
+        }
+        notes.push_back("plugin execution provider " + route.provider + " (" + route.ep_devices.front().EpVendor() +
+                        ") from " + route.ep_library + ", on " + devices);
+      }
       const auto cpu_nodes = placement.nodes_by_device.find("cpu");
       if (target.device != "cpu" && cpu_nodes != placement.nodes_by_device.end() &&
           cpu_nodes->second > 0) {
@@ -561,7 +583,31 @@ class OrtBackend : public Backend {
                          (ort_said.empty() ? "" : " (ONNX Runtime said: " + ort_said + ")"));
   }
 
+  static const char* HardwareTypeName(OrtHardwareDeviceType type) {
+    return type == OrtHardwareDeviceType_GPU ? "GPU" : type == OrtHardwareDeviceType_NPU ? "NPU" : "CPU";
+  }
+
+  // Under mutex_.
+  void EnsureEnv() {
+    if (!env_) {
+      env_ = std::make_unique<Ort::Env>(ORT_LOGGING_LEVEL_WARNING, "edgebench", &OrtLogCapture::OnMessage, &log_);
+    }
+  }
+
+  // Registers the plugin library (once per process) and returns the route to its provider.
+  Result<OrtProviderRoute> RegisterPluginProvider(const std::string& name, const std::string& path) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    StderrFilter quiet(IsOnnxSchemaNoise);
+    try {
+      EnsureEnv();
+    } catch (const Ort::Exception& e) {
+      return Status::Error(std::string("ONNX Runtime: ") + e.what());
+    }
+    return RegisterOrtPluginProvider(*env_, plugin_libraries_, name, path);
+  }
+
   std::mutex mutex_;
+  std::map<std::string, std::string> plugin_libraries_;  // registered name -> path, under mutex_
   OrtLogCapture log_;
   int profile_files_ = 0;  // under mutex_
   std::unique_ptr<Ort::Env> env_;

@@ -1,7 +1,9 @@
 #include "backends/ort/ort_providers.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 #include "backends/ort/ort_log.h"
@@ -121,6 +123,56 @@ std::vector<OrtProviderRoute> OrtProviderRoutes(const std::vector<std::string>& 
   return routes;
 }
 
+Result<OrtProviderRoute> RegisterOrtPluginProvider(Ort::Env& env, std::map<std::string, std::string>& registered,
+                                                   const std::string& name, const std::string& path) {
+  try {
+    const auto known = registered.find(name);
+    if (known != registered.end() && known->second != path) {
+      return Status::Error("a plugin library is already registered as '" + name + "' (" + known->second +
+                           "); one name, one library per process");
+    }
+    if (known == registered.end()) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) {
+        return Status::Error("ep_library '" + path + "' does not exist or is not a file");
+      }
+      try {
+        env.RegisterExecutionProviderLibrary(name.c_str(), path);
+      } catch (const Ort::Exception& e) {
+        return Status::Error("ONNX Runtime could not register the execution-provider library '" + path + "' as '" +
+                             name + "': " + e.what());
+      }
+      registered[name] = path;
+    }
+    OrtProviderRoute route;
+    route.device = name;
+    route.append = OrtAppend::kPlugin;
+    route.available = true;
+    route.env = &env;
+    route.ep_library = path;
+    std::set<std::string> others;
+    for (const Ort::ConstEpDevice& device : env.GetEpDevices()) {
+      const std::string ep = device.EpName();
+      if (OrtProviderToDevice(ep) == name) {
+        route.provider = ep;
+        route.ep_devices.push_back(device);
+      } else {
+        others.insert(ep);
+      }
+    }
+    if (route.ep_devices.empty()) {
+      std::string listed;
+      for (const std::string& ep : others) listed += (listed.empty() ? "" : ", ") + ep;
+      return Status::Error("the library '" + path + "' offers no execution provider named for ort:" + name +
+                           " on this machine's devices (ONNX Runtime lists: " + listed +
+                           "); name the target after one of its providers without ExecutionProvider, in lower case");
+    }
+    return route;
+  } catch (const Ort::Exception& e) {
+    return Status::Error(std::string("ONNX Runtime: ") + e.what());
+  }
+}
+
 std::map<std::string, std::string> ParseOrtOptionsString(const std::string& text) {
   std::map<std::string, std::string> options;
   size_t start = 0;
@@ -165,6 +217,12 @@ std::map<std::string, std::string> AppendOrtProvider(Ort::SessionOptions& so, co
           api.GetTensorRTProviderOptionsAsString,
           [&](const OrtTensorRTProviderOptionsV2& options) { so.AppendExecutionProvider_TensorRT_V2(options); },
           provider_options);
+    case OrtAppend::kPlugin: {
+      std::unordered_map<std::string, std::string> options(provider_options.begin(), provider_options.end());
+      so.AppendExecutionProvider_V2(*route.env, route.ep_devices, options);
+      // Added as session entries "ep.<provider>.<key>", for the provider to read: as passed.
+      return provider_options;
+    }
     case OrtAppend::kByName: {
       std::unordered_map<std::string, std::string> options(provider_options.begin(), provider_options.end());
       so.AppendExecutionProvider(route.api_name, options);

@@ -9,6 +9,8 @@
 
 #include <onnxruntime_cxx_api.h>
 
+#include "core/status.h"
+
 namespace edgebench {
 
 // How edgebench adds a provider to a session.
@@ -19,6 +21,7 @@ enum class OrtAppend {
   kCuda,      // OrtCUDAProviderOptionsV2, likewise
   kTensorRt,  // OrtTensorRTProviderOptionsV2, likewise
   kByName,    // Ort::SessionOptions::AppendExecutionProvider(name, options): QNN, OpenVINO, ...
+  kPlugin,    // a plugin EP library the target names (ep_library=PATH): AppendExecutionProvider_V2
   kUnknown,   // a provider edgebench has no way to add yet
 };
 
@@ -29,6 +32,10 @@ struct OrtProviderRoute {
   std::string api_name;  // for kByName: the name AppendExecutionProvider takes ("QNN")
   bool available = false;
   std::string reason;    // why it is not available
+  // kPlugin: the environment the library is registered in, and the library's devices for this EP.
+  Ort::Env* env = nullptr;
+  std::vector<Ort::ConstEpDevice> ep_devices;
+  std::string ep_library;  // the library's path, as the target names it
 };
 
 // Every device a target may name, from what the loaded ONNX Runtime reports: cpu, xnnpack and
@@ -41,6 +48,14 @@ std::vector<OrtProviderRoute> OrtProviderRoutes(const std::vector<std::string>& 
 std::map<std::string, std::string> AppendOrtProvider(Ort::SessionOptions& so, const OrtProviderRoute& route,
                                                      int threads,
                                                      const std::map<std::string, std::string>& provider_options);
+
+// ort:NAME?ep_library=PATH: registers the plugin execution-provider library at `path` with `env`
+// as `name` (once: `registered` maps each name to its path, and a second path under one name is
+// refused) and returns the route to the library's provider this device names
+// ("FakeNpuExecutionProvider" for ort:fakenpu), on every device the library offers it on; or why
+// not, in ONNX Runtime's words, with the providers the library does have.
+Result<OrtProviderRoute> RegisterOrtPluginProvider(Ort::Env& env, std::map<std::string, std::string>& registered,
+                                                   const std::string& name, const std::string& path);
 
 // "use_arena=1;threadpool_args=0;" -> {use_arena: 1, threadpool_args: 0}.
 std::map<std::string, std::string> ParseOrtOptionsString(const std::string& text);
