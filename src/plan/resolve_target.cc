@@ -47,7 +47,7 @@ TargetResolution ResolveTarget(const Target& target, const Registry& registry, S
     known += (known.empty() ? "" : ", ") + info.name + ":" + d.name;
   }
   DeviceInfo from_library;
-  if (!device && NamesDeviceLibrary(target, info)) {
+  if ((!device || !device->available) && NamesDeviceLibrary(target, info)) {
     // A device the named library brings: the backend's Load registers it, or says why not.
     from_library.name = target.device;
     from_library.description = "from " + target.options.at(info.device_library_option);

@@ -72,6 +72,14 @@ TEST(OrtProviders, EveryReportedProviderBecomesATargetAndOneEdgebenchCannotAddSa
   EXPECT_NE(by_device.at("migraphx").reason.find("cannot add it"), std::string::npos);
 }
 
+TEST(OrtProviders, QualcommsNpuIsListedEvenWhereTheLibraryLacksItSayingHowToAddIt) {
+  const std::vector<OrtProviderRoute> routes = OrtProviderRoutes({"CPUExecutionProvider"});
+  ASSERT_EQ(routes.size(), 4u);
+  EXPECT_EQ(routes[3].device, "qnn");
+  EXPECT_FALSE(routes[3].available);
+  EXPECT_NE(routes[3].reason.find("ort:qnn?ep_library=PATH"), std::string::npos) << routes[3].reason;
+}
+
 TEST(OrtProviders, TheProvidersOwnOptionStringIsReadKeyByKey) {
   const auto options = ParseOrtOptionsString("use_arena=1;threadpool_args=0;");
   ASSERT_EQ(options.size(), 2u);

@@ -107,6 +107,16 @@ std::vector<OrtProviderRoute> OrtProviderRoutes(const std::vector<std::string>& 
     if (!route.available) route.reason = std::string("this ONNX Runtime build has no ") + p;
     routes.push_back(route);
   }
+  // Qualcomm's NPU (HTP): listed always, because where the library lacks it, it comes as a plugin
+  // library the target names.
+  OrtProviderRoute qnn = RouteFor("QNNExecutionProvider");
+  qnn.available = has("QNNExecutionProvider");
+  if (!qnn.available) {
+    qnn.reason = "this ONNX Runtime build has no QNNExecutionProvider; QNN's provider also ships as a plugin "
+                 "library (the onnxruntime-qnn wheel, for ONNX Runtime 1.24 or later): name it with "
+                 "ort:qnn?ep_library=PATH (docs/accelerators.md)";
+  }
+  routes.push_back(qnn);
   for (const std::string& p : available) {
     if (std::any_of(routes.begin(), routes.end(), [&](const OrtProviderRoute& r) { return r.provider == p; })) {
       continue;
