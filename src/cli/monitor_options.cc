@@ -31,6 +31,11 @@ void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags) {
   cmd->add_flag("--allow-busy", flags.settings.allow_busy,
                 "keep a case measured on a busy machine VALID, labelled with the figures")
       ->group(group);
+  cmd->add_flag("--memory-map", flags.settings.memory_map,
+                "map the worker's memory (smaps, by class: model files, libraries, heap, anonymous, stacks, "
+                "shared, devices) at each stage and phase boundary, and say whether each model's weights were "
+                "mapped or copied")
+      ->group(group);
   cmd->add_option("--idle", flags.idle,
                   "before each case's load, sample power this long with nothing running (10s, 500ms): the record "
                   "keeps idle power, active power and the energy above idle per query and per token")

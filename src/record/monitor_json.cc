@@ -80,7 +80,13 @@ json DerivedToJson(const MonitorDerived& d) {
     busy_devices.push_back({{"channel", b.channel}, {"label", b.label}, {"samples", b.samples},
                             {"mean_percent", b.mean_percent}, {"max_percent", b.max_percent}});
   }
-  return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)},
+  json weights = json::array();
+  for (const WeightsResidency& w : d.weights) {
+    weights.push_back({{"file", w.file}, {"file_bytes", w.file_bytes}, {"mapped_rss_kb", w.mapped_rss_kb},
+                       {"anonymous_growth_kb", w.anonymous_growth_kb}, {"verdict", w.verdict},
+                       {"explanation", w.explanation}});
+  }
+  return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)}, {"weights", weights},
           {"device_busy", busy_devices},
           {"baseline_frequency_khz", OptionalNumber(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
           {"throttling", events}, {"windows", windows}, {"busy", BusyToJson(d.busy)}};
@@ -149,7 +155,7 @@ json ReaderStatusToJson(const ReaderStatus& r) {
 json MonitorSettingsToJson(const MonitorSettings& s) {
   return {{"enabled", s.enabled}, {"sample_hz", s.sample_hz}, {"sysfs_root", s.sysfs_root},
           {"max_growth_mb", s.max_growth_mb}, {"max_busy_share", s.max_busy_share}, {"allow_busy", s.allow_busy},
-          {"idle_ms", s.idle_ms}};
+          {"idle_ms", s.idle_ms}, {"memory_map", s.memory_map}};
 }
 
 MonitorSettings MonitorSettingsFromJson(const json& j) {
@@ -161,6 +167,7 @@ MonitorSettings MonitorSettingsFromJson(const json& j) {
   s.max_busy_share = j.value("max_busy_share", s.max_busy_share);
   s.allow_busy = j.value("allow_busy", s.allow_busy);
   s.idle_ms = j.value("idle_ms", s.idle_ms);
+  s.memory_map = j.value("memory_map", s.memory_map);
   return s;
 }
 
@@ -186,6 +193,22 @@ json MonitorRecordToJson(const MonitorRecord& m) {
             {"origin_ns", s.origin_ns}, {"effective_hz", s.effective_hz}, {"readers", readers},
             {"channels", channels}, {"failures", failures}, {"marks", marks}, {"t_ns", s.t_ns},
             {"series", series}, {"derived", DerivedToJson(m.derived)}};
+  if (m.settings.memory_map) {
+    json snapshots = json::array();
+    for (const MemorySnapshot& snapshot : m.memory_map) {
+      json classes = json::array();
+      for (const MemoryClassUse& c : snapshot.classes) {
+        classes.push_back({{"kind", c.kind}, {"name", c.name}, {"rss_kb", c.rss_kb}, {"pss_kb", c.pss_kb},
+                           {"private_dirty_kb", c.private_dirty_kb}, {"swap_kb", c.swap_kb},
+                           {"mappings", c.mappings}});
+      }
+      snapshots.push_back(
+          {{"moment", snapshot.moment}, {"t_ns", snapshot.t_ns}, {"rss_kb", snapshot.rss_kb}, {"classes", classes}});
+    }
+    json files = json::array();
+    for (const MonitorRecord::ModelFile& f : m.model_files) files.push_back({{"path", f.path}, {"bytes", f.bytes}});
+    j["memory_map"] = {{"snapshots", snapshots}, {"reason", m.memory_map_reason}, {"model_files", files}};
+  }
   if (m.cooldown) j["cooldown"] = CooldownToJson(*m.cooldown);
   return j;
 }
@@ -194,6 +217,25 @@ MonitorRecord MonitorRecordFromJson(const json& j) {
   MonitorRecord m;
   m.settings = MonitorSettingsFromJson(j.at("settings"));
   m.disabled_reason = j.value("disabled_reason", "");
+  if (j.contains("memory_map")) {
+    const json& map = j.at("memory_map");
+    m.memory_map_reason = map.value("reason", "");
+    for (const json& f : map.value("model_files", json::array())) {
+      m.model_files.push_back({f.at("path").get<std::string>(), f.at("bytes").get<int64_t>()});
+    }
+    for (const json& snapshot : map.at("snapshots")) {
+      MemorySnapshot taken;
+      taken.moment = snapshot.at("moment").get<std::string>();
+      taken.t_ns = snapshot.at("t_ns").get<int64_t>();
+      taken.rss_kb = snapshot.at("rss_kb").get<int64_t>();
+      for (const json& c : snapshot.at("classes")) {
+        taken.classes.push_back({c.at("kind").get<std::string>(), c.value("name", ""), c.at("rss_kb").get<int64_t>(),
+                                 c.at("pss_kb").get<int64_t>(), c.at("private_dirty_kb").get<int64_t>(),
+                                 c.at("swap_kb").get<int64_t>(), c.value("mappings", 0)});
+      }
+      m.memory_map.push_back(std::move(taken));
+    }
+  }
   MonitorSeries& s = m.series;
   s.origin_ns = j.value("origin_ns", int64_t{0});
   s.effective_hz = j.value("effective_hz", 0.0);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory_snapshot.h"
 #include "core/sensor_channel.h"
 
 namespace edgebench {
@@ -26,6 +27,9 @@ struct MonitorSettings {
   // --idle: sample the device this long with nothing running, before the model loads, for the
   // idle power that energy above idle subtracts (record/energy_phases.h). 0: none.
   int64_t idle_ms = 0;
+  // --memory-map: the worker's smaps, grouped into classes, at each stage and phase boundary
+  // (monitor/memory_map.h), and whether each model file's weights were mapped or copied.
+  bool memory_map = false;
 };
 
 // A phase or stage boundary, on the series' time axis.
@@ -152,8 +156,20 @@ struct DeviceBusyShare {
   double max_percent = 0;
 };
 
+// What a model file's weights became at load (--memory-map): mapped from the file, copied into
+// anonymous memory, or both; from the snapshots before and after the load stage.
+struct WeightsResidency {
+  std::string file;
+  int64_t file_bytes = 0;
+  int64_t mapped_rss_kb = 0;       // the file's resident pages after load
+  int64_t anonymous_growth_kb = 0;  // heap and anonymous Rss after load, less before it
+  std::string verdict;              // "mapped", "copied", "mapped and copied", "neither"
+  std::string explanation;          // the verdict with its figures
+};
+
 struct MonitorDerived {
   EnergyResult energy;
+  std::vector<WeightsResidency> weights;  // --memory-map: one per model file
   std::vector<DeviceBusyShare> device_busy;  // one per busy channel read in the measured phase
   MemoryResult memory;
   std::optional<double> baseline_frequency_khz;  // busy cores, first window
@@ -180,6 +196,14 @@ struct MonitorRecord {
   MonitorSeries series;
   MonitorDerived derived;
   std::optional<CooldownResult> cooldown;
+  // --memory-map: the snapshots, in the order taken, or why there are none.
+  std::vector<MemorySnapshot> memory_map = {};
+  std::string memory_map_reason = {};
+  struct ModelFile {
+    std::string path;  // absolute, as the worker's smaps names it
+    int64_t bytes = 0;
+  };
+  std::vector<ModelFile> model_files = {};  // the files the case loaded, for the weights' verdict
 };
 
 }  // namespace edgebench

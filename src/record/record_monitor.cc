@@ -5,6 +5,7 @@
 
 #include "record/busy_machine.h"
 #include "record/monitor_derive.h"
+#include "record/weights_residency.h"
 #include "stats/tensor_roofline.h"
 
 namespace edgebench {
@@ -15,6 +16,7 @@ constexpr const char* kGrowthNote = "memory growth: ";
 constexpr const char* kMonitorGapNote = "monitor: ";
 constexpr const char* kBusyKeptNote = "kept by --allow-busy: ";
 constexpr const char* kDeviceBusyNote = "device busy: ";
+constexpr const char* kWeightsNote = "memory map: ";
 constexpr size_t kMaxEventNotes = 5;
 
 // Where a language model's requests sit on the series' axis: their timings are absolute in the
@@ -69,7 +71,7 @@ void FinishMonitor(Record& r) {
   std::erase_if(r.notes, [](const std::string& note) {
     return note.rfind(kThrottlingNote, 0) == 0 || note.rfind(kGrowthNote, 0) == 0 ||
            note.rfind(kMonitorGapNote, 0) == 0 || note.rfind(kBusyKeptNote, 0) == 0 ||
-           note.rfind(kDeviceBusyNote, 0) == 0;
+           note.rfind(kDeviceBusyNote, 0) == 0 || note.rfind(kWeightsNote, 0) == 0;
   });
   if (!r.monitor) return;
   MonitorRecord& m = *r.monitor;
@@ -97,6 +99,7 @@ void FinishMonitor(Record& r) {
   }
   context.progress = Progress(r);
   m.derived = DeriveMonitor(m.series, context);
+  m.derived.weights = DeriveWeightsResidency(m.memory_map, m.model_files);
   m.derived.busy = CheckBusyMachine(m.series, context.measured_wall_ns, TargetThreads(r.effective_target), m.settings);
   if (r.status != CaseStatus::kOk) return;  // a failed case's notes say why it failed
   if (!m.derived.busy.reason.empty() && m.derived.busy.kept) r.notes.push_back(kBusyKeptNote + m.derived.busy.reason);
@@ -115,6 +118,12 @@ void FinishMonitor(Record& r) {
                   b.mean_percent, b.max_percent, b.samples);
     r.notes.push_back(kDeviceBusyNote + b.label + " (" + b.channel + ")" + figures);
   }
+  for (const WeightsResidency& w : m.derived.weights) {
+    const size_t slash = w.file.rfind('/');
+    r.notes.push_back(kWeightsNote + (slash == std::string::npos ? w.file : w.file.substr(slash + 1)) + ": " +
+                      w.explanation);
+  }
+  if (!m.memory_map_reason.empty()) r.notes.push_back(kWeightsNote + m.memory_map_reason);
   if (m.derived.memory.leak) r.notes.push_back(kGrowthNote + m.derived.memory.explanation.substr(15));
   if (m.derived.memory.profiler_growth) r.notes.push_back(kGrowthNote + m.derived.memory.explanation);
   for (const ChannelFailure& f : m.series.failures) {

@@ -164,6 +164,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
       MonitorRecord record{*monitor, monitor->enabled ? "" : "--no-monitor: no device state was sampled", {}, {},
                            std::nullopt};
       if (sampler) record.series = sampler->Finish(0);
+      // Only measured cases (run, llm, suites) map the worker's memory.
+      if (monitor->memory_map) record.memory_map_reason = "--memory-map maps measured cases only (run, llm, suites)";
       result["monitor"] = MonitorRecordToJson(record);
     }
     return true;

@@ -13,6 +13,7 @@
 #include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "monitor/device_sensors.h"
+#include "monitor/memory_map.h"
 #include "monitor/sampler.h"
 #include "record/record_monitor.h"
 #include "worker/case_record.h"
@@ -238,16 +239,58 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   return r;
 }
 
-// Forwards the scenario's phases to the stage announcer and marks them in the monitor's series.
+// --memory-map: a snapshot of the worker's smaps at each moment it is told of, taken between
+// stages and phases (never inside a timed query). The first failure stops it, with its reason.
+class MemoryMapper {
+ public:
+  MemoryMapper(const MonitorSettings& settings, const std::string& artifact) : root_(settings.sysfs_root) {
+    std::error_code ec;
+    if (!artifact.empty() && std::filesystem::is_regular_file(artifact, ec)) {
+      const std::string path = std::filesystem::weakly_canonical(artifact, ec).string();
+      files_.push_back({path, static_cast<int64_t>(std::filesystem::file_size(artifact, ec))});
+    }
+  }
+  void Take(const std::string& moment) {
+    if (!reason_.empty()) return;
+    std::vector<std::string> keep;
+    for (const MonitorRecord::ModelFile& f : files_) keep.push_back(f.path);
+    auto snapshot = TakeMemorySnapshot(root_, moment, keep);
+    if (!snapshot.ok()) {
+      reason_ = "no memory map after '" + moment + "': " + snapshot.error();
+      return;
+    }
+    snapshot.value().t_ns = NowNs();
+    snapshots_.push_back(snapshot.take());
+  }
+  // Into the record, with times on the series' axis (after `origin_ns`).
+  void Finish(MonitorRecord& m, int64_t origin_ns) {
+    for (MemorySnapshot& s : snapshots_) s.t_ns -= origin_ns;
+    m.memory_map = std::move(snapshots_);
+    m.memory_map_reason = reason_;
+    m.model_files = files_;
+  }
+
+ private:
+  std::string root_;
+  std::vector<MonitorRecord::ModelFile> files_;
+  std::vector<MemorySnapshot> snapshots_;
+  std::string reason_;
+};
+
+// Forwards the scenario's phases to the stage announcer and marks them in the monitor's series
+// (and, with --memory-map, maps the worker's memory at each).
 class MonitoringObserver : public RunObserver {
  public:
-  MonitoringObserver(RunObserver* inner, Sampler& sampler) : inner_(inner), sampler_(sampler) {}
+  MonitoringObserver(RunObserver* inner, Sampler& sampler, MemoryMapper* mapper)
+      : inner_(inner), sampler_(sampler), mapper_(mapper) {}
   void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
+    if (mapper_) mapper_->Take(phase + " start");
     sampler_.Mark(phase, "start");
     if (inner_) inner_->OnPhaseStart(phase, expected_ms);
   }
   void OnPhaseEnd(const std::string& phase) override {
     sampler_.Mark(phase, "end");
+    if (mapper_) mapper_->Take(phase + " end");
     if (inner_) inner_->OnPhaseEnd(phase);
   }
   void OnProgress(int64_t done, int64_t total) override {
@@ -257,6 +300,7 @@ class MonitoringObserver : public RunObserver {
  private:
   RunObserver* inner_;
   Sampler& sampler_;
+  MemoryMapper* mapper_;
 };
 
 // Runs `body` with the device monitor beside it when the case asks for one: the sampler runs
@@ -281,16 +325,21 @@ Record RunMonitored(const CaseSpec& spec, Record r, const StageCallback& stage, 
       sampler->Mark("idle", "end");
     }
   }
+  std::optional<MemoryMapper> mapper;
+  if (sampler && spec.monitor.memory_map) mapper.emplace(spec.monitor, spec.artifact);
   std::optional<MonitoringObserver> monitoring;
-  if (sampler) monitoring.emplace(observer, *sampler);
+  if (sampler) monitoring.emplace(observer, *sampler, mapper ? &*mapper : nullptr);
   RunObserver* watched = monitoring ? &*monitoring : observer;
   const StageCallback marked_stage = [&](const std::string& name) {
+    if (mapper) mapper->Take(name + " start");
     if (sampler) sampler->Mark(name, "start");
     if (stage) stage(name);
   };
   Record result = body(std::move(r), marked_stage, watched);
   if (sampler) {
+    if (mapper) mapper->Take("end");
     result.monitor = MonitorRecord{spec.monitor, "", sampler->Finish(result.measured_start_ns), {}, std::nullopt};
+    if (mapper) mapper->Finish(*result.monitor, result.measured_start_ns);
     FinishMonitor(result);
   }
   return result;
