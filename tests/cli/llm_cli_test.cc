@@ -40,6 +40,25 @@ TEST(LlmCli, OneRecordPerPromptAndGenerationLength) {
   }
 }
 
+TEST(LlmCli, TheMemoryMapSaysAGgufIsMappedWithMmapOnAndCopiedWithItOff) {
+  auto r = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
+                      " --prompt 8 --gen 2 --repeat 1 --warmup 0 --memory-map --format jsonl --no-store"
+                      " --target 'llamacpp:cpu?threads=1,llamacpp:cpu?threads=1&mmap=off' 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = JsonLineRecords(r.output);
+  ASSERT_EQ(records.size(), 2u) << r.output;
+  const auto& on = records[0]["monitor"]["derived"]["weights"];
+  const auto& off = records[1]["monitor"]["derived"]["weights"];
+  ASSERT_EQ(on.size(), 1u) << records[0]["monitor"]["memory_map"]["reason"];
+  ASSERT_EQ(off.size(), 1u);
+  // mmap=on: the file's pages are the weights (llama.cpp may add a little of its own besides).
+  EXPECT_EQ(on[0]["verdict"].get<std::string>().rfind("mapped", 0), 0u) << on[0]["explanation"];
+  EXPECT_GT(on[0]["mapped_rss_kb"].get<int64_t>() * 1024, on[0]["file_bytes"].get<int64_t>() / 2);
+  // mmap=off: read into memory, not a page of the file left mapped.
+  EXPECT_EQ(off[0]["verdict"], "copied") << off[0]["explanation"];
+  EXPECT_EQ(off[0]["mapped_rss_kb"], 0);
+}
+
 TEST(LlmCli, TableAndErrors) {
   auto table = RunCommand(Executable() + " llm " + TestModel("llama-tiny.gguf") +
                           " --prompt 8 --gen 2 --repeat 2 --sequences 2 2>&1");
