@@ -24,6 +24,10 @@ struct MemorySnapshot {
   int64_t t_ns = 0;    // on the monitor series' axis (set when the series' origin is known)
   std::vector<MemoryClassUse> classes;  // files by Rss, largest first; then the rest by kind
   int64_t rss_kb = 0;  // all mappings
+  // What glibc's malloc holds (mallinfo2): in use by the program (small blocks and mmap'd large
+  // ones), and free but kept in its arenas, not given back to the system. -1: not read.
+  int64_t malloc_in_use_kb = -1;
+  int64_t malloc_free_kb = -1;
 };
 
 }  // namespace edgebench

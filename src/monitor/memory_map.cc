@@ -1,5 +1,7 @@
 #include "monitor/memory_map.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -118,6 +120,11 @@ Result<MemorySnapshot> TakeMemorySnapshot(const std::string& proc_root, const st
   snapshot.moment = moment;
   snapshot.classes = classes.take();
   for (const MemoryClassUse& c : snapshot.classes) snapshot.rss_kb += c.rss_kb;
+#if defined(__GLIBC__)
+  const struct mallinfo2 held = ::mallinfo2();
+  snapshot.malloc_in_use_kb = static_cast<int64_t>((held.uordblks + held.hblkhd) / 1024);
+  snapshot.malloc_free_kb = static_cast<int64_t>(held.fordblks / 1024);
+#endif
   return snapshot;
 }
 

@@ -26,7 +26,8 @@ namespace edgebench {
 Result<std::vector<MemoryClassUse>> ClassifySmaps(const std::string& smaps_text, const std::vector<std::string>& keep,
                                                   int64_t min_file_kb = 1024);
 
-// A snapshot of this process now (`proc_root` + "proc/self/smaps"), labelled `moment`.
+// A snapshot of this process now (`proc_root` + "proc/self/smaps"), labelled `moment`, with what
+// glibc's malloc holds (mallinfo2) where the C library is glibc.
 Result<MemorySnapshot> TakeMemorySnapshot(const std::string& proc_root, const std::string& moment,
                                           const std::vector<std::string>& keep);
 

@@ -203,7 +203,9 @@ json MonitorRecordToJson(const MonitorRecord& m) {
                            {"mappings", c.mappings}});
       }
       snapshots.push_back(
-          {{"moment", snapshot.moment}, {"t_ns", snapshot.t_ns}, {"rss_kb", snapshot.rss_kb}, {"classes", classes}});
+          {{"moment", snapshot.moment}, {"t_ns", snapshot.t_ns}, {"rss_kb", snapshot.rss_kb},
+           {"malloc_in_use_kb", snapshot.malloc_in_use_kb}, {"malloc_free_kb", snapshot.malloc_free_kb},
+           {"classes", classes}});
     }
     json files = json::array();
     for (const MonitorRecord::ModelFile& f : m.model_files) files.push_back({{"path", f.path}, {"bytes", f.bytes}});
@@ -228,6 +230,8 @@ MonitorRecord MonitorRecordFromJson(const json& j) {
       taken.moment = snapshot.at("moment").get<std::string>();
       taken.t_ns = snapshot.at("t_ns").get<int64_t>();
       taken.rss_kb = snapshot.at("rss_kb").get<int64_t>();
+      taken.malloc_in_use_kb = snapshot.value("malloc_in_use_kb", int64_t{-1});
+      taken.malloc_free_kb = snapshot.value("malloc_free_kb", int64_t{-1});
       for (const json& c : snapshot.at("classes")) {
         taken.classes.push_back({c.at("kind").get<std::string>(), c.value("name", ""), c.at("rss_kb").get<int64_t>(),
                                  c.at("pss_kb").get<int64_t>(), c.at("private_dirty_kb").get<int64_t>(),

@@ -98,6 +98,8 @@ TEST(MemoryMap, TheMapSurvivesTheRecordsJson) {
   m.memory_map = {Snapshot("load start", 5000, 0), Snapshot("inputs start", 89'000, 0)};
   m.memory_map[1].t_ns = -1234;
   m.memory_map[1].rss_kb = 91'000;
+  m.memory_map[1].malloc_in_use_kb = 80'000;
+  m.memory_map[1].malloc_free_kb = 3'000;
   m.model_files = {{"/m/model.onnx", 87'000'000}};
   m.memory_map_reason = "";
   const MonitorRecord back = MonitorRecordFromJson(MonitorRecordToJson(m));
@@ -105,6 +107,9 @@ TEST(MemoryMap, TheMapSurvivesTheRecordsJson) {
   EXPECT_EQ(back.memory_map[1].moment, "inputs start");
   EXPECT_EQ(back.memory_map[1].t_ns, -1234);
   EXPECT_EQ(back.memory_map[1].rss_kb, 91'000);
+  EXPECT_EQ(back.memory_map[1].malloc_in_use_kb, 80'000);
+  EXPECT_EQ(back.memory_map[1].malloc_free_kb, 3'000);
+  EXPECT_EQ(back.memory_map[0].malloc_in_use_kb, -1);  // not read
   EXPECT_EQ(back.memory_map[1].classes[1].rss_kb, 89'000);
   ASSERT_EQ(back.model_files.size(), 1u);
   EXPECT_EQ(back.model_files[0].bytes, 87'000'000);
