@@ -310,6 +310,7 @@ template <typename Body>
 Record RunMonitored(const CaseSpec& spec, Record r, const StageCallback& stage, RunObserver* observer, Body body) {
   if (!spec.monitor.enabled) {
     r.monitor = MonitorRecord{spec.monitor, "--no-monitor: no device state was sampled", {}, {}, std::nullopt};
+    if (spec.monitor.memory_map) r.monitor->memory_map_reason = "--no-monitor: no memory map either";
   }
   std::unique_ptr<Sampler> sampler;
   if (spec.monitor.enabled) {

@@ -160,6 +160,10 @@ TEST(MonitorCli, AMemoryMapIsTakenAtEachStageAndPhaseWithTheModelFileInIt) {
   auto plain = RunCommand(Executable() + " run x -t null:cpu?us=500 --warmup 1 --min-queries 3 --min-duration 0"
                           " --format json 2>/dev/null");
   EXPECT_FALSE(Records(plain.output)[0]["monitor"].contains("memory_map"));
+  // Asked for without the monitor: said, not silently empty.
+  auto off = RunCommand(Executable() + " run x -t null:cpu?us=500 --warmup 1 --min-queries 3 --min-duration 0"
+                        " --no-monitor --memory-map --format json 2>/dev/null");
+  EXPECT_EQ(Records(off.output)[0]["monitor"]["memory_map"]["reason"], "--no-monitor: no memory map either");
 }
 
 TEST(MonitorCli, NoMonitorSamplesNothingAndSaysSo) {
