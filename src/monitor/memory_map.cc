@@ -121,9 +121,13 @@ Result<MemorySnapshot> TakeMemorySnapshot(const std::string& proc_root, const st
   snapshot.classes = classes.take();
   for (const MemoryClassUse& c : snapshot.classes) snapshot.rss_kb += c.rss_kb;
 #if defined(__GLIBC__)
+  // A malloc that is not glibc's (AddressSanitizer's, a preloaded jemalloc) answers zeros: not
+  // read, rather than nothing held.
   const struct mallinfo2 held = ::mallinfo2();
-  snapshot.malloc_in_use_kb = static_cast<int64_t>((held.uordblks + held.hblkhd) / 1024);
-  snapshot.malloc_free_kb = static_cast<int64_t>(held.fordblks / 1024);
+  if (held.arena != 0 || held.hblkhd != 0 || held.uordblks != 0) {
+    snapshot.malloc_in_use_kb = static_cast<int64_t>((held.uordblks + held.hblkhd) / 1024);
+    snapshot.malloc_free_kb = static_cast<int64_t>(held.fordblks / 1024);
+  }
 #endif
   return snapshot;
 }

@@ -149,9 +149,14 @@ TEST(MonitorCli, AMemoryMapIsTakenAtEachStageAndPhaseWithTheModelFileInIt) {
   }
   for (const auto& f : map["model_files"]) model_named |= f["path"].get<std::string>().find("mobilenet-tiny-test.onnx") != std::string::npos;
   EXPECT_TRUE(runtime_after_load);
-  // glibc's malloc holds something once the model is loaded, and says how much is free in it.
+  // glibc's malloc holds something once the model is loaded, and says how much is free in it;
+  // under AddressSanitizer, whose malloc answers mallinfo2 with zeros, it is not read (-1).
+#if defined(__SANITIZE_ADDRESS__)
+  EXPECT_EQ(map["snapshots"][1]["malloc_in_use_kb"], -1);
+#else
   EXPECT_GT(map["snapshots"][1]["malloc_in_use_kb"].get<int64_t>(), 0);
   EXPECT_GE(map["snapshots"][1]["malloc_free_kb"].get<int64_t>(), 0);
+#endif
   EXPECT_TRUE(model_named) << map["model_files"];
   std::string notes;
   for (const auto& n : records[0]["notes"]) notes += n.get<std::string>() + "\n";
