@@ -45,30 +45,29 @@ Result<std::string> ReadWordFile(const std::string& path) {
   return word;
 }
 
-Result<int64_t> ReadIntegerFile(const std::string& path) {
+namespace {
+
+// The file's integer, followed by nothing or (when `stop` is not '\0') by `stop` and anything
+// after it; `what` ends the error ("not an integer").
+Result<int64_t> ReadIntegerUpTo(const std::string& path, char stop, const std::string& what) {
   auto word = ReadWordFile(path);
   if (!word.ok()) return Status::Error(word.error());
   const std::string& text = word.value();
   errno = 0;
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || end == text.c_str() || *end != '\0' || errno == ERANGE) {
-    return Status::Error(path + ": holds '" + text.substr(0, 40) + "', not an integer");
+  if (text.empty() || end == text.c_str() || (*end != '\0' && (stop == '\0' || *end != stop)) || errno == ERANGE) {
+    return Status::Error(path + ": holds '" + text.substr(0, 40) + "', " + what);
   }
   return static_cast<int64_t>(value);
 }
 
+}  // namespace
+
+Result<int64_t> ReadIntegerFile(const std::string& path) { return ReadIntegerUpTo(path, '\0', "not an integer"); }
+
 Result<int64_t> ReadIntegerBeforeAt(const std::string& path) {
-  auto word = ReadWordFile(path);
-  if (!word.ok()) return Status::Error(word.error());
-  const std::string& text = word.value();
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || end == text.c_str() || (*end != '\0' && *end != '@') || errno == ERANGE) {
-    return Status::Error(path + ": holds '" + text.substr(0, 40) + "', not an integer before '@'");
-  }
-  return static_cast<int64_t>(value);
+  return ReadIntegerUpTo(path, '@', "not an integer before '@'");
 }
 
 namespace {
