@@ -5,19 +5,35 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 namespace edgebench {
 namespace {
 
-TEST(StderrFilter, DropsSchemaNoiseAndPassesEverythingElse) {
-  char path[] = "/tmp/edgebench_stderr_XXXXXX";
+// What `write` sends to descriptor `fd` while it runs, read back from a file `fd` pointed to.
+std::string Captured(int fd, const std::function<void()>& write) {
+  char path[] = "/tmp/edgebench_filtered_XXXXXX";
   const int capture = ::mkstemp(path);
-  ASSERT_GE(capture, 0);
-  std::fflush(stderr);
-  const int original = ::dup(STDERR_FILENO);
-  ::dup2(capture, STDERR_FILENO);
-  {
+  EXPECT_GE(capture, 0);
+  if (capture < 0) return "";
+  std::fflush(fd == STDOUT_FILENO ? stdout : stderr);
+  const int original = ::dup(fd);
+  ::dup2(capture, fd);
+  write();
+  std::fflush(fd == STDOUT_FILENO ? stdout : stderr);
+  ::dup2(original, fd);
+  ::close(original);
+  ::close(capture);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  ::unlink(path);
+  return text.str();
+}
+
+TEST(StderrFilter, DropsSchemaNoiseAndPassesEverythingElse) {
+  const std::string text = Captured(STDERR_FILENO, [] {
     StderrFilter filter(IsOnnxSchemaNoise);
     std::fprintf(stderr,
                  "Schema error: Trying to register schema with name Abs (domain:  version: 1) "
@@ -29,40 +45,18 @@ TEST(StderrFilter, DropsSchemaNoiseAndPassesEverythingElse) {
     // Written straight to the descriptor, as a C library would.
     const char raw[] = "raw write\n";
     ASSERT_EQ(::write(STDERR_FILENO, raw, sizeof raw - 1), static_cast<ssize_t>(sizeof raw - 1));
-  }
-  std::fflush(stderr);
-  ::dup2(original, STDERR_FILENO);
-  ::close(original);
-  ::close(capture);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  ::unlink(path);
-  EXPECT_EQ(text.str(), "a real warning\nSchema error: something else entirely\nraw write\n");
+  });
+  EXPECT_EQ(text, "a real warning\nSchema error: something else entirely\nraw write\n");
 }
 
 TEST(StderrFilter, FiltersStdoutWhenAskedAndLeavesStderrAlone) {
-  char path[] = "/tmp/edgebench_stdout_XXXXXX";
-  const int capture = ::mkstemp(path);
-  ASSERT_GE(capture, 0);
-  std::fflush(stdout);
-  const int original = ::dup(STDOUT_FILENO);
-  ::dup2(capture, STDOUT_FILENO);
-  {
+  const std::string text = Captured(STDOUT_FILENO, [] {
     StderrFilter filter([](const std::string& line) { return line.rfind("INFO: ", 0) == 0; }, STDOUT_FILENO);
     const char noise[] = "INFO: Failed to load OpenCL library with dlopen: libOpenCL.so\n";
     ASSERT_EQ(::write(STDOUT_FILENO, noise, sizeof noise - 1), static_cast<ssize_t>(sizeof noise - 1));
     std::printf("a result\n");
-  }
-  std::fflush(stdout);
-  ::dup2(original, STDOUT_FILENO);
-  ::close(original);
-  ::close(capture);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  ::unlink(path);
-  EXPECT_EQ(text.str(), "a result\n");
+  });
+  EXPECT_EQ(text, "a result\n");
 }
 
 TEST(StderrFilter, RecognisesOnlyTheRegistrationNoise) {
