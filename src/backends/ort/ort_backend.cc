@@ -30,6 +30,9 @@
 namespace edgebench {
 namespace {
 
+// The target option naming a plugin execution-provider library (docs/accelerators.md).
+constexpr char kEpLibraryOption[] = "ep_library";
+
 DType FromOrtType(ONNXTensorElementDataType type) {
   switch (type) {
     case ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT: return DType::kFloat32;
@@ -272,7 +275,7 @@ class OrtBackend : public Backend {
       info.reason = e.what();
     }
     // ort:NAME?ep_library=PATH: a plugin execution-provider library (docs/accelerators.md).
-    info.device_library_option = "ep_library";
+    info.device_library_option = kEpLibraryOption;
     for (const OrtProviderRoute& route : OrtProviderRoutes(available)) {
       info.devices.push_back({route.device, route.provider, route.available, route.reason, "",
                               // Ort::Session::Run is documented as safe to call concurrently.
@@ -294,7 +297,7 @@ class OrtBackend : public Backend {
     // ep_library=PATH: a plugin execution-provider library the user names, registered with ONNX
     // Runtime under the target's device name; its EP is the one this device names.
     std::optional<OrtProviderRoute> plugin;
-    if (const auto library = target.options.find("ep_library"); library != target.options.end()) {
+    if (const auto library = target.options.find(kEpLibraryOption); library != target.options.end()) {
       if (found != routes.end() && found->available) {
         return Status::Error("target '" + target.text + "': ort:" + target.device +
                              " is built into this ONNX Runtime; ep_library= names a plugin library for a provider "
@@ -315,7 +318,7 @@ class OrtBackend : public Backend {
     }
     const OrtProviderRoute& route = plugin ? *plugin : *found;
     TargetOptions options(target);
-    if (plugin) (void)options.Text("ep_library", "");  // edgebench's, not the provider's
+    if (plugin) (void)options.Text(kEpLibraryOption, "");  // edgebench's, not the provider's
     auto threads = options.Int("threads", UsableCores(), 1, 1024);
     auto opt = options.Choice("opt", "all", {"disable", "basic", "extended", "all"});
     // fallback=fail: the model must run wholly on the requested device (ORT's
