@@ -597,10 +597,10 @@ std::string PValue(const std::optional<double>& p) {
 }
 
 
-using TextRow = std::vector<std::string>;
+using CompareRow = std::vector<std::string>;
 
-std::vector<TextRow> TableRows(const Comparison& comparison) {
-  std::vector<TextRow> rows;
+std::vector<CompareRow> TableRows(const Comparison& comparison) {
+  std::vector<CompareRow> rows;
   for (const CaseComparison& c : comparison.cases) {
     if (c.verdict == CaseVerdict::kNotComparable && c.metrics.empty()) {
       rows.push_back({c.model, c.target, c.scenario, "-", "-", "-", "-", "-", "-", CaseVerdictName(c.verdict)});
@@ -617,7 +617,7 @@ std::vector<TextRow> TableRows(const Comparison& comparison) {
   return rows;
 }
 
-const TextRow kHeader = {"model", "target", "scenario", "metric", "base", "new", "change", "95% CI", "p", "verdict"};
+const CompareRow kHeader = {"model", "target", "scenario", "metric", "base", "new", "change", "95% CI", "p", "verdict"};
 
 // Notes and reasons under the table, one line each, naming the case.
 std::vector<std::string> NoteLines(const Comparison& comparison) {
@@ -658,14 +658,14 @@ std::string RuleLine(const Comparison& comparison) {
 }  // namespace
 
 std::string ComparisonText(const Comparison& comparison) {
-  std::vector<TextRow> rows = TableRows(comparison);
+  std::vector<CompareRow> rows = TableRows(comparison);
   rows.insert(rows.begin(), kHeader);
   std::vector<size_t> widths(kHeader.size(), 0);
-  for (const TextRow& row : rows) {
+  for (const CompareRow& row : rows) {
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   }
   std::ostringstream out;
-  for (const TextRow& row : rows) {
+  for (const CompareRow& row : rows) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
       line += row[i];
@@ -687,13 +687,13 @@ std::string ComparisonMarkdown(const Comparison& comparison) {
     for (size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) text.replace(at, 1, "\\|");
     return text;
   };
-  const std::vector<TextRow> rows = TableRows(comparison);
+  const std::vector<CompareRow> rows = TableRows(comparison);
   out << "|";
   for (const std::string& h : kHeader) out << " " << h << " |";
   out << "\n|";
   for (size_t i = 0; i < kHeader.size(); ++i) out << (i >= 4 && i <= 8 ? " ---: |" : " --- |");
   out << "\n";
-  for (const TextRow& row : rows) {
+  for (const CompareRow& row : rows) {
     out << "|";
     for (size_t i = 0; i < row.size(); ++i) {
       // The verdict word in bold; a marker after it ("(INVALID record)") stays plain.
