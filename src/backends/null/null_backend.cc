@@ -1,5 +1,6 @@
 #include "backends/null/null_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -44,6 +45,22 @@ struct ShapeFaults {
     // catches before the machine runs short.
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+// The leak grow_mb, grow_kb and leak_bytes ask for, from one named function (so that
+// `--leak-sites` has a site to find by name): a block of `bytes` touched (resident) and chained
+// to the last one through its first word, so the chain itself allocates nothing. The blocks are
+// never freed: the process ends with them.
+struct PlantedBlock {
+  PlantedBlock* previous;
+};
+
+extern "C" __attribute__((noinline, used)) void* EdgebenchNullPlantedLeak(void* previous, size_t bytes) {
+  void* block = std::malloc(std::max(bytes, sizeof(PlantedBlock)));
+  if (block == nullptr) return previous;
+  std::memset(block, 1, std::max(bytes, sizeof(PlantedBlock)));
+  static_cast<PlantedBlock*>(block)->previous = static_cast<PlantedBlock*>(previous);
+  return block;
 }
 
 class NullSession : public Session {
@@ -102,7 +119,7 @@ class NullSession : public Session {
     if (grow_bytes_ > 0) {
       // A leak on purpose: memory the runtime keeps and touches (so it is resident) on each run.
       std::lock_guard<std::mutex> lock(leak_mutex_);
-      leaked_.emplace_back(static_cast<size_t>(grow_bytes_), std::byte{1});
+      leaked_ = EdgebenchNullPlantedLeak(leaked_, static_cast<size_t>(grow_bytes_));
     }
     const int64_t run_us = NullRunMicroseconds(run_us_, jitter_us_, noise_seed_, static_cast<uint64_t>(run));
     if (device_ == "spin") {
@@ -145,10 +162,10 @@ class NullSession : public Session {
   uint64_t noise_seed_;
   int fail_at_;
   int crash_at_;
-  int64_t grow_bytes_;  // kept and touched on each run: grow_mb and grow_kb, a leak on purpose
+  int64_t grow_bytes_;  // kept and touched on each run: grow_mb, grow_kb and leak_bytes, a leak on purpose
   ShapeFaults faults_;
   std::mutex leak_mutex_;
-  std::vector<std::vector<std::byte>> leaked_;
+  void* leaked_ = nullptr;  // the last planted block (EdgebenchNullPlantedLeak)
   std::atomic<int> runs_{0};  // Run is safe from several threads (shared sessions)
 };
 
@@ -199,12 +216,14 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
   auto crash_on_release = options.Bool("crash_on_release", false);
   auto grow_mb = options.Int("grow_mb", 0, 0, 1 << 20);
   auto grow_kb = options.Int("grow_kb", 0, 0, 1 << 20);
+  auto leak_bytes = options.Int("leak_bytes", 0, 0, 1 << 30);
   auto abort_batch = options.Int("abort_batch", 0, 0, 1 << 30);
   auto hang_batch = options.Int("hang_batch", 0, 0, 1 << 30);
   auto balloon_batch = options.Int("balloon_batch", 0, 0, 1 << 30);
   const std::string input = options.Text("input", "");
   for (const Status& s : {us.status(), jitter_us.status(), noise_seed.status(), fail_at.status(), crash_at.status(), dynamic.status(),
                           crash_on_release.status(), grow_mb.status(), grow_kb.status(),
+                          leak_bytes.status(),
                           abort_batch.status(), hang_batch.status(), balloon_batch.status(),
                           options.CheckAllUsed()}) {
     if (!s.ok()) return s;
@@ -235,7 +254,8 @@ Result<std::unique_ptr<Session>> NullBackend::Load(const Artifact& /*artifact*/,
                                                                           : std::random_device{}(),
                                                   fail_at.value(), crash_at.value(),
                                                   dynamic.value(),
-                                                  (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10),
+                                                  (int64_t{grow_mb.value()} << 20) + (int64_t{grow_kb.value()} << 10) +
+                                                      int64_t{leak_bytes.value()},
                                                   faults, std::move(input_shape)));
 }
 

@@ -11,7 +11,9 @@
 //   crash_at=N  the Nth run aborts the process (tests crash isolation)
 //   dynamic=on  the input's first dimension is the symbol "batch"
 //   input=1x4x4x3  the input's shape (default 1x16): a stage of a pipeline after a preprocess
-//   grow_mb=N   each run keeps N more MiB resident (a leak, to test memory limits)
+//   grow_mb=N   each run keeps N more MiB resident (a leak, to test memory limits); grow_kb=N
+//               and leak_bytes=N the same in KiB and bytes; the three add up. The blocks come
+//               from one function, EdgebenchNullPlantedLeak (what --leak-sites must find)
 //   crash_on_release=on  the backend aborts when it is destroyed (a runtime that crashes on
 //               teardown, after its results are in)
 #pragma once
