@@ -166,6 +166,15 @@ Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, C
 
 int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
                      const PlanRunRequest& request) {
+  if (request.in_process) {
+    for (const PlannedCase& c : plan) {
+      if (c.spec.monitor.leak_sites) {
+        std::cerr << "edgebench " << request.command
+                  << ": --leak-sites runs each case's worker under heaptrack; leave --in-process out\n";
+        return 2;
+      }
+    }
+  }
   auto outcome = RunPlanWithOutput(plan, context, request);
   if (!outcome.ok()) {
     std::cerr << "edgebench " << request.command << ": " << outcome.error() << "\n";

@@ -4,6 +4,7 @@
 
 #include "load/scenario_spec.h"
 #include "monitor/sysfs_text.h"
+#include "runner/leak_sites_run.h"
 
 namespace edgebench {
 
@@ -36,6 +37,10 @@ void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags) {
                 "shared, devices) at each stage and phase boundary, and say whether each model's weights were "
                 "mapped or copied")
       ->group(group);
+  cmd->add_flag("--leak-sites", flags.settings.leak_sites,
+                "run the worker under heaptrack over the measured phase and list the call stacks whose live heap "
+                "bytes grew, per 1,000 queries, with a leak verdict (the latencies are then not valid)")
+      ->group(group);
   cmd->add_option("--idle", flags.idle,
                   "before each case's load, sample power this long with nothing running (10s, 500ms): the record "
                   "keeps idle power, active power and the energy above idle per query and per token")
@@ -65,6 +70,11 @@ Result<CheckedMonitorFlags> CheckMonitorFlags(const MonitorFlags& flags) {
   if (flags.settings.sysfs_root.empty() || !PathExists(flags.settings.sysfs_root)) {
     return Status::Error("--sysfs-root '" + flags.settings.sysfs_root +
                          "' does not exist; give a directory holding proc/ and sys/ (default /)");
+  }
+  if (flags.settings.leak_sites) {
+    if (flags.no_monitor) return Status::Error("--leak-sites needs the device monitor; leave --no-monitor out");
+    auto heaptrack = FindHeapTrack();
+    if (!heaptrack.ok()) return Status::Error(heaptrack.error());
   }
   if (!flags.idle.empty()) {
     const auto idle = ParseDurationMs(flags.idle);

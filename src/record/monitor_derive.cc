@@ -112,17 +112,6 @@ std::optional<size_t> FindChannel(const MonitorSeries& s, ChannelKind kind) {
   return std::nullopt;
 }
 
-double CompletedAt(const std::vector<std::pair<int64_t, double>>& progress, int64_t t) {
-  if (progress.empty() || t < progress.front().first) return 0;
-  auto it = std::upper_bound(progress.begin(), progress.end(), t,
-                             [](int64_t value, const std::pair<int64_t, double>& p) { return value < p.first; });
-  if (it == progress.end()) return progress.back().second;
-  const auto& hi = *it;
-  const auto& lo = *(it - 1);
-  if (hi.first == lo.first) return hi.second;
-  return lo.second + (hi.second - lo.second) * static_cast<double>(t - lo.first) /
-                         static_cast<double>(hi.first - lo.first);
-}
 
 MemoryResult DeriveMemory(const MonitorSeries& s, const MonitorContext& ctx) {
   MemoryResult m;
@@ -411,6 +400,18 @@ void DeriveWindows(const MonitorSeries& s, const MonitorContext& ctx, MonitorDer
 }
 
 }  // namespace
+
+double CompletedAt(const std::vector<std::pair<int64_t, double>>& progress, int64_t t) {
+  if (progress.empty() || t < progress.front().first) return 0;
+  auto it = std::upper_bound(progress.begin(), progress.end(), t,
+                             [](int64_t value, const std::pair<int64_t, double>& p) { return value < p.first; });
+  if (it == progress.end()) return progress.back().second;
+  const auto& hi = *it;
+  const auto& lo = *(it - 1);
+  if (hi.first == lo.first) return hi.second;
+  return lo.second + (hi.second - lo.second) * static_cast<double>(t - lo.first) /
+                         static_cast<double>(hi.first - lo.first);
+}
 
 MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context) {
   MonitorDerived d;

@@ -15,6 +15,9 @@
 
 namespace edgebench {
 
+// Queries completed by time `t` on the series' axis, interpolated in `progress` (time, completed).
+double CompletedAt(const std::vector<std::pair<int64_t, double>>& progress, int64_t t);
+
 MonitorDerived DeriveMonitor(const MonitorSeries& series, const MonitorContext& context);
 
 // Each accelerator's busy share (kDeviceBusy channels) over the measured phase [0, wall].

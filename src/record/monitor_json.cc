@@ -8,6 +8,50 @@ using nlohmann::json;
 
 namespace {
 
+// --leak-sites: the raw figures; the derived ones (rates, verdicts) are computed again on reading.
+json LeakSitesToJson(const LeakSites& l) {
+  json sites = json::array(), libraries = json::array();
+  for (const LeakSite& s : l.sites) {
+    sites.push_back({{"function", s.function}, {"library", s.library}, {"stack", s.stack},
+                     {"grown_bytes", s.grown_bytes}, {"grown_allocations", s.grown_allocations},
+                     {"slope", s.slope}, {"slope_stderr", s.slope_stderr},
+                     {"fit_r2", s.fit_r2}, {"bytes_per_1k_queries", s.bytes_per_1k_queries},
+                     {"low_per_1k_queries", s.low_per_1k_queries}, {"high_per_1k_queries", s.high_per_1k_queries},
+                     {"leak", s.leak}});
+  }
+  for (const LeakLibrary& lib : l.libraries) libraries.push_back({{"library", lib.library}, {"grown_bytes", lib.grown_bytes}});
+  return {{"reason", l.reason}, {"window_s", l.window_s}, {"ticks", l.ticks}, {"axis", l.axis}, {"allocations", l.allocations},
+          {"frees", l.frees}, {"sites_seen", l.sites_seen}, {"sites", sites}, {"libraries", libraries},
+          {"queries", l.queries}, {"leaks", l.leaks}, {"explanation", l.explanation}};
+}
+
+LeakSites LeakSitesFromJson(const json& j) {
+  LeakSites l;
+  l.reason = j.value("reason", "");
+  l.window_s = j.value("window_s", 0.0);
+  l.ticks = j.value("ticks", 0);
+  l.axis = j.value("axis", l.axis);
+  l.allocations = j.value("allocations", int64_t{0});
+  l.frees = j.value("frees", int64_t{0});
+  l.sites_seen = j.value("sites_seen", 0);
+  for (const json& s : j.value("sites", json::array())) {
+    LeakSite site;
+    site.function = s.at("function").get<std::string>();
+    site.library = s.value("library", "");
+    site.stack = s.value("stack", std::vector<std::string>{});
+    site.grown_bytes = s.at("grown_bytes").get<int64_t>();
+    site.grown_allocations = s.value("grown_allocations", int64_t{0});
+    site.slope = s.value("slope", 0.0);
+    site.slope_stderr = s.value("slope_stderr", 0.0);
+    site.fit_r2 = s.value("fit_r2", 0.0);
+    l.sites.push_back(std::move(site));
+  }
+  for (const json& lib : j.value("libraries", json::array())) {
+    l.libraries.push_back({lib.at("library").get<std::string>(), lib.at("grown_bytes").get<int64_t>()});
+  }
+  return l;
+}
+
 template <typename T>
 std::optional<T> OptionalFrom(const json& j, const char* key) {
   if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
@@ -155,7 +199,7 @@ json ReaderStatusToJson(const ReaderStatus& r) {
 json MonitorSettingsToJson(const MonitorSettings& s) {
   return {{"enabled", s.enabled}, {"sample_hz", s.sample_hz}, {"sysfs_root", s.sysfs_root},
           {"max_growth_mb", s.max_growth_mb}, {"max_busy_share", s.max_busy_share}, {"allow_busy", s.allow_busy},
-          {"idle_ms", s.idle_ms}, {"memory_map", s.memory_map}};
+          {"idle_ms", s.idle_ms}, {"memory_map", s.memory_map}, {"leak_sites", s.leak_sites}};
 }
 
 MonitorSettings MonitorSettingsFromJson(const json& j) {
@@ -168,6 +212,7 @@ MonitorSettings MonitorSettingsFromJson(const json& j) {
   s.allow_busy = j.value("allow_busy", s.allow_busy);
   s.idle_ms = j.value("idle_ms", s.idle_ms);
   s.memory_map = j.value("memory_map", s.memory_map);
+  s.leak_sites = j.value("leak_sites", s.leak_sites);
   return s;
 }
 
@@ -212,6 +257,7 @@ json MonitorRecordToJson(const MonitorRecord& m) {
     j["memory_map"] = {{"snapshots", snapshots}, {"reason", m.memory_map_reason}, {"model_files", files}};
   }
   if (m.cooldown) j["cooldown"] = CooldownToJson(*m.cooldown);
+  if (m.leak_sites) j["leak_sites"] = LeakSitesToJson(*m.leak_sites);
   return j;
 }
 
@@ -240,6 +286,7 @@ MonitorRecord MonitorRecordFromJson(const json& j) {
       m.memory_map.push_back(std::move(taken));
     }
   }
+  if (j.contains("leak_sites")) m.leak_sites = LeakSitesFromJson(j.at("leak_sites"));
   MonitorSeries& s = m.series;
   s.origin_ns = j.value("origin_ns", int64_t{0});
   s.effective_hz = j.value("effective_hz", 0.0);

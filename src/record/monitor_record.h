@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/memory_snapshot.h"
+#include "record/leak_sites.h"
 #include "core/sensor_channel.h"
 
 namespace edgebench {
@@ -30,6 +31,10 @@ struct MonitorSettings {
   // --memory-map: the worker's smaps, grouped into classes, at each stage and phase boundary
   // (monitor/memory_map.h), and whether each model file's weights were mapped or copied.
   bool memory_map = false;
+  // --leak-sites: the worker runs under heaptrack over its measured phase (runner/leak_sites_run.h);
+  // the record lists the call stacks that grew (record/leak_sites.h). Its latencies are not kept
+  // as valid: heaptrack traces every allocation.
+  bool leak_sites = false;
 };
 
 // A phase or stage boundary, on the series' time axis.
@@ -204,6 +209,7 @@ struct MonitorRecord {
     int64_t bytes = 0;
   };
   std::vector<ModelFile> model_files = {};  // the files the case loaded, for the weights' verdict
+  std::optional<LeakSites> leak_sites = {};  // --leak-sites: what heaptrack saw, or why nothing
 };
 
 }  // namespace edgebench

@@ -17,6 +17,7 @@ constexpr const char* kMonitorGapNote = "monitor: ";
 constexpr const char* kBusyKeptNote = "kept by --allow-busy: ";
 constexpr const char* kDeviceBusyNote = "device busy: ";
 constexpr const char* kWeightsNote = "memory map: ";
+constexpr const char* kLeakSitesNote = "leak sites: ";
 constexpr size_t kMaxEventNotes = 5;
 
 // Where a language model's requests sit on the series' axis: their timings are absolute in the
@@ -28,10 +29,19 @@ int64_t FirstRequestStart(const LlmRecord& llm) {
   return first_start;
 }
 
+
+std::string Seconds(int64_t ns) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(ns) / 1e9);
+  return buffer;
+}
+
+}  // namespace
+
 // Work done against time on the series' axis: each measured query's completion (issue +
 // latency), or each window's count where only histograms were kept, or each language-model
 // request's last token.
-std::vector<std::pair<int64_t, double>> Progress(const Record& r) {
+std::vector<std::pair<int64_t, double>> QueryProgress(const Record& r) {
   std::vector<std::pair<int64_t, double>> progress;
   if (r.llm) {
     std::vector<int64_t> ends;
@@ -59,19 +69,12 @@ std::vector<std::pair<int64_t, double>> Progress(const Record& r) {
   return progress;
 }
 
-std::string Seconds(int64_t ns) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f s", static_cast<double>(ns) / 1e9);
-  return buffer;
-}
-
-}  // namespace
-
 void FinishMonitor(Record& r) {
   std::erase_if(r.notes, [](const std::string& note) {
     return note.rfind(kThrottlingNote, 0) == 0 || note.rfind(kGrowthNote, 0) == 0 ||
            note.rfind(kMonitorGapNote, 0) == 0 || note.rfind(kBusyKeptNote, 0) == 0 ||
-           note.rfind(kDeviceBusyNote, 0) == 0 || note.rfind(kWeightsNote, 0) == 0;
+           note.rfind(kDeviceBusyNote, 0) == 0 || note.rfind(kWeightsNote, 0) == 0 ||
+           note.rfind(kLeakSitesNote, 0) == 0;
   });
   if (!r.monitor) return;
   MonitorRecord& m = *r.monitor;
@@ -97,9 +100,10 @@ void FinishMonitor(Record& r) {
       for (const LatencyWindow& w : r.load->windows) context.windows.push_back({w.start_ns, w.end_ns});
     }
   }
-  context.progress = Progress(r);
+  context.progress = QueryProgress(r);
   m.derived = DeriveMonitor(m.series, context);
   m.derived.weights = DeriveWeightsResidency(m.memory_map, m.model_files);
+  if (m.leak_sites) DeriveLeakSites(*m.leak_sites, static_cast<double>(context.queries), m.settings.max_growth_mb);
   m.derived.busy = CheckBusyMachine(m.series, context.measured_wall_ns, TargetThreads(r.effective_target), m.settings);
   if (r.status != CaseStatus::kOk) return;  // a failed case's notes say why it failed
   if (!m.derived.busy.reason.empty() && m.derived.busy.kept) r.notes.push_back(kBusyKeptNote + m.derived.busy.reason);
@@ -124,6 +128,7 @@ void FinishMonitor(Record& r) {
                       w.explanation);
   }
   if (!m.memory_map_reason.empty()) r.notes.push_back(kWeightsNote + m.memory_map_reason);
+  if (m.leak_sites) r.notes.push_back(kLeakSitesNote + m.leak_sites->explanation);
   if (m.derived.memory.leak) r.notes.push_back(kGrowthNote + m.derived.memory.explanation.substr(15));
   if (m.derived.memory.profiler_growth) r.notes.push_back(kGrowthNote + m.derived.memory.explanation);
   for (const ChannelFailure& f : m.series.failures) {
@@ -136,6 +141,10 @@ void FinishMonitor(Record& r) {
 
 void JudgeMonitor(const Record& r, std::vector<std::string>& reasons) {
   if (!r.monitor || r.status != CaseStatus::kOk) return;
+  if (r.monitor->settings.leak_sites) {
+    reasons.push_back("measured under heaptrack (--leak-sites), which traces every allocation: its latencies are not "
+                      "the model's (run without --leak-sites to measure them)");
+  }
   const BusyCheck& busy = r.monitor->derived.busy;
   if (!busy.reason.empty() && !busy.kept) reasons.push_back(busy.reason + " (--allow-busy keeps such a run, labelled)");
 }

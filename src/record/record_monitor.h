@@ -7,6 +7,10 @@
 
 namespace edgebench {
 
+// Queries completed against time on the monitor series' axis (the measured phase's start is 0):
+// (time ns, completed), from each query's end, or its windows' counts, or each request's end.
+std::vector<std::pair<int64_t, double>> QueryProgress(const Record& r);
+
 // Fills r.monitor->derived and replaces the record's monitor notes. No-op without a monitor.
 void FinishMonitor(Record& r);
 

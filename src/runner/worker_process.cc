@@ -26,6 +26,9 @@
 #include "runner/interrupt.h"
 #include "runner/worker_scratch.h"
 #include "worker/sandbox.h"
+#include "runner/leak_sites_run.h"
+#include "record/record_monitor.h"
+#include "worker/heap_tracking.h"
 #include "worker/run_case.h"
 #include "worker/token_logits_case.h"
 #include "load/finish_record.h"
@@ -107,6 +110,8 @@ void NoteSandbox(Record& record, const SandboxReport& sandbox) {
 }  // namespace
 
 int WorkerMain(Registry& registry, int protocol_fd) {
+  // --leak-sites: heaptrack traces nothing until the measured phase (worker/heap_tracking.h).
+  StartHeapTracking();
   const std::string input((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   const auto json = nlohmann::json::parse(input, nullptr, false);
   if (json.is_discarded()) {
@@ -210,7 +215,8 @@ int WorkerMain(Registry& registry, int protocol_fd) {
 
 WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
                         int64_t timeout_ms, const std::vector<std::string>& extra_args,
-                        const WorkerMessageCallback& on_message, int64_t memory_limit_mb) {
+                        const WorkerMessageCallback& on_message, int64_t memory_limit_mb,
+                        const WorkerWrap* wrap) {
   WorkerOutcome outcome;
   int to_child[2];
   int from_child[2];
@@ -239,6 +245,13 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> environment = scratch.value().Environment();
+  if (wrap && wrap->environment) {
+    for (std::string& entry : wrap->environment(scratch.value().path())) {
+      const std::string name = entry.substr(0, entry.find('=') + 1);
+      std::erase_if(environment, [&](const std::string& e) { return e.rfind(name, 0) == 0; });
+      environment.push_back(std::move(entry));
+    }
+  }
   std::vector<char*> envp;
   for (auto& e : environment) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -331,6 +344,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   int wait_status = 0;
   while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
   }
+  if (wrap && wrap->after) wrap->after(scratch.value().path(), outcome);
 
   if (over_memory) {
     outcome.result.reset();
@@ -388,11 +402,40 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
   auto effective = EffectiveSettingsOf(spec);
   const int64_t timeout_ms = effective.ok() ? effective.value().case_timeout_ms : spec.settings.case_timeout_ms;
   const int64_t memory_mb = effective.ok() ? effective.value().case_memory_mb : spec.settings.case_memory_mb;
-  WorkerOutcome outcome = RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args, on_message, memory_mb);
+  // --leak-sites: the worker under heaptrack, its trace read once it has ended.
+  std::optional<HeapTrackTools> heaptrack;
+  std::optional<LeakSites> leak_sites;
+  WorkerWrap wrap;
+  if (spec.monitor.leak_sites && spec.monitor.enabled) {
+    auto found = FindHeapTrack();
+    if (found.ok()) {
+      heaptrack = found.take();
+      wrap.environment = [&](const std::string& scratch) {
+        return HeapTrackEnvironment(*heaptrack, HeapTrackTracePath(scratch));
+      };
+      wrap.after = [&](const std::string& scratch, const WorkerOutcome& ended) {
+        // The sites are fitted against the queries completed, from the worker's record.
+        std::vector<std::pair<int64_t, double>> progress;
+        if (ended.result) {
+          if (auto record = RecordFromJson(*ended.result); record.ok()) progress = QueryProgress(record.value());
+        }
+        leak_sites = ReadLeakSites(*heaptrack, HeapTrackTracePath(scratch), progress);
+      };
+    } else {
+      leak_sites = LeakSites{};
+      leak_sites->reason = found.error();
+    }
+  }
+  WorkerOutcome outcome =
+      RunWorker(executable, CaseSpecToJson(spec), timeout_ms, extra_args, on_message, memory_mb, &wrap);
   if (outcome.result) {
     auto record = RecordFromJson(*outcome.result);
     if (record.ok()) {
       if (!outcome.after_result.empty()) record.value().notes.push_back(outcome.after_result);
+      if (leak_sites && record.value().monitor) {
+        record.value().monitor->leak_sites = std::move(leak_sites);
+        FinishMonitor(record.value());
+      }
       return record.take();
     }
     return Died(spec, registry, CaseStatus::kFailed, "worker",

@@ -38,11 +38,19 @@ struct WorkerOutcome {
 // Called with each message the worker sends, as it arrives.
 using WorkerMessageCallback = std::function<void(const nlohmann::json& message)>;
 
+// What runs beside a worker (--leak-sites' heaptrack): entries for the worker's environment,
+// given its scratch directory, and what to do once it has ended, before that directory goes.
+struct WorkerWrap {
+  std::function<std::vector<std::string>(const std::string& scratch)> environment;
+  std::function<void(const std::string& scratch, const WorkerOutcome& outcome)> after;
+};
+
 // `memory_limit_mb` (0: none): the worker's resident memory is sampled every 50 ms; over the
 // limit it is killed and the outcome is kOom with the peak seen.
 WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& request,
                         int64_t timeout_ms, const std::vector<std::string>& extra_args = {},
-                        const WorkerMessageCallback& on_message = {}, int64_t memory_limit_mb = 0);
+                        const WorkerMessageCallback& on_message = {}, int64_t memory_limit_mb = 0,
+                        const WorkerWrap* wrap = nullptr);
 
 // The answer of a worker mode (outputs, intermediates, accuracy, token logits) read with
 // `from_json`; when the worker died or its answer cannot be read, `failed` (which names the

@@ -14,6 +14,7 @@
 #include "load/scenario.h"
 #include "monitor/device_sensors.h"
 #include "monitor/memory_map.h"
+#include "worker/heap_tracking.h"
 #include "monitor/sampler.h"
 #include "record/record_monitor.h"
 #include "worker/case_record.h"
@@ -286,9 +287,11 @@ class MonitoringObserver : public RunObserver {
   void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
     if (mapper_) mapper_->Take(phase + " start");
     sampler_.Mark(phase, "start");
+    if (phase == "measure") OpenHeapTrackingWindow();
     if (inner_) inner_->OnPhaseStart(phase, expected_ms);
   }
   void OnPhaseEnd(const std::string& phase) override {
+    if (phase == "measure") CloseHeapTrackingWindow();
     sampler_.Mark(phase, "end");
     if (mapper_) mapper_->Take(phase + " end");
     if (inner_) inner_->OnPhaseEnd(phase);
