@@ -46,5 +46,30 @@ TEST(MemoryMapCli, AMapIsTakenAtEachStageAndPhaseWithTheModelFileInIt) {
   EXPECT_NE(notes.find("memory map: mobilenet-tiny-test.onnx: too small to tell"), std::string::npos) << notes;
 }
 
+// What ONNX Runtime's own allocator holds after the run, as a note; arena=off leaves it none and
+// is recorded as what ran.
+TEST(MemoryMapCli, OnnxRuntimesArenaSaysWhatItHoldsAfterTheRun) {
+  const std::string model = std::string(EDGEBENCH_SOURCE_DIR) + "/tests/models/torch/mobilenet-tiny-test.onnx";
+  auto r = RunCommand(Executable() + " run " + model + " --dim '*=1' -t 'ort:cpu,ort:cpu?arena=off' --warmup 2"
+                      " --min-queries 5 --min-duration 0 --allow-busy --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = testing::JsonRecords(r.output);
+  ASSERT_EQ(records.size(), 2u) << r.output;
+  auto allocator_note = [](const nlohmann::json& record) {
+    for (const auto& n : record["notes"]) {
+      const std::string note = n;
+      if (note.rfind("allocator: ", 0) == 0) return note;
+    }
+    return std::string();
+  };
+  const std::string arena = allocator_note(records[0]);
+  EXPECT_NE(arena.find("allocator: ONNX Runtime's CPU arena after the run: "), std::string::npos) << arena;
+  EXPECT_NE(arena.find(" reserved, at most "), std::string::npos) << arena;
+  const std::string none = allocator_note(records[1]);
+  EXPECT_NE(none.find("keeps no statistics (no arena: arena=off"), std::string::npos) << none;
+  EXPECT_NE(records[1]["config"]["effective_target"].get<std::string>().find("arena=off"), std::string::npos)
+      << records[1]["config"];
+}
+
 }  // namespace
 }  // namespace edgebench

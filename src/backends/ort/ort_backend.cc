@@ -155,6 +155,7 @@ class OrtSession : public Session {
                            std::to_string(inputs.size()));
     }
     if (profiling_) runs_.fetch_add(1, std::memory_order_relaxed);  // --profile only: which runs were warmup
+    if (!ran_.load(std::memory_order_relaxed)) ran_.store(true, std::memory_order_relaxed);
     try {
       std::vector<Ort::Value> values;
       values.reserve(inputs.size());
@@ -208,7 +209,13 @@ class OrtSession : public Session {
   }
 
   Placement GetPlacement() const override { return placement_; }
-  std::vector<std::string> notes() const override { return notes_; }
+  // After the first run, what ONNX Runtime's CPU allocator holds too (asked again once the
+  // measured phase is over: worker/run_case.cc AddNotesFromTheRun).
+  std::vector<std::string> notes() const override {
+    std::vector<std::string> notes = notes_;
+    if (ran_.load(std::memory_order_relaxed)) notes.push_back(AllocatorNote());
+    return notes;
+  }
   std::map<std::string, std::string> effective_options() const override { return options_; }
 
   void BeginOperatorProfile() override { runs_before_profile_ = runs_.load(); }
@@ -250,7 +257,49 @@ class OrtSession : public Session {
   bool profiling_ = false;
   bool profile_taken_ = false;
   int64_t profile_start_ns_ = 0;
+  // "allocator: ..." with the statistics ONNX Runtime's allocator for CPU memory keeps (its arena's:
+  // in use, reserved, the most in use, allocations), or why there are none.
+  std::string AllocatorNote() const {
+    const OrtApi& api = Ort::GetApi();
+    std::map<std::string, std::string> stats;
+    try {
+      Ort::Allocator allocator(session_, memory_);
+      OrtKeyValuePairs* pairs = nullptr;
+      Ort::ThrowOnError(api.AllocatorGetStats(allocator, &pairs));
+      const char* const* keys = nullptr;
+      const char* const* values = nullptr;
+      size_t count = 0;
+      api.GetKeyValuePairs(pairs, &keys, &values, &count);
+      for (size_t i = 0; i < count; ++i) stats[keys[i]] = values[i];
+      api.ReleaseKeyValuePairs(pairs);
+    } catch (const Ort::Exception& e) {
+      return std::string("allocator: ONNX Runtime's CPU allocator gave no statistics: ") + e.what();
+    }
+    if (stats.empty()) {
+      return "allocator: ONNX Runtime's CPU allocator keeps no statistics (no arena: arena=off, or "
+             "the provider allocates for itself); malloc's figures are in the memory map (--memory-map)";
+    }
+    auto mb = [&](const char* key) -> std::string {
+      auto it = stats.find(key);
+      if (it == stats.end()) return "?";
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%.1f MB", std::strtod(it->second.c_str(), nullptr) / 1e6);
+      return buffer;
+    };
+    if (stats.count("InUse") && stats.count("TotalAllocated")) {
+      return "allocator: ONNX Runtime's CPU arena after the run: " + mb("InUse") + " in use of " +
+             mb("TotalAllocated") + " reserved, at most " + mb("MaxInUse") + " in use, " +
+             (stats.count("NumAllocs") ? stats["NumAllocs"] : std::string("?")) + " allocations, " +
+             (stats.count("NumArenaExtensions") ? stats["NumArenaExtensions"] : std::string("?")) +
+             " extensions of the arena";
+    }
+    std::string all;
+    for (const auto& [key, value] : stats) all += (all.empty() ? "" : ", ") + key + "=" + value;
+    return "allocator: ONNX Runtime's CPU allocator after the run: " + all;
+  }
+
   std::atomic<int64_t> runs_{0};
+  std::atomic<bool> ran_{false};
   int64_t runs_before_profile_ = -1;
   std::map<std::string, std::string> options_;
   std::string provider_;
@@ -324,13 +373,16 @@ class OrtBackend : public Backend {
     // fallback=fail: the model must run wholly on the requested device (ORT's
     // session.disable_cpu_ep_fallback); ort:cpu always does.
     auto fallback = options.Choice("fallback", "allow", {"allow", "fail"});
+    // arena=off: the session allocates CPU memory without ONNX Runtime's arena
+    // (DisableCpuMemArena), so what it holds is malloc's (the memory map's mallinfo2).
+    auto arena = options.Choice("arena", "on", {"on", "off"});
     // Every other option is the provider's own, passed as written for it to apply or refuse
     // (docs/accelerators.md). The CPU provider has none; XNNPACK's reads only its thread count.
     const bool takes_options = route.append != OrtAppend::kNone && route.append != OrtAppend::kXnnpack;
     const std::map<std::string, std::string> provider_options =
         takes_options ? options.TakeUnused() : std::map<std::string, std::string>{};
     for (const Status& s :
-         {threads.status(), opt.status(), fallback.status(), options.CheckAllUsed()}) {
+         {threads.status(), opt.status(), fallback.status(), arena.status(), options.CheckAllUsed()}) {
       if (!s.ok()) return s;
     }
     const bool fail_on_fallback = fallback.value() == "fail";
@@ -390,6 +442,7 @@ class OrtBackend : public Backend {
 
       Ort::SessionOptions so = MakeOptions(route, threads.value(), OptLevel(opt.value()),
                                            fail_on_fallback && target.device != "cpu", provider_options);
+      if (arena.value() == "off") so.DisableCpuMemArena();
       if (exposed) {
         // From memory, ORT looks for external weights (a .onnx.data beside the model) here.
         const std::string folder = std::filesystem::absolute(artifact.path).parent_path().string();
@@ -463,6 +516,7 @@ class OrtBackend : public Backend {
       std::map<std::string, std::string> effective = {
           {"threads", std::to_string(threads.value())}, {"opt", opt.value()}};
       if (fail_on_fallback) effective["fallback"] = "fail";
+      if (arena.value() == "off") effective["arena"] = "off";
       // The provider's own options as it reports it applied them.
       for (const auto& [key, value] : applied) effective[key] = value;
       return std::unique_ptr<Session>(new OrtSession(std::move(*created.first), route.provider,
