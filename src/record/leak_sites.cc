@@ -1,5 +1,6 @@
 #include "record/leak_sites.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 

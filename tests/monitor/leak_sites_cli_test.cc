@@ -12,7 +12,7 @@ namespace {
 using testing::Executable;
 using testing::RunCommand;
 
-const char* kQueries = " --warmup 5 --min-queries 1500 --min-duration 0 --allow-busy --format json";
+const char* kQueries = " --warmup 300 --min-queries 1500 --min-duration 0 --allow-busy --format json";
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 TEST(LeakSitesCli, ASanitizerBuildRefusesWithTheReason) {

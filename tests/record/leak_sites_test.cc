@@ -40,7 +40,7 @@ TEST(LeakSites, WhatIsNotALineOrNotEnoughIsNoLeak) {
   sites.window_s = 10;
   sites.sites = {
       // A wide interval: its lower bound (0.1 MB per 10,000 queries) is under the threshold.
-      Site("Wide", 4096 * 2000, 4096, 2080, 0.95),
+      Site("Wide", int64_t{4096} * 20000, 4096, 2080, 0.95),
       // A buffer made once mid-phase: r2 at most 0.75.
       Site("Once", 64 << 20, 40000, 100, 0.75),
       // Under the threshold: 100 bytes per query is 1 MB per 10,000 queries.
