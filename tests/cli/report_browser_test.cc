@@ -188,7 +188,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   // a peak RSS); a sanitizer build's records are all INVALID, and then there is no scatter.
   int tradeoff_configurations = 0;
   std::map<std::string, int> warmup;
-  int memory = 0, soak = 0;
+  int memory = 0, soak = 0, memory_maps = 0;
   std::set<std::string> devices, llm_groups, load_groups, shape_models, pipeline_stages;
   int diffusion_cases = 0, vision_cases = 0;
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
@@ -223,6 +223,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     if (ok && tensor && r.summary.count > 0 && (!r.measured_ns.empty() || r.measured_histograms)) {
       expected["latency/" + r.model] = 3;
     }
+    if (r.monitor && !r.monitor->memory_map.empty()) ++memory_maps;
     if (r.monitor) {
       for (const Channel& c : r.monitor->series.channels) {
         if (c.kind == ChannelKind::kRss && !r.monitor->series.t_ns.empty()) {
@@ -267,6 +268,8 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     expected["warmup/" + model] = std::min<int>(curves, kMaxCurvesPerChart);
   }
   expected["memory/rss"] = std::min<int>(memory, kMaxCurvesPerChart);
+  // --memory-map: a chart per case, a series per group of the map.
+  for (int k = 0; k < std::min(memory_maps, 12); ++k) expected["memory/map/" + std::to_string(k)] = 7;
   expected["placement/share"] = static_cast<int>(devices.size());
   expected["pipelines/share"] = static_cast<int>(pipeline_stages.size());
   if (diffusion_cases > 0) expected["pipelines/steps"] = diffusion_cases;
@@ -414,7 +417,7 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   // Store 2: a soak beside the fake board, LLM runs and drift, an accuracy pass.
   {
     FakeBoard board(scratch + "/board");
-    ASSERT_NO_FATAL_FAILURE(Make("soak", eb + " run x -t 'null:sleep?us=500' --scenario soak:4s"
+    ASSERT_NO_FATAL_FAILURE(Make("soak", eb + " run x -t 'null:sleep?us=500' --scenario soak:4s --memory-map"
                                               " --window 500ms --sample-hz 50 --sysfs-root " +
                                               scratch + "/board --out " + others));
   }

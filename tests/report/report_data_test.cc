@@ -206,6 +206,56 @@ TEST(ReportData, SoakWindowsAndTheDeviceSeriesShareATimeAxisAndAreThinned) {
   EXPECT_LE(memory["t_s"].size(), kMaxSeriesPoints);
 }
 
+// --memory-map's snapshots become stacked groups per moment (the model's file apart from the
+// runtimes' libraries), and --leak-sites' sites a table with their verdicts.
+TEST(ReportData, TheMemorySectionHasTheMapByGroupAndTheLeakSites) {
+  Record r = MakeRecord(Milliseconds(100));
+  r.monitor = Monitor(20);
+  FinishRecord(r);
+  MonitorRecord& m = *r.monitor;
+  m.model_files = {{"/models/m.onnx", 40 << 20}};
+  MemorySnapshot load;
+  load.moment = "load start";
+  load.classes = {{"file", "/usr/lib/libonnxruntime.so", 20480, 0, 0, 0, 1}, {"heap", "", 1024, 0, 0, 0, 1}};
+  MemorySnapshot after = load;
+  after.moment = "inputs start";
+  after.classes.push_back({"file", "/models/m.onnx", 40960, 0, 0, 0, 1});
+  after.classes.push_back({"anon", "", 2048, 0, 0, 0, 3});
+  after.classes.push_back({"stack", "", 512, 0, 0, 0, 1});
+  m.memory_map = {load, after};
+  LeakSites sites;
+  LeakSite planted;
+  planted.function = "EdgebenchNullPlantedLeak";
+  planted.library = "libedgebench_core.so";
+  planted.grown_bytes = 4096 * 100;
+  planted.bytes_per_1k_queries = 4096000;
+  planted.low_per_1k_queries = 4090000.4;
+  planted.high_per_1k_queries = 4100000.6;
+  planted.leak = true;
+  sites.sites = {planted};
+  m.leak_sites = sites;
+  const json data = BuildReportData(InputsOf({r}));
+  ASSERT_TRUE(data["sections"]["memory"].contains("map")) << data["sections"]["memory"];
+  const json& map = data["sections"]["memory"]["map"];
+  EXPECT_EQ(map["groups"][0], "model files");
+  ASSERT_EQ(map["maps"].size(), 1u);
+  EXPECT_EQ(map["maps"][0]["moments"], json({"load start", "inputs start"}));
+  // load start: 20 MiB of libraries, 1 MiB of heap; then the model's 40 MiB, 3 MiB of heap and
+  // anonymous memory, half a MiB of stack.
+  EXPECT_EQ(map["maps"][0]["mb"][0], json({0.0, 20.0, 1.0, 0.0, 0.0, 0.0, 0.0}));
+  EXPECT_EQ(map["maps"][0]["mb"][1], json({40.0, 20.0, 3.0, 0.5, 0.0, 0.0, 0.0}));
+  ASSERT_EQ(map["leak_sites"].size(), 1u);
+  EXPECT_EQ(map["leak_sites"][0]["function"], "EdgebenchNullPlantedLeak");
+  EXPECT_EQ(map["leak_sites"][0]["per_1k"], 4096000.0);
+  EXPECT_EQ(map["leak_sites"][0]["low_per_1k"], 4090000.0);
+  EXPECT_TRUE(map["leak_sites"][0]["leak"].get<bool>());
+  // Without either, no map in the section.
+  Record plain = MakeRecord(Milliseconds(100));
+  plain.monitor = Monitor(20);
+  FinishRecord(plain);
+  EXPECT_FALSE(BuildReportData(InputsOf({plain}))["sections"]["memory"].contains("map"));
+}
+
 TEST(ReportData, PowerComesFromAnEnergyCounterWhenNoRailReportsPower) {
   Record r = MakeRecord(Milliseconds(100));
   r.scenario = "soak:10s";

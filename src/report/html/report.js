@@ -535,6 +535,40 @@
                              part.runs.map(function (r) { return [r.label, fmt(r.peak_mb, 4), r.verdict]; })));
     body.appendChild(growth);
     if (part.left_out > 0) body.appendChild(note(part.left_out + ' more cases with a memory series are not drawn.'));
+    if (part.map) drawMemoryMap(body, part.map);
+  }
+
+  // --memory-map: each case's resident memory at each snapshot, stacked by group; --leak-sites:
+  // the sites that grew, with their rates per 1,000 queries and verdicts.
+  function drawMemoryMap(body, map) {
+    map.maps.forEach(function (m, k) {
+      body.appendChild(el('h3', {text: 'Memory map: ' + m.label}));
+      draw(chartBox(body, 'memory/map/' + k, 90 + 30 * m.moments.length), {
+        tooltip: {trigger: 'axis', confine: true, axisPointer: {type: 'shadow'}}, legend: legend(map.groups),
+        grid: {left: 20, right: 30, top: 40, bottom: 40, containLabel: true},
+        yAxis: {type: 'category', inverse: true, data: m.moments},
+        xAxis: {type: 'value', name: 'resident (MiB)', nameLocation: 'middle', nameGap: 26},
+        series: map.groups.map(function (g, i) {
+          return {name: g, type: 'bar', stack: 'rss', barMaxWidth: 22,
+                  data: m.mb.map(function (row) { return row[i]; })};
+        })
+      });
+      m.weights.forEach(function (w) { body.appendChild(note('Weights: ' + w)); });
+    });
+    if (map.leak_sites.length || map.leak_reasons.length) {
+      body.appendChild(el('h3', {text: 'Leak sites'}));
+      if (map.leak_sites.length) {
+        body.appendChild(table([{label: 'Case'}, {label: 'Site'}, {label: 'Library'},
+                                {label: 'Bytes per 1,000 queries', num: true}, {label: '95% interval'},
+                                {label: 'Grown bytes', num: true}, {label: 'Verdict'}],
+                               map.leak_sites.map(function (s) {
+                                 return [s.label, s.function, s.library, fmt(s.per_1k, 4),
+                                         '[' + fmt(s.low_per_1k, 4) + ', ' + fmt(s.high_per_1k, 4) + ']',
+                                         fmt(s.grown_bytes, 4), s.leak ? 'leak' : 'no leak'];
+                               }), {sortable: true}));
+      }
+      map.leak_reasons.forEach(function (r) { body.appendChild(note(r.label + ': no leak sites: ' + r.reason)); });
+    }
   }
 
   function drawPlacement(body, part) {

@@ -3,6 +3,7 @@
 #include "report/html/report_labels.h"
 
 #include "report/html/report_pipelines.h"
+#include "report/html/report_memory_map.h"
 #include "report/html/report_roofline.h"
 #include "report/html/report_vlm.h"
 
@@ -494,7 +495,11 @@ json MemorySection(const ReportInputs& in) {
     runs.push_back(run);
   }
   if (runs.empty()) return nullptr;
-  return {{"runs", runs}, {"left_out", left_out}};
+  json section = {{"runs", runs}, {"left_out", left_out}};
+  // --memory-map's snapshots and --leak-sites' sites, where the cases have them.
+  json maps = MemoryMapSection(in.records, in.labels);
+  if (!maps.is_null()) section["map"] = std::move(maps);
+  return section;
 }
 
 // ---- placement --------------------------------------------------------------------------
