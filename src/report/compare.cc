@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "report/compare_memory.h"
 #include "report/compare_pairing.h"
 #include "metrics/metrics.h"
 #include "stats/summary.h"
@@ -459,6 +460,15 @@ CaseComparison CompareCase(const Record& b, const Record& c, const CompareOption
   AddThroughputMetric(b, c, options, out);
   AddLlmMetrics(b, c, options, out);
   AddEnergyMetric(b, c, out);
+  // Memory: one reading per run, judged by its own rule (report/compare_memory.h).
+  for (const MemoryChange& change : CompareMemory(b, c)) {
+    MetricComparison m = Untested(change.name, change.unit, change.base, change.candidate, true, change.note);
+    m.change = change.change;
+    m.verdict = change.direction > 0   ? MetricVerdict::kSlower
+                : change.direction < 0 ? MetricVerdict::kFaster
+                                       : MetricVerdict::kNoChange;
+    out.metrics.push_back(m);
+  }
   if (out.metrics.empty()) {
     out.verdict = CaseVerdict::kNotComparable;
     out.reason = "nothing to compare: no latency, throughput, TTFT/TPOT or energy in both records (scenario " +
