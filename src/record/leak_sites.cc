@@ -57,10 +57,11 @@ void DeriveLeakSites(LeakSites& sites, double queries, double max_growth_mb) {
     s.leak = false;
     if (queries <= 0) continue;
     s.bytes_per_1k_queries = static_cast<double>(s.grown_bytes) / queries * 1000.0;
-    // The count is exact; the interval's width is the fit's: how far from a line the growth went.
-    const double half = kZ95 * s.slope_stderr * (sites.axis == "seconds" ? per_query_s : 1.0) * 1000.0;
-    s.low_per_1k_queries = s.bytes_per_1k_queries - half;
-    s.high_per_1k_queries = s.bytes_per_1k_queries + half;
+    // The count is exact; the interval is the fit's: a buffer made once, however large, fits a
+    // flat line and its interval stays near 0.
+    const double scale = (sites.axis == "seconds" ? per_query_s : 1.0) * 1000.0;
+    s.low_per_1k_queries = (s.slope - kZ95 * s.slope_stderr) * scale;
+    s.high_per_1k_queries = (s.slope + kZ95 * s.slope_stderr) * scale;
     const double low_mb_per_10k = s.low_per_1k_queries * 10.0 / kMiB;
     s.leak = low_mb_per_10k > max_growth_mb && static_cast<double>(s.grown_bytes) >= kMinSeenBytes &&
              s.fit_r2 >= kMinFitR2 && queries >= kMinQueries;

@@ -23,8 +23,8 @@ struct LeakSite {
   double slope = 0;
   double slope_stderr = 0;
   double fit_r2 = 0;
-  // Derived (DeriveLeakSites): per 1,000 queries (the growth counted, over the queries), with a
-  // 95% interval as wide as the fit's standard error makes it, and the verdict.
+  // Derived (DeriveLeakSites): per 1,000 queries (the growth counted, over the queries), the 95%
+  // interval of the fit's slope per 1,000 queries, and the verdict.
   double bytes_per_1k_queries = 0;
   double low_per_1k_queries = 0, high_per_1k_queries = 0;
   bool leak = false;
