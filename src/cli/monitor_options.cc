@@ -34,8 +34,8 @@ void AddMonitorOptions(CLI::App* cmd, MonitorFlags& flags) {
       ->group(group);
   cmd->add_flag("--memory-map", flags.settings.memory_map,
                 "map the worker's memory (smaps, by class: model files, libraries, heap, anonymous, stacks, "
-                "shared, devices) at each stage and phase boundary, and say whether each model's weights were "
-                "mapped or copied")
+                "shared, devices) at each stage and phase boundary and 5, 10, 20 s... into the measured phase, and "
+                "say whether each model's weights were mapped or copied")
       ->group(group);
   cmd->add_flag("--leak-sites", flags.settings.leak_sites,
                 "run the worker under heaptrack over the measured phase and list the call stacks whose live heap "

@@ -13,7 +13,7 @@
 #include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "monitor/device_sensors.h"
-#include "monitor/memory_map.h"
+#include "worker/memory_mapper.h"
 #include "worker/heap_tracking.h"
 #include "monitor/sampler.h"
 #include "record/record_monitor.h"
@@ -240,44 +240,6 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   return r;
 }
 
-// --memory-map: a snapshot of the worker's smaps at each moment it is told of, taken between
-// stages and phases (never inside a timed query). The first failure stops it, with its reason.
-class MemoryMapper {
- public:
-  MemoryMapper(const MonitorSettings& settings, const std::string& artifact) : root_(settings.sysfs_root) {
-    std::error_code ec;
-    if (!artifact.empty() && std::filesystem::is_regular_file(artifact, ec)) {
-      const std::string path = std::filesystem::weakly_canonical(artifact, ec).string();
-      files_.push_back({path, static_cast<int64_t>(std::filesystem::file_size(artifact, ec))});
-    }
-  }
-  void Take(const std::string& moment) {
-    if (!reason_.empty()) return;
-    std::vector<std::string> keep;
-    for (const MonitorRecord::ModelFile& f : files_) keep.push_back(f.path);
-    auto snapshot = TakeMemorySnapshot(root_, moment, keep);
-    if (!snapshot.ok()) {
-      reason_ = "no memory map after '" + moment + "': " + snapshot.error();
-      return;
-    }
-    snapshot.value().t_ns = NowNs();
-    snapshots_.push_back(snapshot.take());
-  }
-  // Into the record, with times on the series' axis (after `origin_ns`).
-  void Finish(MonitorRecord& m, int64_t origin_ns) {
-    for (MemorySnapshot& s : snapshots_) s.t_ns -= origin_ns;
-    m.memory_map = std::move(snapshots_);
-    m.memory_map_reason = reason_;
-    m.model_files = files_;
-  }
-
- private:
-  std::string root_;
-  std::vector<MonitorRecord::ModelFile> files_;
-  std::vector<MemorySnapshot> snapshots_;
-  std::string reason_;
-};
-
 // Forwards the scenario's phases to the stage announcer and marks them in the monitor's series
 // (and, with --memory-map, maps the worker's memory at each).
 class MonitoringObserver : public RunObserver {
@@ -287,11 +249,17 @@ class MonitoringObserver : public RunObserver {
   void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
     if (mapper_) mapper_->Take(phase + " start");
     sampler_.Mark(phase, "start");
-    if (phase == "measure") OpenHeapTrackingWindow();
+    if (phase == "measure") {
+      OpenHeapTrackingWindow();
+      if (mapper_) mapper_->StartCheckpoints();
+    }
     if (inner_) inner_->OnPhaseStart(phase, expected_ms);
   }
   void OnPhaseEnd(const std::string& phase) override {
-    if (phase == "measure") CloseHeapTrackingWindow();
+    if (phase == "measure") {
+      CloseHeapTrackingWindow();
+      if (mapper_) mapper_->StopCheckpoints();
+    }
     sampler_.Mark(phase, "end");
     if (mapper_) mapper_->Take(phase + " end");
     if (inner_) inner_->OnPhaseEnd(phase);
