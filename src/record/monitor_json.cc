@@ -130,7 +130,12 @@ json DerivedToJson(const MonitorDerived& d) {
                        {"anonymous_growth_kb", w.anonymous_growth_kb}, {"verdict", w.verdict},
                        {"explanation", w.explanation}});
   }
+  json levels = json::array();
+  for (const MemoryLevel& l : d.memory_levels) {
+    levels.push_back({{"level", l.level}, {"observed", l.observed}, {"reason", l.reason}});
+  }
   return {{"energy", EnergyToJson(d.energy)}, {"memory", MemoryToJson(d.memory)}, {"weights", weights},
+          {"memory_levels", levels},
           {"device_busy", busy_devices},
           {"baseline_frequency_khz", OptionalNumber(d.baseline_frequency_khz)}, {"frequency_check", d.frequency_check},
           {"throttling", events}, {"windows", windows}, {"busy", BusyToJson(d.busy)}};

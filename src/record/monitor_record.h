@@ -172,6 +172,13 @@ struct WeightsResidency {
   std::string explanation;          // the verdict with its figures
 };
 
+// One level of a memory map (record/memory_levels.h): what was read of it, or why nothing was.
+struct MemoryLevel {
+  std::string level;     // "system", "accelerator", "npu on-chip"
+  std::string observed;  // the figure and where it came from; empty when not observed
+  std::string reason;    // why not observed
+};
+
 struct MonitorDerived {
   EnergyResult energy;
   std::vector<WeightsResidency> weights;  // --memory-map: one per model file
@@ -182,6 +189,7 @@ struct MonitorDerived {
   std::vector<ThrottleEvent> throttling;
   std::vector<MonitorWindow> windows;
   BusyCheck busy;
+  std::vector<MemoryLevel> memory_levels = {};  // --memory-map: system, accelerator, NPU on-chip
 };
 
 // --cooldown: what the orchestrator waited for before the case.

@@ -5,6 +5,8 @@
 
 #include "record/busy_machine.h"
 #include "record/monitor_derive.h"
+#include "record/emulated_device.h"
+#include "record/memory_levels.h"
 #include "record/weights_residency.h"
 #include "stats/tensor_roofline.h"
 
@@ -103,6 +105,10 @@ void FinishMonitor(Record& r) {
   context.progress = QueryProgress(r);
   m.derived = DeriveMonitor(m.series, context);
   m.derived.weights = DeriveWeightsResidency(m.memory_map, m.model_files);
+  if (m.settings.memory_map) {
+    m.derived.memory_levels =
+        DeriveMemoryLevels(m, r.backend + ":" + r.device, EmulatedDeviceOf(r), context.measured_wall_ns);
+  }
   if (m.leak_sites) DeriveLeakSites(*m.leak_sites, static_cast<double>(context.queries), m.settings.max_growth_mb);
   m.derived.busy = CheckBusyMachine(m.series, context.measured_wall_ns, TargetThreads(r.effective_target), m.settings);
   if (r.status != CaseStatus::kOk) return;  // a failed case's notes say why it failed
@@ -128,6 +134,9 @@ void FinishMonitor(Record& r) {
                       w.explanation);
   }
   if (!m.memory_map_reason.empty()) r.notes.push_back(kWeightsNote + m.memory_map_reason);
+  for (const MemoryLevel& l : m.derived.memory_levels) {
+    if (l.level != "system") r.notes.push_back(kWeightsNote + l.level + " memory: " + (l.observed.empty() ? l.reason : l.observed));
+  }
   if (m.leak_sites) r.notes.push_back(kLeakSitesNote + m.leak_sites->explanation);
   if (m.derived.memory.leak) r.notes.push_back(kGrowthNote + m.derived.memory.explanation.substr(15));
   if (m.derived.memory.profiler_growth) r.notes.push_back(kGrowthNote + m.derived.memory.explanation);
