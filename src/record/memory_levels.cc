@@ -6,7 +6,8 @@
 namespace edgebench {
 
 std::vector<MemoryLevel> DeriveMemoryLevels(const MonitorRecord& m, const std::string& target,
-                                            const std::string& emulated, int64_t measured_wall_ns) {
+                                            const std::string& emulated, int64_t measured_wall_ns,
+                                            const std::map<std::string, std::string>& device_buffers) {
   std::vector<MemoryLevel> levels;
   MemoryLevel system{"system", "", ""};
   if (!m.memory_map.empty()) {
@@ -36,6 +37,9 @@ std::vector<MemoryLevel> DeriveMemoryLevels(const MonitorRecord& m, const std::s
                   device.observed.empty() ? "" : "; ", s.channels[c].label.c_str(), most / 1e6,
                   s.channels[c].id.c_str());
     device.observed += figure;
+  }
+  for (const auto& [on, buffers] : device_buffers) {
+    device.observed += (device.observed.empty() ? "" : "; ") + std::string("the runtime's buffers on ") + on + ": " + buffers;
   }
   if (device.observed.empty()) {
     device.reason = !emulated.empty()

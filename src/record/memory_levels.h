@@ -6,6 +6,7 @@
 // memory.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,11 @@
 
 namespace edgebench {
 
-// `target`: the case's "backend:device"; `emulated`: what emulated its device, or "".
+// `target`: the case's "backend:device"; `emulated`: what emulated its device, or "";
+// `device_buffers`: what the runtime says it put on each device other than the CPU (llama.cpp's
+// "Vulkan0" -> "model 120.00 MiB, KV 3.00 MiB, compute 35.13 MiB").
 std::vector<MemoryLevel> DeriveMemoryLevels(const MonitorRecord& m, const std::string& target,
-                                            const std::string& emulated, int64_t measured_wall_ns);
+                                            const std::string& emulated, int64_t measured_wall_ns,
+                                            const std::map<std::string, std::string>& device_buffers = {});
 
 }  // namespace edgebench

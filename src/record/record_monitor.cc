@@ -1,6 +1,7 @@
 #include "record/record_monitor.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 
 #include "record/busy_machine.h"
@@ -106,8 +107,15 @@ void FinishMonitor(Record& r) {
   m.derived = DeriveMonitor(m.series, context);
   m.derived.weights = DeriveWeightsResidency(m.memory_map, m.model_files);
   if (m.settings.memory_map) {
-    m.derived.memory_levels =
-        DeriveMemoryLevels(m, r.backend + ":" + r.device, EmulatedDeviceOf(r), context.measured_wall_ns);
+    // llama.cpp's own accounting of what it put on each device ("buffers.Vulkan0").
+    std::map<std::string, std::string> device_buffers;
+    if (r.llm) {
+      for (const auto& [key, value] : r.llm->session.environment) {
+        if (key.rfind("buffers.", 0) == 0 && key.rfind("buffers.CPU", 0) != 0) device_buffers[key.substr(8)] = value;
+      }
+    }
+    m.derived.memory_levels = DeriveMemoryLevels(m, r.backend + ":" + r.device, EmulatedDeviceOf(r),
+                                                 context.measured_wall_ns, device_buffers);
   }
   if (m.leak_sites) DeriveLeakSites(*m.leak_sites, static_cast<double>(context.queries), m.settings.max_growth_mb);
   m.derived.busy = CheckBusyMachine(m.series, context.measured_wall_ns, TargetThreads(r.effective_target), m.settings);

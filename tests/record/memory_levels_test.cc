@@ -41,6 +41,8 @@ TEST(MemoryLevels, ADeviceSensorIsReadOverTheMeasuredPhaseAndAnEmulatedDeviceIsS
   EXPECT_EQ(levels[1].observed, "amdgpu VRAM at most 1500.0 MB in use over the measured phase (card0.vram_used)");
   const auto emulated = DeriveMemoryLevels(WithMap(), "litert:gpu", "lavapipe, Mesa's Vulkan on the CPU", 1);
   EXPECT_NE(emulated[1].reason.find("the device is emulated (lavapipe"), std::string::npos) << emulated[1].reason;
+  const auto llama = DeriveMemoryLevels(WithMap(), "llamacpp:vulkan0", "", 1, {{"Vulkan0", "KV 3.00 MiB"}});
+  EXPECT_EQ(llama[1].observed, "the runtime's buffers on Vulkan0: KV 3.00 MiB");
   MonitorRecord unmapped;
   unmapped.memory_map_reason = "no memory map after 'load start': no /proc";
   EXPECT_EQ(DeriveMemoryLevels(unmapped, "ort:cpu", "", 1)[0].reason, unmapped.memory_map_reason);
