@@ -165,6 +165,10 @@ class Reader {
     }
     result_.window_s = last_s_;
     result_.axis = progress_.empty() ? "seconds" : "queries";
+    if (!progress_.empty()) {
+      const int64_t end_ns = (last_tick_ms_ - start_tick_ms_) * 1'000'000;
+      result_.window_queries = CompletedAt(progress_, end_ns) - CompletedAt(progress_, 0);
+    }
     result_.ticks = static_cast<int>(n_);
     std::map<std::string, int64_t> by_library;
     std::vector<LeakSite> grown;

@@ -52,6 +52,10 @@ void DeriveLeakSites(LeakSites& sites, double queries, double max_growth_mb) {
     sites.explanation = "no leak sites: " + sites.reason;
     return;
   }
+  // Heaptrack stopped early (its trace reached its size limit): the window's own queries.
+  const bool cut = sites.window_queries >= 0 && sites.window_queries < 0.95 * queries;
+  const double measured_queries = queries;
+  if (cut) queries = sites.window_queries;
   const double per_query_s = queries > 0 ? sites.window_s / queries : 0;
   for (LeakSite& s : sites.sites) {
     s.leak = false;
@@ -71,8 +75,17 @@ void DeriveLeakSites(LeakSites& sites, double queries, double max_growth_mb) {
     sites.explanation = "no leak verdict: no query completed in the measured phase";
     return;
   }
+  std::string covered;
+  if (cut) {
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  " (heaptrack's trace covers %.0f of the %.0f measured queries: it was stopped when the trace "
+                  "passed EDGEBENCH_LEAK_SITES_MAX_MB)",
+                  queries, measured_queries);
+    covered = text;
+  }
   if (sites.sites.empty()) {
-    sites.explanation = "no site grew over the measured phase";
+    sites.explanation = "no site grew over the measured phase" + covered;
     return;
   }
   const LeakSite& top = sites.sites.front();
@@ -84,12 +97,12 @@ void DeriveLeakSites(LeakSites& sites, double queries, double max_growth_mb) {
       if (!s.leak) continue;
       sites.explanation = std::to_string(sites.leaks) + (sites.leaks == 1 ? " site leaks" : " sites leak") +
                           "; the largest: " + ShortName(s.function) + " (" + s.library + ") grew " + Figures(s) +
-                          ", over " + threshold + " at the interval's lower bound";
+                          ", over " + threshold + " at the interval's lower bound" + covered;
       break;
     }
   } else {
     sites.explanation = "no site leaks (none over " + std::string(threshold) +
-                        " at its interval's lower bound); the largest growth: " + where + " " + Figures(top);
+                        " at its interval's lower bound); the largest growth: " + where + " " + Figures(top) + covered;
   }
 }
 

@@ -40,6 +40,9 @@ struct LeakSites {
   double window_s = 0;   // the measured phase as heaptrack's clock saw it
   int ticks = 0;         // points each site's fit has
   std::string axis = "queries";  // what the fits' slopes are per: "queries" or "seconds"
+  // Queries completed inside the traced window (axis "queries"); fewer than the measured phase's
+  // when heaptrack was stopped early (EDGEBENCH_LEAK_SITES_MAX_MB). -1: not known.
+  double window_queries = -1;
   int64_t allocations = 0, frees = 0;  // seen over the window
   int sites_seen = 0;                  // sites that allocated or freed over the window
   std::vector<LeakSite> sites;         // the largest growths, largest first (at most 20)

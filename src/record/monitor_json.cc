@@ -20,7 +20,7 @@ json LeakSitesToJson(const LeakSites& l) {
                      {"leak", s.leak}});
   }
   for (const LeakLibrary& lib : l.libraries) libraries.push_back({{"library", lib.library}, {"grown_bytes", lib.grown_bytes}});
-  return {{"reason", l.reason}, {"window_s", l.window_s}, {"ticks", l.ticks}, {"axis", l.axis}, {"allocations", l.allocations},
+  return {{"reason", l.reason}, {"window_s", l.window_s}, {"ticks", l.ticks}, {"axis", l.axis}, {"window_queries", l.window_queries}, {"allocations", l.allocations},
           {"frees", l.frees}, {"sites_seen", l.sites_seen}, {"sites", sites}, {"libraries", libraries},
           {"queries", l.queries}, {"leaks", l.leaks}, {"explanation", l.explanation}};
 }
@@ -31,6 +31,7 @@ LeakSites LeakSitesFromJson(const json& j) {
   l.window_s = j.value("window_s", 0.0);
   l.ticks = j.value("ticks", 0);
   l.axis = j.value("axis", l.axis);
+  l.window_queries = j.value("window_queries", l.window_queries);
   l.allocations = j.value("allocations", int64_t{0});
   l.frees = j.value("frees", int64_t{0});
   l.sites_seen = j.value("sites_seen", 0);

@@ -108,7 +108,8 @@ std::string HeapTrackTracePath(const std::string& scratch) { return scratch + "/
 std::vector<std::string> HeapTrackEnvironment(const HeapTrackTools& tools, const std::string& trace_path) {
   std::string preload = tools.preload;
   if (const char* user = std::getenv("LD_PRELOAD"); user != nullptr && *user != '\0') preload += std::string(":") + user;
-  return {"LD_PRELOAD=" + preload, "DUMP_HEAPTRACK_OUTPUT=" + trace_path, std::string(kHeapTrackingVariable) + "=1"};
+  return {"LD_PRELOAD=" + preload, "DUMP_HEAPTRACK_OUTPUT=" + trace_path, std::string(kHeapTrackingVariable) + "=1",
+          std::string(kHeapTrackingTraceVariable) + "=" + trace_path};
 }
 
 LeakSites ReadLeakSites(const HeapTrackTools& tools, const std::string& trace_path,

@@ -11,6 +11,13 @@ namespace edgebench {
 inline constexpr const char* kHeapTrackingStartFunction = "EdgebenchLeakSitesWindowStart";
 // Set by the orchestrator in the worker's environment with --leak-sites.
 inline constexpr const char* kHeapTrackingVariable = "EDGEBENCH_LEAK_SITES";
+// heaptrack's trace grows by some 100 bytes per allocation (15 MB a second on ONNX Runtime): the
+// worker stops heaptrack early when the file (named by kHeapTrackingTraceVariable: heaptrack
+// removes its own DUMP_HEAPTRACK_OUTPUT from the environment) passes this many MB (the user's
+// environment may set it; default 2048), so a long soak cannot fill the disk.
+inline constexpr const char* kHeapTrackingTraceVariable = "EDGEBENCH_LEAK_SITES_TRACE";
+inline constexpr const char* kHeapTrackingLimitVariable = "EDGEBENCH_LEAK_SITES_MAX_MB";
+inline constexpr double kHeapTrackingDefaultLimitMb = 2048;
 
 // At the worker's start: pauses heaptrack when the orchestrator asked for leak sites and
 // heaptrack's library is in the process. Returns whether it is.

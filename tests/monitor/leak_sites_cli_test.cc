@@ -35,7 +35,9 @@ TEST(LeakSitesCli, ThePlantedLeakIsTheTopSiteAtThePlantedRate) {
   EXPECT_TRUE(top["leak"].get<bool>()) << top;
   const double planted = 4096.0 * 1000;
   EXPECT_NEAR(top["bytes_per_1k_queries"].get<double>(), planted, planted * 0.10) << top;
-  EXPECT_LE(top["low_per_1k_queries"].get<double>(), top["bytes_per_1k_queries"].get<double>());
+  // The fit's interval (heaptrack's 10 ms ticks against the harness's query times) is near it too.
+  EXPECT_NEAR(top["low_per_1k_queries"].get<double>(), planted, planted * 0.10) << top;
+  EXPECT_NEAR(top["high_per_1k_queries"].get<double>(), planted, planted * 0.10) << top;
   EXPECT_EQ(sites["leaks"], 1) << sites;
   // Its latencies were taken under heaptrack: not valid as the model's.
   std::string reasons;
@@ -56,6 +58,24 @@ TEST(LeakSitesCli, ARunThatPlantsNoLeakCallsNone) {
   EXPECT_EQ(sites["leaks"], 0) << sites;
   EXPECT_GT(sites["allocations"].get<int64_t>(), 0) << sites;
   for (const auto& site : sites["sites"]) EXPECT_NE(site["function"], "EdgebenchNullPlantedLeak") << site;
+}
+
+// A trace past EDGEBENCH_LEAK_SITES_MAX_MB stops heaptrack early: the sites are judged over the
+// queries the trace covers, and the note says how many of the measured ones that was.
+TEST(LeakSitesCli, ATraceCutAtItsSizeLimitIsJudgedOverTheQueriesItCovers) {
+  auto r = RunCommand("EDGEBENCH_LEAK_SITES_MAX_MB=0.02 " + Executable() +
+                      " run none -t 'null:sleep?us=100&leak_bytes=4096' --leak-sites --warmup 5 --min-queries 6000"
+                      " --min-duration 0 --allow-busy --format json 2>/dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto records = testing::JsonRecords(r.output);
+  ASSERT_EQ(records.size(), 1u) << r.output;
+  const auto& sites = records[0]["monitor"]["leak_sites"];
+  ASSERT_EQ(sites["reason"], "") << sites;
+  EXPECT_LT(sites["window_queries"].get<double>(), 0.95 * sites["queries"].get<double>()) << sites;
+  EXPECT_NE(sites["explanation"].get<std::string>().find("heaptrack's trace covers"), std::string::npos) << sites;
+  ASSERT_FALSE(sites["sites"].empty()) << sites;
+  EXPECT_EQ(sites["sites"][0]["function"], "EdgebenchNullPlantedLeak");
+  EXPECT_NEAR(sites["sites"][0]["bytes_per_1k_queries"].get<double>(), 4096000.0, 409600.0) << sites["sites"][0];
 }
 
 TEST(LeakSitesCli, MisusesAreRefusedWithWhatToDo) {
