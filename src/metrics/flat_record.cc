@@ -1,5 +1,6 @@
 #include "metrics/flat_record.h"
 
+#include <cmath>
 #include <optional>
 
 #include "stats/tensor_roofline.h"
@@ -95,6 +96,12 @@ const std::vector<FlatColumn>& FlatColumns() {
       FlatColumnOfMetric("mean_power_mw"),
       FlatColumnOfMetric("peak_power_mw"),
       FlatColumnOfMetric("peak_rss_mib"),
+      {"memory_leak", FlatUnit::kFlag, "the RSS growth verdict: true when the worker's memory grew as a leak"},
+      {"weights", FlatUnit::kText,
+       "--memory-map: each model file's weights at load (mapped, copied, mapped and copied, neither), ';'-joined"},
+      {"leak_sites", FlatUnit::kCount, "--leak-sites: the sites judged leaking; null without --leak-sites"},
+      {"leak_top_site", FlatUnit::kText, "--leak-sites: the largest growth's function and library"},
+      {"leak_top_bytes_per_1k", FlatUnit::kCount, "--leak-sites: the largest growth, bytes per 1,000 queries"},
       FlatColumnOfMetric("top1"),
       FlatColumnOfMetric("top1_ci_low"),
       FlatColumnOfMetric("top1_ci_high"),
@@ -169,6 +176,23 @@ nlohmann::ordered_json FlattenRecord(const Record& r) {
     if (!energy.per_query_mj && !energy.reason.empty()) row["energy_note"] = energy.reason;
   } else if (r.status == CaseStatus::kOk) {
     row["energy_note"] = "no monitor section (run with the monitor to measure energy)";
+  }
+  if (r.monitor && r.status == CaseStatus::kOk) {
+    const MonitorRecord& m = *r.monitor;
+    if (m.derived.memory.growth_bytes_per_query) row["memory_leak"] = m.derived.memory.leak;
+    std::string weights;
+    for (const WeightsResidency& w : m.derived.weights) {
+      weights += (weights.empty() ? "" : ";") + w.file.substr(w.file.rfind('/') + 1) + ":" + w.verdict;
+    }
+    if (!weights.empty()) row["weights"] = weights;
+    if (m.leak_sites && m.leak_sites->reason.empty()) {
+      row["leak_sites"] = m.leak_sites->leaks;
+      if (!m.leak_sites->sites.empty()) {
+        const LeakSite& top = m.leak_sites->sites.front();
+        row["leak_top_site"] = top.function + " (" + top.library + ")";
+        row["leak_top_bytes_per_1k"] = static_cast<int64_t>(std::llround(top.bytes_per_1k_queries));
+      }
+    }
   }
   if (r.accuracy) row["latency_case_key"] = r.accuracy->latency_case_key;
   if (r.tensor_drift && !r.tensor_drift->is_reference) {

@@ -546,6 +546,9 @@ std::vector<Column> WithMonitorColumns(std::vector<Column> columns, bool per_tok
          if (!d->throttling.empty()) flags = "throttled x" + std::to_string(d->throttling.size());
          if (d->memory.leak) flags += std::string(flags.empty() ? "" : ", ") + "leak";
          if (d->memory.profiler_growth) flags += std::string(flags.empty() ? "" : ", ") + "growth (profiler)";
+         if (r.monitor->leak_sites && r.monitor->leak_sites->leaks > 0) {
+           flags += std::string(flags.empty() ? "" : ", ") + "leak sites x" + std::to_string(r.monitor->leak_sites->leaks);
+         }
          return flags.empty() ? kNoValue : flags;
        }},
   };

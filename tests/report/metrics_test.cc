@@ -59,6 +59,38 @@ TEST(Metrics, ValuesComeFromTheRecordAndAreAbsentNotZero) {
   EXPECT_TRUE(row["energy_mj_per_query"].is_null());
 }
 
+// The memory columns of the export: null where not measured, the weights' verdicts and the leak
+// sites' top growth where they were.
+TEST(Metrics, TheExportHasTheWeightsVerdictsAndTheLeakSites) {
+  std::vector<int64_t> samples(100, 1'000'000);
+  Record r = Measured(samples);
+  auto row = FlattenRecord(r);
+  EXPECT_TRUE(row["weights"].is_null());
+  EXPECT_TRUE(row["leak_sites"].is_null());
+  EXPECT_TRUE(row["memory_leak"].is_null());
+  MonitorRecord m;
+  m.derived.memory.growth_bytes_per_query = 0.5;
+  WeightsResidency w;
+  w.file = "/models/vit.onnx";
+  w.verdict = "copied";
+  m.derived.weights = {w};
+  LeakSites sites;
+  LeakSite top;
+  top.function = "EdgebenchNullPlantedLeak";
+  top.library = "libedgebench_core.so";
+  top.bytes_per_1k_queries = 4096000.4;
+  sites.sites = {top};
+  sites.leaks = 1;
+  m.leak_sites = sites;
+  r.monitor = m;
+  row = FlattenRecord(r);
+  EXPECT_EQ(row["memory_leak"], false);
+  EXPECT_EQ(row["weights"], "vit.onnx:copied");
+  EXPECT_EQ(row["leak_sites"], 1);
+  EXPECT_EQ(row["leak_top_site"], "EdgebenchNullPlantedLeak (libedgebench_core.so)");
+  EXPECT_EQ(row["leak_top_bytes_per_1k"], 4096000);
+}
+
 TEST(Metrics, TablesRecommendAndTuneTakeHeadersDirectionsAndPercentilesFromTheRegistry) {
   bool has_p99 = false;
   for (const Column& column : ColumnsForScenario("single-stream")) has_p99 = has_p99 || column.header == "p99 (ms)";
