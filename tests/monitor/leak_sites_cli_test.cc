@@ -16,7 +16,7 @@ const char* kQueries = " --warmup 300 --min-queries 1500 --min-duration 0 --allo
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 TEST(LeakSitesCli, ASanitizerBuildRefusesWithTheReason) {
-  auto r = RunCommand(Executable() + " run none -t 'null:sleep?us=100' --leak-sites" + kQueries);
+  auto r = RunCommand(Executable() + " run none -t 'null:sleep?us=100' --leak-sites" + kQueries + " 2>&1");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("sanitizer build"), std::string::npos) << r.output;
 }
