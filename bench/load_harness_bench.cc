@@ -2,7 +2,7 @@
 // what is left is the harness itself. Calls the load loops directly (no CLI, no worker process)
 // and repeats every measurement for several rounds, printing medians: the machine is noisy.
 //
-//   load_harness_bench [--rounds N] [--queries N] [--seconds S] [overhead] [scaling] [server]
+//   load_harness_bench [--rounds N] [--queries N] [--seconds S] [overhead] [scaling] [server] [camera]
 //
 // overhead: ns per query of RunSingleStream and of RunClosedLoop with one stream against a bare
 //           loop of Session::Run on the same null:spin?us=0 session, the same number of times.
@@ -10,6 +10,8 @@
 //           null:sleep?us=1000, per-stream sessions and one shared session, as a ratio to N=1.
 // server:   RunServer on null:spin?us=0 at 1,000 and 10,000 QPS: the start delay (scheduled
 //           arrival to actual start) is the scheduler's own lateness when service takes 0 us.
+// camera:   RunCameras, 30 streams at 30 fps on null:spin?us=0: a frame's arrival to its
+//           completion is the harness's lateness in waking its stream.
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include "core/clock.h"
 #include "load/closed_loop.h"
 #include "inputs/input_generator.h"
+#include "load/scenarios/camera.h"
 #include "load/server.h"
 #include "load/settings.h"
 #include "load/single_stream.h"
@@ -269,13 +272,61 @@ void Server(int rounds, double seconds) {
   }
 }
 
+// --- d. camera lateness -----------------------------------------------------------------------
+
+// 30 cameras at 30 fps on null:spin?us=0: a frame's latency (arrival to completion) is the
+// harness's lateness in waking the stream for it, plus the clock reads.
+Lateness CameraRun(int streams, double fps, double seconds) {
+  auto s = MakeSessions("null:spin?us=0", streams);
+  edgebench::RunSettings settings;
+  settings.warmup_queries = streams * 5;
+  settings.min_queries = 1;
+  settings.min_duration_ms = static_cast<int64_t>(seconds * 1000);
+  settings.max_duration_ms = settings.min_duration_ms * 4;
+  settings.max_queries = 100'000'000;
+  const auto plan = edgebench::PlanCameras(streams, fps, 1, settings);
+  const auto r = edgebench::RunCameras(s->raw, s->pool, plan);
+  CheckOk(r, "camera");
+  std::vector<int64_t> lateness = r.measured.latency_ns;
+  int64_t dropped = 0, delivered = 0;
+  for (size_t i = 0; i < r.frames_delivered.size(); ++i) {
+    delivered += r.frames_delivered[i];
+    dropped += r.frames_dropped[i];
+  }
+  std::sort(lateness.begin(), lateness.end());
+  return {static_cast<double>(*edgebench::NearestRankPercentile(lateness, 0.50)) / 1e3,
+          static_cast<double>(*edgebench::NearestRankPercentile(lateness, 0.99)) / 1e3,
+          static_cast<double>(lateness.back()) / 1e3, static_cast<double>(delivered),
+          static_cast<double>(lateness.size()), static_cast<double>(dropped)};
+}
+
+void Camera(int rounds, double seconds) {
+  std::printf("\n== d. camera frame lateness: camera:30@30fps on null:spin?us=0, %.2f s a run, %d rounds\n",
+              seconds, rounds);
+  std::printf("  lateness = completion - the frame's arrival; with a 0 us query it is the harness's own\n");
+  std::vector<double> p50, p99, max, dropped;
+  for (int r = 0; r < rounds; ++r) {
+    const Lateness l = CameraRun(30, 30, seconds);
+    p50.push_back(l.p50_us);
+    p99.push_back(l.p99_us);
+    max.push_back(l.max_us);
+    dropped.push_back(l.late);
+  }
+  std::printf("  camera:30@30fps: lateness p50 %6.1f us, p99 %6.1f us, max %7.1f us; dropped %.0f   p99 goal < 50 us: %s\n",
+              Median(p50), Median(p99), Median(max), Median(dropped), Median(p99) < 50 ? "met" : "NOT met");
+  std::printf("      p99 by round:");
+  for (double v : p99) std::printf(" %.1f", v);
+  std::printf(" us\n");
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int rounds = 5;
   int64_t queries = 1'000'000;
   double seconds = 0.5;
-  bool overhead = false, scaling = false, server = false;
+  bool overhead = false, scaling = false, server = false, camera = false;
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--rounds") && has_value) rounds = std::atoi(argv[++i]);
@@ -284,9 +335,10 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "overhead")) overhead = true;
     else if (!std::strcmp(argv[i], "scaling")) scaling = true;
     else if (!std::strcmp(argv[i], "server")) server = true;
+    else if (!std::strcmp(argv[i], "camera")) camera = true;
     else {
       std::fprintf(stderr,
-                   "usage: %s [--rounds N] [--queries N] [--seconds S] [overhead] [scaling] [server]\n"
+                   "usage: %s [--rounds N] [--queries N] [--seconds S] [overhead] [scaling] [server] [camera]\n"
                    "unknown or incomplete argument '%s'\n",
                    argv[0], argv[i]);
       return 2;
@@ -296,12 +348,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--rounds, --queries and --seconds must be positive\n");
     return 2;
   }
-  if (!overhead && !scaling && !server) overhead = scaling = server = true;
+  if (!overhead && !scaling && !server && !camera) overhead = scaling = server = camera = true;
   double load[3] = {0, 0, 0};
   if (::getloadavg(load, 3) > 0) std::printf("load average at start: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
   if (overhead) Overhead(rounds, queries);
   if (scaling) Scaling(rounds, seconds);
   if (server) Server(rounds, seconds * 4);
+  if (camera) Camera(rounds, seconds * 4);
   if (::getloadavg(load, 3) > 0) std::printf("load average at end: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
   return 0;
 }

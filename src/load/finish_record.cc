@@ -1,5 +1,7 @@
 #include "load/finish_record.h"
 
+#include <cmath>
+
 #include "load/scenario_registry.h"
 #include "load/scenario_spec.h"
 
@@ -8,7 +10,9 @@ namespace edgebench {
 std::optional<ScenarioRules> ScenarioRulesOf(const std::string& scenario, const RunSettings& settings) {
   auto spec = ParseScenario(scenario);
   if (!spec.ok()) return std::nullopt;
-  return ScenarioRules{spec.value().entry->rules, spec.value().entry->streams(spec.value(), settings)};
+  ScenarioRules rules{spec.value().entry->rules, spec.value().entry->streams(spec.value(), settings)};
+  if (rules.rules.camera && spec.value().fps > 0) rules.frame_period_ns = std::llround(1e9 / spec.value().fps);
+  return rules;
 }
 
 void FinishRecord(Record& record) {

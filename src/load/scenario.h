@@ -49,6 +49,9 @@ struct ScenarioResult {
   int64_t measured_start_ns = 0;  // harness clock at the start of the measured phase
   int64_t measured_wall_ns = 0;
   int64_t not_issued = 0;  // server: scheduled queries never issued (the run hit max_duration)
+  // camera: per stream, the frames that arrived in the measured phase and those dropped unrun.
+  std::vector<int64_t> frames_delivered;
+  std::vector<int64_t> frames_dropped;
   std::string stop_reason;  // "min_queries_and_duration", "max_duration", "max_queries", "error"
   std::optional<LlmSamples> llm;
   Status error;              // the first failure, if any

@@ -12,6 +12,7 @@ extern const ScenarioEntry kOfflineScenario;
 extern const ScenarioEntry kSoakScenario;
 extern const ScenarioEntry kLanguageModelScenario;
 extern const ScenarioEntry kBurstScenario;
+extern const ScenarioEntry kCameraScenario;
 
 const std::vector<const ScenarioEntry*>& RegisteredScenarios() {
   // One line per scenario.
@@ -23,6 +24,7 @@ const std::vector<const ScenarioEntry*>& RegisteredScenarios() {
       &kSoakScenario,
       &kLanguageModelScenario,
       &kBurstScenario,
+      &kCameraScenario,
   };
   return entries;
 }

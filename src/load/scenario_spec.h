@@ -1,6 +1,6 @@
 // A scenario as a case names it: "single-stream", "multi-stream:4", "server:200", "offline",
-// "soak:30m", "llm", "burst:4/100ms". The text is what records and case keys carry; this is its
-// parsed form, with its registry entry (load/scenario_registry.h).
+// "soak:30m", "llm", "burst:4/100ms", "camera:4@10fps". The text is what records and case keys
+// carry; this is its parsed form, with its registry entry (load/scenario_registry.h).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +20,8 @@ struct ScenarioSpec {
   double target_qps = 0;    // server:QPS
   int64_t duration_ms = 0;  // soak:DURATION
   int64_t period_ms = 0;    // burst:N/PERIOD
+  double fps = 0;           // camera:N@FPS
+  int64_t frame_queue = 1;  // camera: frames that may wait (1: drop, the newest replaces; 0: all queue)
 
   // The family without its parameter: "multi-stream", "server", ... (this and Canonical are
   // the entry's answers, defined with the registry: load/scenario_registry.cc)

@@ -18,6 +18,10 @@ Value Throughput(const Record& r) { return HasLatency(r) ? Value(r.summary.throu
 Value AchievedRate(const Record& r) {
   return r.load && r.load->server ? Value(r.load->server->achieved_qps) : std::nullopt;
 }
+const CameraSummary* Camera(const Record& r) { return r.load && r.load->camera ? &*r.load->camera : nullptr; }
+Value DroppedFrames(const Record& r) { return Camera(r) ? Value(Camera(r)->dropped_fraction) : std::nullopt; }
+Value LateFrames(const Record& r) { return Camera(r) ? Value(Camera(r)->late_fraction) : std::nullopt; }
+Value SlowestCameraFps(const Record& r) { return Camera(r) ? Value(Camera(r)->slowest_stream_fps) : std::nullopt; }
 Value SamplesPerSecond(const Record& r) {
   return r.load && r.load->samples_per_s > 0 ? Value(r.load->samples_per_s) : std::nullopt;
 }
@@ -160,6 +164,12 @@ const std::vector<Metric>& Metrics() {
        "measured queries / wall time of the measured phase", Throughput},
       {"achieved_qps", "achieved (q/s)", U::kPerSecond, D::kHigher, S::kLoad, 0,
        "server: issued queries / time to the last actual start", AchievedRate},
+      {"dropped_frames", "dropped (%)", U::kFraction, D::kLower, S::kLoad, 0,
+       "camera: frames dropped unrun / frames delivered, all streams", DroppedFrames},
+      {"late_frames", "late (%)", U::kFraction, D::kLower, S::kLoad, 0,
+       "camera: frames completed after the next frame's arrival / frames processed", LateFrames},
+      {"slowest_stream_fps", "slowest fps", U::kPerSecond, D::kHigher, S::kLoad, 0,
+       "camera: the lowest sustained frame rate of a stream (frames processed / wall time)", SlowestCameraFps},
       {"samples_per_s", "samples/s", U::kPerSecond, D::kHigher, S::kLoad, 0, "offline: queries x batch / wall time",
        SamplesPerSecond},
       {"energy_mj_per_query", "energy (mJ/q)", U::kMillijoules, D::kLower, S::kMonitor, 0,

@@ -43,6 +43,7 @@
 #include "core/run_settings.h"
 #include "record/monitor_record.h"
 #include "stats/accuracy.h"
+#include "stats/camera_summary.h"
 #include "stats/early_stopping.h"
 #include "stats/histogram_series.h"
 #include "stats/server_histograms.h"
@@ -160,6 +161,8 @@ struct LoadRecord {
   int streams = 1;  // multi-stream and soak streams, server and offline sessions
   std::vector<LatencySummary> per_stream;  // with more than one stream
   std::optional<ServerSummary> server;
+  std::optional<CameraSummary> camera;  // camera:N@FPS
+  std::string camera_unusable;          // why the frame counts do not fit the samples, if they do not
   int64_t batch = 0;          // samples per query (offline): the bound first axis of input 0
   double samples_per_s = 0;   // offline: queries x batch / wall time
   std::vector<LatencyWindow> windows;  // of effective_settings.window_ms over the measured phase
@@ -246,6 +249,10 @@ struct Record {
   // start delay as histograms with exact moments).
   std::optional<ServerTotals> measured_server;
   int64_t not_issued = 0;                    // server: scheduled queries never issued
+  // camera: per stream, the frames that arrived in the measured phase and those dropped unrun
+  // (empty for other scenarios).
+  std::vector<int64_t> frames_delivered;
+  std::vector<int64_t> frames_dropped;
   int64_t measured_start_ns = 0;  // harness clock (steady, ns) at the measured phase's start
   int64_t measured_wall_ns = 0;
   std::string stop_reason;

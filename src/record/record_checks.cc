@@ -72,6 +72,16 @@ Status CheckSamples(const Record& r) {
       return Impossible(r, "samples.measured's histograms hold a query of " + std::to_string(shortest) + " ns");
     }
   }
+  if (r.frames_delivered.size() != r.frames_dropped.size()) {
+    return Impossible(r, "samples.frames_delivered has " + std::to_string(r.frames_delivered.size()) +
+                             " streams and samples.frames_dropped " + std::to_string(r.frames_dropped.size()));
+  }
+  for (size_t i = 0; i < r.frames_delivered.size(); ++i) {
+    if (r.frames_delivered[i] < 0 || r.frames_dropped[i] < 0 || r.frames_dropped[i] > r.frames_delivered[i]) {
+      return Impossible(r, "stream " + std::to_string(i) + " dropped " + std::to_string(r.frames_dropped[i]) +
+                               " of " + std::to_string(r.frames_delivered[i]) + " frames delivered");
+    }
+  }
   for (const auto& [value, name] : {std::pair{r.measured_wall_ns, "samples.measured_wall_ns"},
                                     std::pair{r.not_issued, "samples.not_issued"},
                                     std::pair{r.load_ns, "timings_ns.load"},

@@ -362,6 +362,10 @@ json RecordToJson(const Record& r) {
                     {"measured_start_ns", r.measured_start_ns},
                     {"measured_wall_ns", r.measured_wall_ns},
                     {"stop_reason", r.stop_reason}};
+    if (!r.frames_delivered.empty() || !r.frames_dropped.empty()) {
+      j["samples"]["frames_delivered"] = r.frames_delivered;
+      j["samples"]["frames_dropped"] = r.frames_dropped;
+    }
     j["summary"] = SummaryToJson(r.summary);
     if (r.load && r.load->percentile_relative_error > 0) {
       j["summary"]["percentile_relative_error"] = r.load->percentile_relative_error;
@@ -510,6 +514,8 @@ Result<Record> RecordFromJsonByRules(const json& j, ScenarioRulesLookup rules) {
       r.measured_wall_ns = Optional<int64_t>(s, "measured_wall_ns", 0);
       r.stop_reason = Optional<std::string>(s, "stop_reason", "");
       r.not_issued = Optional<int64_t>(s, "not_issued", 0);
+      r.frames_delivered = Optional<std::vector<int64_t>>(s, "frames_delivered", {});
+      r.frames_dropped = Optional<std::vector<int64_t>>(s, "frames_dropped", {});
     }
     r.notes = Optional<std::vector<std::string>>(j, "notes", {});
     if (j.contains("llm")) r.llm = LlmFromJson(j.at("llm"));

@@ -45,6 +45,12 @@ LoadRecord SummarizeLoad(const Record& r, const ScenarioRules& scenario) {
     l.server = SummarizeServer(r.measured_issue_ns, r.measured_ns, r.measured_service_ns, r.measured_wall_ns,
                                r.not_issued);
   }
+  if (rules.camera) {
+    std::string why;
+    l.camera = SummarizeCamera(r.measured_ns, r.measured_stream, r.frames_delivered, r.frames_dropped,
+                               scenario.frame_period_ns, r.measured_wall_ns, &why);
+    if (!l.camera) l.camera_unusable = why;
+  }
   if (rules.throughput) {
     l.batch = !r.inputs.empty() && !r.inputs[0].shape.empty() ? r.inputs[0].shape[0] : 1;
     if (r.measured_wall_ns > 0) {
@@ -106,6 +112,12 @@ void JudgeLoad(const Record& r, const ScenarioRules& scenario, std::vector<std::
                                   ") for a p99 to compare with --p99-bound-ms");
     }
   }
+  if (scenario.rules.camera && !l.camera) {
+    reasons.push_back("the frame counts do not fit the samples: " + l.camera_unusable);
+  } else if (l.camera && r.not_issued > 0) {
+    reasons.push_back(std::to_string(r.not_issued) + " frames were still waiting when the run reached max_duration (" +
+                      std::to_string(s.max_duration_ms) + " ms)");
+  }
   if (scenario.rules.judge_stability && l.stability.enough_windows && !l.stability.stable) {
     reasons.push_back("not stable over the last windows of " + std::to_string(s.window_ms) +
                                 " ms: " + l.stability.failed_rule);
@@ -137,6 +149,19 @@ json LoadToJson(const LoadRecord& l, const Record& r) {
                    {"service", SummaryToJson(s.service)}, {"start_delay", SummaryToJson(s.start_delay)},
                    {"late_queries", s.late_queries},     {"late_threshold_ns", kLateStartNs},
                    {"backlog_at_end", s.backlog_at_end}, {"not_issued", s.not_issued}};
+  }
+  if (l.camera) {
+    const CameraSummary& c = *l.camera;
+    auto counts = [](const CameraStreamSummary& t) {
+      return json{{"delivered", t.delivered}, {"processed", t.processed}, {"dropped", t.dropped},
+                  {"late", t.late}, {"fps", t.fps}};
+    };
+    json streams = json::array();
+    for (const CameraStreamSummary& t : c.streams) streams.push_back(counts(t));
+    j["camera"] = {{"offered_fps", c.offered_fps},         {"period_ns", c.period_ns},
+                   {"total", counts(c.total)},             {"dropped_fraction", c.dropped_fraction},
+                   {"late_fraction", c.late_fraction},     {"slowest_stream_fps", c.slowest_stream_fps},
+                   {"per_stream", streams}};
   }
   if (l.batch > 0) {
     j["batch"] = l.batch;

@@ -36,11 +36,15 @@ struct ScenarioRecordRules {
   // `tune` races it: a closed loop whose every query's latency is a sample of one configuration
   // (single-stream, multi-stream), which the race's intervals need.
   bool raced = false;
+  // Frames delivered at a fixed rate (camera): the camera section, with frames delivered,
+  // dropped and late and the sustained frame rate per stream.
+  bool camera = false;
 };
 
 struct ScenarioRules {
   ScenarioRecordRules rules;
   int streams = 1;  // the streams (or workers) issuing its queries, under the record's settings
+  int64_t frame_period_ns = 0;  // camera: the interval between a stream's frames
 };
 
 // The rules of scenario `scenario` (a record's canonical text) under `settings`; nullopt for a

@@ -434,6 +434,28 @@ std::vector<Column> ServerColumns() {
   };
 }
 
+std::vector<Column> CameraColumns() {
+  return {
+      ModelColumn(),
+      TargetColumn(),
+      StatusColumn(),
+      ScenarioColumn(),
+      LoadColumn("frames",
+                 [](const Record&, const LoadRecord& l) {
+                   return l.camera ? std::to_string(l.camera->total.processed) + "/" +
+                                         std::to_string(l.camera->total.delivered)
+                                   : std::string(kNoValue);
+                 }),
+      MetricTableColumn("dropped_frames"),
+      MetricTableColumn("late_frames"),
+      MetricTableColumn("slowest_stream_fps"),
+      MetricTableColumn("p50_ms"),
+      MetricTableColumn("p99_ms"),
+      RooflineColumn(),
+      VerdictColumn(),
+  };
+}
+
 std::vector<Column> OfflineColumns() {
   return {
       ModelColumn(),
@@ -585,6 +607,7 @@ const std::vector<std::pair<std::string, std::vector<Column>>>& ColumnSets() {
       {"single-stream", Ranked(WithStartColumns(WithProfileColumn(WithMonitorColumns(SingleStreamColumns(), false))))},
       {"multi-stream", Ranked(WithProfileColumn(WithMonitorColumns(MultiStreamColumns(), false)))},
       {"server", Ranked(WithProfileColumn(WithMonitorColumns(ServerColumns(), false)))},
+      {"camera", Ranked(WithProfileColumn(WithMonitorColumns(CameraColumns(), false)))},
       {"offline", Ranked(WithProfileColumn(WithMonitorColumns(OfflineColumns(), false)))},
       {"soak", Ranked(WithProfileColumn(WithMonitorColumns(SoakColumns(), false)))},
       {"llm", Ranked(WithStartColumns(WithProfileColumn(WithMonitorColumns(LlmColumns(), true))))},

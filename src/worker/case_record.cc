@@ -26,6 +26,8 @@ std::optional<Record> TakeScenarioResult(Record& r, ScenarioResult& result) {
   r.measured_histograms = std::move(result.measured_histograms);  // a soak or server past the raw-sample cap
   r.measured_server = std::move(result.measured_server);          // a server past it
   r.not_issued = result.not_issued;
+  r.frames_delivered = std::move(result.frames_delivered);
+  r.frames_dropped = std::move(result.frames_dropped);
   r.measured_start_ns = result.measured_start_ns;
   r.measured_wall_ns = result.measured_wall_ns;
   r.stop_reason = result.stop_reason;

@@ -19,6 +19,7 @@ std::string Example(const ScenarioEntry& entry) {
   if (family == "server") return "server:50";
   if (family == "soak") return "soak:2s";
   if (family == "burst") return "burst:2/20ms";
+  if (family == "camera") return "camera:2@50fps/queue:2";
   return family;
 }
 
@@ -34,7 +35,7 @@ TEST(ScenarioRegistry, EveryScenarioIsAnEntryWhoseNameRoundTrips) {
     EXPECT_NE(ScenarioForms().find(entry->form), std::string::npos) << entry->form;
   }
   EXPECT_EQ(families, (std::set<std::string>{"single-stream", "multi-stream", "server", "offline", "soak", "llm",
-                                             "burst"}));
+                                             "burst", "camera"}));
   EXPECT_EQ(FindRegisteredScenario("accuracy"), nullptr);  // a mode, not a scenario
 }
 
@@ -80,7 +81,7 @@ TEST(ScenarioRegistry, ASettingNoListedScenarioUsesIsRefusedNamingThoseThatDo) {
       << refused.message();
   const auto sessions = CheckRunRequest(request, {"sessions"}, FlagSpelling);
   ASSERT_FALSE(sessions.ok());
-  EXPECT_NE(sessions.message().find("multi-stream, server, offline, soak or burst"), std::string::npos)
+  EXPECT_NE(sessions.message().find("multi-stream, server, offline, soak, burst or camera"), std::string::npos)
       << sessions.message();
   request.scenarios = {"offline"};
   EXPECT_TRUE(CheckRunRequest(request, {"concurrency", "batch"}, FlagSpelling).ok());

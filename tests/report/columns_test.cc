@@ -85,7 +85,7 @@ TEST(Columns, EveryLatencyHeaderNamesItsUnit) {
 }
 
 TEST(Columns, OneSetPerScenarioAndCommonColumnsForOthers) {
-  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "multi-stream", "server", "offline",
+  EXPECT_EQ(ScenariosWithColumns(), (std::vector<std::string>{"single-stream", "multi-stream", "server", "camera", "offline",
                                                                 "soak", "llm", "agree", "accuracy", "drift"}));
   std::vector<std::string> headers;
   for (const Column& column : ColumnsForScenario("shapes")) headers.push_back(column.header);
