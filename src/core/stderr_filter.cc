@@ -18,6 +18,13 @@ void WriteAll(int fd, const char* data, size_t size) {
   }
 }
 
+// One lock for stdout's filters and one for every other descriptor's (stderr's).
+std::recursive_mutex& TurnOf(int fd) {
+  static std::recursive_mutex stdout_turn;
+  static std::recursive_mutex stderr_turn;
+  return fd == STDOUT_FILENO ? stdout_turn : stderr_turn;
+}
+
 }  // namespace
 
 bool IsOnnxSchemaNoise(const std::string& line) {
@@ -26,7 +33,7 @@ bool IsOnnxSchemaNoise(const std::string& line) {
 }
 
 StderrFilter::StderrFilter(std::function<bool(const std::string&)> drop, int fd)
-    : drop_(std::move(drop)), fd_(fd) {
+    : drop_(std::move(drop)), fd_(fd), turn_(TurnOf(fd)) {
   FlushStreams();
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return;  // no filter; output passes unfiltered

@@ -2,10 +2,18 @@
 // line through. Debian's ONNX Runtime prints ~1,260 "Schema error: ... already registered"
 // lines when the first session of a process is created; users must not see them, but any
 // other message a runtime writes must still reach them.
+//
+// The descriptor is the process's: two filters of one descriptor overlapping on two threads
+// would each save the other's pipe as "the original", and the first to end would wait forever
+// for its pipe's end of file (streams whose sessions ran their first queries at once hung so).
+// A filter therefore holds its descriptor's lock from construction to destruction: filters of
+// one descriptor nest on one thread (restored in reverse order) and take turns across threads.
+// It must end on the thread that made it.
 #pragma once
 
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -29,6 +37,7 @@ class StderrFilter {
 
   std::function<bool(const std::string&)> drop_;
   int fd_ = 2;
+  std::unique_lock<std::recursive_mutex> turn_;  // the descriptor's, held while the filter lives
   int saved_fd_ = -1;
   int read_fd_ = -1;
   std::thread pump_;

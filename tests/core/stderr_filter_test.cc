@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -57,6 +60,32 @@ TEST(StderrFilter, FiltersStdoutWhenAskedAndLeavesStderrAlone) {
     std::printf("a result\n");
   });
   EXPECT_EQ(text, "a result\n");
+}
+
+// Two sessions' first runs on two streams, each in a filter of stderr, their lifetimes
+// overlapping (A made, B made, A ends, B ends): this hung when each saved the other's pipe as
+// stderr. Each filter now waits for the other's turn, and both pass their lines through.
+TEST(StderrFilter, FiltersOverlappingOnTwoThreadsEndAndPassEveryLine) {
+  const std::string text = Captured(STDERR_FILENO, [] {
+    std::atomic<bool> a_made{false};
+    std::atomic<bool> b_started{false};
+    std::thread a([&] {
+      StderrFilter filter([](const std::string& line) { return line == "noise"; });
+      a_made = true;
+      while (!b_started) std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));  // B is now waiting for its turn
+      std::fprintf(stderr, "noise\nfrom a\n");
+    });
+    std::thread b([&] {
+      while (!a_made) std::this_thread::yield();
+      b_started = true;
+      StderrFilter filter([](const std::string& line) { return line == "noise"; });
+      std::fprintf(stderr, "from b\nnoise\n");
+    });
+    a.join();
+    b.join();
+  });
+  EXPECT_EQ(text, "from a\nfrom b\n");
 }
 
 TEST(StderrFilter, RecognisesOnlyTheRegistrationNoise) {
