@@ -6,6 +6,7 @@
 #include <set>
 #include <iostream>
 
+#include "cli/mix_command.h"
 #include "cli/commands.h"
 #include "core/log.h"
 #include "core/strings.h"
@@ -16,6 +17,7 @@
 #include "inputs/input_source.h"
 #include "load/scenario.h"
 #include "load/scenario_registry.h"
+#include "plan/mix_file.h"
 #include "plan/plan.h"
 #include "plan/run_request_check.h"
 #include "stats/summary.h"
@@ -134,6 +136,16 @@ int Run(const RunOptions& o, CommandContext& context) {
     std::cerr << "edgebench run: " << message << "\n";
     return 2;
   };
+  if (IsMixFile(o.model_path)) {
+    // A mix's workloads carry their own targets, scenarios and load (docs/mixes.md).
+    bool load_given = o.target_given || !o.stages.empty() || o.scenarios != "single-stream" || o.rounds.rounds > 1;
+    for (const auto& [flag, given] : o.given) load_given = load_given || given;
+    if (load_given) {
+      return fail("a mix file (" + o.model_path + ") names each workload's target, scenario and load; "
+                  "only --out, --no-store, --format and --no-monitor apply to it (docs/mixes.md)");
+    }
+    return RunMixCommand({o.model_path, o.format, o.out_dir, o.monitor.no_monitor}, context);
+  }
   const bool is_pipeline = IsPipelineFile(o.model_path);
   if (!is_pipeline && !o.stages.empty()) return fail("--stage NAME=TARGET is for pipeline files (docs/pipelines.md)");
   if (!is_pipeline && (o.steps != 0 || !o.image.empty() || o.images_per_prompt != 0 || !o.save_images.empty())) {
@@ -208,13 +220,15 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
       std::string(kSettleColumnHelp) + "\n"
       "Exit status: 0 when every target measured (or was skipped: the model has no artifact for "
       "it) and at least one did, 1 when any failed, crashed, timed out or was unavailable, or "
-      "nothing was measured, 2 for bad arguments.");
+      "nothing was measured, 2 for bad arguments. A mix file: 0 when every workload ran beside "
+      "the others and met its objectives, 1 otherwise.");
   cmd->add_option("model", options->model_path,
                   "model: FILE, NAME=FILE1,FILE2 (one network in several formats; each may end "
                   "in ?layout=nchw|nhwc and &variant=NAME), a manifest .json (MANIFEST?variant=NAME "
                   "picks one of its variants; without it targets read the default, the first), or a "
                   "pipeline .yaml (docs/pipelines.md): its stages per query, a case per combination "
-                  "of its model stages' targets")
+                  "of its model stages' targets, or a mix .yaml with workloads: (docs/mixes.md): several "
+                  "workloads alone, then at once, each against itself alone")
       ->required();
   cmd->add_option("--stage", options->stages,
                   "pipelines: NAME=TARGET[,TARGET...] runs model stage NAME on these targets instead of "

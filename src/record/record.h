@@ -29,6 +29,7 @@
 #include "record/output_agreement.h"
 #include "record/tensor_drift_record.h"
 #include "record/pipeline_record.h"
+#include "record/mix_tag.h"
 #include "record/round_tag.h"
 #include "record/start_record.h"
 #include "record/tune_tag.h"
@@ -275,6 +276,8 @@ struct Record {
   std::optional<TuneTag> tune;
   // --rounds: which round the case was and in what order its round ran (record/round_tag.h).
   std::optional<RoundTag> round;
+  // A mix's workload (docs/mixes.md): which mix, which workload, alone or mixed.
+  std::optional<MixTag> mix;
   // --start cold|warm|both: how the case started (record/start_record.h).
   std::optional<StartRecord> start;
   // A pipeline's case: what each stage cost (record/pipeline_record.h); absent for one model.

@@ -199,6 +199,8 @@ std::vector<RecordSection> MakeSections() {
       // Beside any record: which of --rounds it was. One that does not read is left out with a
       // warning: the record is then a run of its own.
       BesideSection("round", &Record::round, RoundTagToJson, RoundTagFromJson),
+      // Beside any record: which mix, workload and phase it was (docs/mixes.md).
+      BesideSection("mix", &Record::mix, MixTagToJson, MixTagFromJson),
       // Beside a pipeline's measured record: what each stage cost. One that does not read is left
       // out with a warning; the end-to-end figures still read.
       BesideSection("pipeline", &Record::pipeline, PipelineRecordToJson, PipelineRecordFromJson),

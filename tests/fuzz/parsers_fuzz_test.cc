@@ -14,6 +14,7 @@
 #include "inputs/npy_file.h"
 #include "mutation.h"
 #include "record/record.h"
+#include "plan/mix_file.h"
 #include "plan/model_spec.h"
 #include "plan/suite_file.h"
 #include "load/finish_record.h"
@@ -73,6 +74,16 @@ TEST(ParsersFuzz, SuiteFiles) {
   FuzzText({"name: s\nmodels: [m.onnx]\ntargets: [ort:cpu, {target: null:spin, params: {us: [1, 2]}}]\n"
             "settings: {warmup: 1, min_queries: 5}\nscenarios: [single-stream, llm]\nllm: {prompt: [8], gen: [2]}\n"},
            [&](const std::string& t) { ExpectErrorSaysWhy(ParseSuite(t, "s.yaml", dir, options)); });
+}
+
+TEST(ParsersFuzz, MixFiles) {
+  const std::string model = testing::TestModel("drift_mlp_other.onnx");
+  FuzzText({"name: m\nduration: 2s\nalone: after\nworkloads:\n  - name: cam\n    model: " + model +
+                "\n    target: ort:cpu\n    scenario: camera:4@10fps/queue:2\n"
+                "    objectives: [p99<=66ms, dropped<=1%, fps>=9.5]\n"},
+           [&](const std::string& t) { ExpectErrorSaysWhy(ParseMixText(t, "m.yaml")); });
+  FuzzText({"p99<=66ms", "dropped<=1%", "ttft<=2s", "fps>=9.5"},
+           [](const std::string& t) { ExpectErrorSaysWhy(ParseMixObjective(t)); });
 }
 
 TEST(ParsersFuzz, InputSpecsAndPreprocessing) {

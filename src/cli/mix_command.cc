@@ -1,0 +1,115 @@
+#include "cli/mix_command.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "cli/record_output.h"
+#include "core/strings.h"
+#include "report/printers.h"
+#include "runner/mix_run.h"
+
+namespace edgebench {
+namespace {
+
+std::string Figure(const std::optional<double>& value, const char* format) {
+  if (!value) return "-";
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, *value);
+  return buffer;
+}
+
+std::string Ratio(const MixInterference& row) {
+  if (!row.ratio) return "-";
+  std::string text = Figure(row.ratio, "x%.2f");
+  if (row.ratio_low && row.ratio_high) text += " [" + Figure(row.ratio_low, "%.2f") + ", " + Figure(row.ratio_high, "%.2f") + "]";
+  return text;
+}
+
+std::string Objectives(const MixInterference& row) {
+  std::string text;
+  for (const MixObjectiveResult& o : row.objectives) {
+    if (!text.empty()) text += "; ";
+    text += o.objective.text + " " + (o.met ? "met" : o.value ? "NOT met" : "no figure");
+  }
+  return text.empty() ? "-" : text;
+}
+
+void PrintInterference(const std::string& mix, const std::vector<MixInterference>& rows, std::ostream& out) {
+  std::vector<std::vector<std::string>> table = {
+      {"workload", "metric", "alone", "mixed", "mixed / alone [95%]", "dropped alone", "dropped mixed", "mixed status",
+       "objectives"}};
+  for (const MixInterference& row : rows) {
+    table.push_back({row.workload, row.metric, Figure(row.alone, "%.2f"), Figure(row.mixed, "%.2f"), Ratio(row),
+                     row.dropped_alone ? Figure(*row.dropped_alone * 100, "%.1f%%") : "-",
+                     row.dropped_mixed ? Figure(*row.dropped_mixed * 100, "%.1f%%") : "-",
+                     row.mixed_status + (row.mixed_status == "ok" && !row.mixed_valid ? " (INVALID)" : ""),
+                     Objectives(row)});
+  }
+  std::vector<size_t> widths(table[0].size(), 0);
+  for (const auto& line : table) {
+    for (size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+  }
+  out << "\ninterference in mix " << mix << " (each workload beside the others against itself alone):\n";
+  for (const auto& line : table) {
+    for (size_t i = 0; i < line.size(); ++i) {
+      out << line[i] << (i + 1 < line.size() ? std::string(widths[i] - line[i].size() + 2, ' ') : "");
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
+  auto mix = ReadMixFile(o.path);
+  if (!mix.ok()) {
+    std::cerr << "edgebench run: " << mix.error() << "\n";
+    return 2;
+  }
+  auto printer = MakePrinter(o.format, std::cout, context.table);
+  if (!printer.ok()) {
+    std::cerr << "edgebench run: " << printer.error() << "\n";
+    return 2;
+  }
+  auto output = RecordOutput::Open(printer.take(), o.out_dir);
+  if (!output.ok()) {
+    std::cerr << "edgebench run: " << output.error() << "\n";
+    return 2;
+  }
+  // Each process's own store, stdout and stderr: beside the store, or in a temporary folder.
+  const std::string base = o.out_dir.empty() ? std::filesystem::temp_directory_path().string() : o.out_dir;
+  MixRunOptions options;
+  options.executable = context.executable;
+  options.work_dir = base + "/mix-" + mix.value().name + "-" + std::to_string(::getpid());
+  options.no_monitor = o.no_monitor;
+  options.progress = [&](const std::string& line) { std::cerr << "edgebench: mix " << mix.value().name << ": " << line << "\n"; };
+  auto processes = RunMix(mix.value(), options);
+  if (!processes.ok()) {
+    std::cerr << "edgebench run: mix " << mix.value().name << ": " << processes.error() << "\n";
+    return 1;
+  }
+  output.value().Begin();
+  for (const MixProcess& p : processes.value()) {
+    for (const Record& r : p.records) output.value().Emit(r, "run");
+    if (p.records.empty()) {
+      std::cerr << "edgebench: mix " << mix.value().name << ": " << p.phase << " " << p.workload
+                << " stored no record (exit " << p.exit_code << "); its log: " << p.log_path << "\n";
+    }
+  }
+  output.value().End();
+  const auto rows = JudgeMix(mix.value(), processes.value());
+  const bool text = o.format == "table" || o.format == "markdown";
+  PrintInterference(mix.value().name, rows, text ? std::cout : std::cerr);
+  bool met = true;
+  for (const MixInterference& row : rows) met = met && row.objectives_met && row.mixed_status == "ok";
+  (text ? std::cout : std::cerr) << "mix " << mix.value().name << ": "
+                                 << (met ? "every workload ran beside the others and met its objectives"
+                                         : "NOT met: a workload failed beside the others or missed an objective")
+                                 << " (the processes' logs: " << options.work_dir << ")\n";
+  return met ? 0 : 1;
+}
+
+}  // namespace edgebench

@@ -1,0 +1,69 @@
+// A mix file (docs/mixes.md): several workloads run at once on one machine, each also alone, so
+// that each is judged against itself. Read like the suite and pipeline files: every mistake is
+// "FILE:LINE:COL: what is wrong".
+//
+//   name: camera-and-assistant
+//   duration: 2m            # how long each phase runs (alone, then mixed)
+//   alone: before           # before | after | none: when each workload runs alone
+//   workloads:
+//     - name: faces
+//       pipeline: ../pipelines/face-features.yaml
+//       stages: [detect=litert:xnnpack, features=ort:cpu]
+//       scenario: camera:4@10fps
+//       objectives: [p99<=250ms, dropped<=40%]
+//     - name: assistant
+//       llm: ${EDGEBENCH_CACHE}/models/llama-100m-q8_0.gguf
+//       target: llamacpp:cpu
+//       every: 5s            # a question every 5 s (Poisson at that mean rate)
+//       objectives: [ttft<=2s]
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace edgebench {
+
+// "p99<=66ms": a metric of the registry (metrics/metrics.h) or a short name for one, a bound and
+// its unit, converted to the metric's own unit.
+struct MixObjective {
+  std::string text;    // as written
+  std::string metric;  // the registry's name: "p99_ms", "dropped_frames", "ttft_p99_ms"
+  bool at_most = true; // <= (false: >=)
+  double bound = 0;    // in the metric's unit (ms, a fraction, 1/s)
+};
+
+struct MixWorkload {
+  std::string name;
+  std::string kind;  // "model", "pipeline" or "llm"
+  std::string path;  // the model, pipeline file or GGUF
+  std::string target;               // model and llm: one target
+  std::vector<std::string> stages;  // pipeline: NAME=TARGET for each model stage it sets
+  std::string scenario;             // model and pipeline: a load scenario
+  double every_s = 0;               // llm: mean seconds between requests
+  int prompt = 64;                  // llm: prompt and generated tokens per request
+  int gen = 16;
+  std::vector<MixObjective> objectives;
+};
+
+struct MixSpec {
+  std::string path;
+  std::string name;
+  int64_t duration_ms = 0;
+  std::string alone = "before";  // before | after | none
+  std::vector<MixWorkload> workloads;
+};
+
+// A YAML file is a mix file when it has a top-level `workloads:` key (a pipeline file has
+// `stages:`, a suite file `models:`); read without parsing it as YAML.
+bool IsMixFile(const std::string& path);
+
+Result<MixSpec> ReadMixFile(const std::string& path);
+Result<MixSpec> ParseMixText(const std::string& text, const std::string& path);
+
+// "p99<=66ms" to its metric, comparison and bound; an error says what is expected.
+Result<MixObjective> ParseMixObjective(const std::string& text);
+
+}  // namespace edgebench

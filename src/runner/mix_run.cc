@@ -1,0 +1,212 @@
+#include "runner/mix_run.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+#include "metrics/metrics.h"
+#include "report/store.h"
+#include "stats/significance.h"
+
+extern char** environ;
+
+namespace edgebench {
+namespace {
+
+std::string Milliseconds(int64_t ms) { return std::to_string(ms); }
+
+std::string Decimal(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+// Starts argv with stdout and stderr into files of `dir`; the pid, or an error.
+Result<pid_t> Start(const std::vector<std::string>& argv, const std::string& dir) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const std::string out = dir + "/stdout.txt";
+  const std::string err = dir + "/stderr.txt";
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return Status::Error("cannot start '" + argv[0] + "': " + std::strerror(rc));
+  return pid;
+}
+
+int Wait(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// The samples a workload's ratio is bootstrapped on: its queries' latencies, or a language
+// model's times to first token.
+std::vector<double> Samples(const Record& r) {
+  std::vector<double> samples;
+  if (r.llm) {
+    for (const LlmRequestTiming& t : r.llm->measured) samples.push_back(static_cast<double>(t.ttft_ns()));
+  } else {
+    for (int64_t ns : r.measured_ns) samples.push_back(static_cast<double>(ns));
+  }
+  return samples;
+}
+
+const Record* RecordOf(const std::vector<MixProcess>& processes, const std::string& workload, const std::string& phase) {
+  for (const MixProcess& p : processes) {
+    if (p.workload == workload && p.phase == phase && !p.records.empty()) return &p.records.front();
+  }
+  return nullptr;
+}
+
+std::optional<double> MetricValue(const Record* r, const std::string& name) {
+  const Metric* metric = FindMetric(name);
+  if (!r || !metric) return std::nullopt;
+  return metric->value(*r);
+}
+
+}  // namespace
+
+std::vector<std::string> MixWorkloadArguments(const MixSpec& mix, const MixWorkload& w, const std::string& executable,
+                                              const std::string& out_dir, bool no_monitor) {
+  std::vector<std::string> a = {executable};
+  if (w.kind == "llm") {
+    const int64_t requests = std::max<int64_t>(
+        1, static_cast<int64_t>(std::ceil(static_cast<double>(mix.duration_ms) / 1000.0 / w.every_s)));
+    a.insert(a.end(), {"llm", w.path, "-t", w.target, "--rate", Decimal(1.0 / w.every_s), "-r",
+                       std::to_string(requests), "-p", std::to_string(w.prompt), "-n", std::to_string(w.gen)});
+  } else {
+    a.insert(a.end(), {"run", w.path});
+    if (w.kind == "model") a.insert(a.end(), {"-t", w.target});
+    for (const std::string& stage : w.stages) a.insert(a.end(), {"--stage", stage});
+    a.insert(a.end(), {"--scenario", w.scenario, "--min-duration", Milliseconds(mix.duration_ms), "--max-duration",
+                       Milliseconds(mix.duration_ms * 3 / 2), "--min-queries", "1"});
+  }
+  // The others are the load this workload is measured under, not a busy machine to refuse.
+  a.insert(a.end(), {"--allow-busy", "--out", out_dir, "--format", "json"});
+  if (no_monitor) a.push_back("--no-monitor");
+  return a;
+}
+
+Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& options) {
+  std::vector<MixProcess> processes;
+  auto say = [&](const std::string& line) {
+    if (options.progress) options.progress(line);
+  };
+  // Starts the workloads of one phase together and waits for all of them.
+  auto run_phase = [&](const std::string& phase, const std::vector<const MixWorkload*>& workloads) -> Status {
+    std::vector<std::pair<pid_t, size_t>> running;
+    for (const MixWorkload* w : workloads) {
+      MixProcess p;
+      p.workload = w->name;
+      p.phase = phase;
+      const std::string dir = options.work_dir + "/" + phase + "/" + w->name;
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+      std::filesystem::create_directories(dir, ec);
+      if (ec) return Status::Error("cannot make '" + dir + "': " + ec.message());
+      p.argv = MixWorkloadArguments(mix, *w, options.executable, dir + "/store", options.no_monitor);
+      p.log_path = dir + "/stderr.txt";
+      auto pid = Start(p.argv, dir);
+      if (!pid.ok()) return pid.status();
+      running.emplace_back(pid.value(), processes.size());
+      processes.push_back(std::move(p));
+    }
+    for (const auto& [pid, index] : running) {
+      MixProcess& p = processes[index];
+      p.exit_code = Wait(pid);
+      const std::string store = options.work_dir + "/" + phase + "/" + p.workload + "/store/results.jsonl";
+      std::error_code ec;
+      if (std::filesystem::exists(store, ec)) {
+        auto records = ReadRecords(store);
+        if (records.ok()) p.records = std::move(records.value());
+      }
+      MixTag tag{mix.name, p.workload, phase, {}};
+      if (phase == "mixed") {
+        for (const MixWorkload* other : workloads) {
+          if (other->name != p.workload) tag.beside.push_back(other->name);
+        }
+      }
+      for (Record& r : p.records) r.mix = tag;
+      say(phase + " " + p.workload + ": exit " + std::to_string(p.exit_code) + ", " + std::to_string(p.records.size()) +
+          " record(s)");
+    }
+    return Status::Ok();
+  };
+  std::vector<const MixWorkload*> all;
+  for (const MixWorkload& w : mix.workloads) all.push_back(&w);
+  auto alone = [&]() -> Status {
+    for (const MixWorkload* w : all) {
+      say("alone: " + w->name + " for " + std::to_string(mix.duration_ms / 1000) + " s");
+      if (Status s = run_phase("alone", {w}); !s.ok()) return s;
+    }
+    return Status::Ok();
+  };
+  if (mix.alone == "before") {
+    if (Status s = alone(); !s.ok()) return s;
+  }
+  say("mixed: " + std::to_string(all.size()) + " workloads at once for " + std::to_string(mix.duration_ms / 1000) + " s");
+  if (Status s = run_phase("mixed", all); !s.ok()) return s;
+  if (mix.alone == "after") {
+    if (Status s = alone(); !s.ok()) return s;
+  }
+  return processes;
+}
+
+std::vector<MixInterference> JudgeMix(const MixSpec& mix, const std::vector<MixProcess>& processes) {
+  std::vector<MixInterference> rows;
+  for (const MixWorkload& w : mix.workloads) {
+    MixInterference row;
+    row.workload = w.name;
+    const Record* alone = RecordOf(processes, w.name, "alone");
+    const Record* mixed = RecordOf(processes, w.name, "mixed");
+    // The p99 where both phases have one (100 samples or more), else the median.
+    double percentile = 0.99;
+    row.metric = w.kind == "llm" ? "ttft_p99_ms" : "p99_ms";
+    row.alone = MetricValue(alone, row.metric);
+    row.mixed = MetricValue(mixed, row.metric);
+    if (!row.alone || !row.mixed) {
+      percentile = 0.50;
+      row.metric = w.kind == "llm" ? "ttft_p50_ms" : "p50_ms";
+      row.alone = MetricValue(alone, row.metric);
+      row.mixed = MetricValue(mixed, row.metric);
+    }
+    row.dropped_alone = MetricValue(alone, "dropped_frames");
+    row.dropped_mixed = MetricValue(mixed, "dropped_frames");
+    row.mixed_status = mixed ? CaseStatusName(mixed->status) : "no record";
+    row.mixed_valid = mixed && mixed->valid;
+    if (row.alone && row.mixed && *row.alone > 0) {
+      row.ratio = *row.mixed / *row.alone;
+      const auto change = BootstrapRelativeChange(Samples(*alone), Samples(*mixed), Statistic::Percentile(percentile));
+      if (change && change->resamples > 0) {
+        row.ratio_low = 1 + change->low;
+        row.ratio_high = 1 + change->high;
+      }
+    }
+    for (const MixObjective& objective : w.objectives) {
+      MixObjectiveResult result{objective, MetricValue(mixed, objective.metric), false};
+      result.met = result.value && (objective.at_most ? *result.value <= objective.bound : *result.value >= objective.bound);
+      row.objectives_met = row.objectives_met && result.met;
+      row.objectives.push_back(result);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace edgebench

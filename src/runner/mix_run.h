@@ -1,0 +1,69 @@
+// Running a mix (docs/mixes.md): each workload alone (before or after, as the file says), then
+// all of them at once, each as its own `edgebench run` or `edgebench llm` process with its own
+// workers, so that one that crashes leaves the others measured. Their records come back tagged
+// with the mix, the workload and the phase; each workload's figures beside the others are then
+// set against its figures alone (a ratio with a bootstrap interval) and its objectives.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/mix_file.h"
+#include "record/record.h"
+
+namespace edgebench {
+
+struct MixRunOptions {
+  std::string executable;  // this edgebench, run once per workload and phase
+  std::string work_dir;    // each process's store, stdout and stderr, under PHASE/WORKLOAD/
+  bool no_monitor = false;
+  std::function<void(const std::string&)> progress;  // a line per phase and workload
+};
+
+// A workload's process in one phase: its command line, how it ended and what it measured.
+struct MixProcess {
+  std::string workload;
+  std::string phase;  // "alone" or "mixed"
+  std::vector<std::string> argv;
+  int exit_code = -1;  // the process's; 128 + N when killed by signal N
+  std::string log_path;  // its stderr
+  std::vector<Record> records;  // tagged with the mix; empty when it died before storing one
+};
+
+// What a workload's record is judged by, alone and mixed.
+struct MixObjectiveResult {
+  MixObjective objective;
+  std::optional<double> value;  // mixed; nullopt: the record has no such figure
+  bool met = false;
+};
+
+struct MixInterference {
+  std::string workload;
+  // "p99_ms" or, for a language model, "ttft_p99_ms"; the p50's where a phase has too few
+  // samples for a p99.
+  std::string metric;
+  std::optional<double> alone;
+  std::optional<double> mixed;
+  // mixed / alone, with the 95% percentile-bootstrap interval on the raw samples.
+  std::optional<double> ratio, ratio_low, ratio_high;
+  std::optional<double> dropped_alone, dropped_mixed;  // camera scenarios: frames dropped (fraction)
+  std::string mixed_status;  // the mixed record's status ("ok", "crashed", ...), or "no record"
+  bool mixed_valid = false;
+  std::vector<MixObjectiveResult> objectives;
+  bool objectives_met = true;
+};
+
+// The command line of `workload` in a phase, storing into `out_dir`.
+std::vector<std::string> MixWorkloadArguments(const MixSpec& mix, const MixWorkload& workload,
+                                              const std::string& executable, const std::string& out_dir,
+                                              bool no_monitor);
+
+// Runs the phases; an error only when a process could not be started or its folder made.
+Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& options);
+
+// Each workload's interference, from the processes' records.
+std::vector<MixInterference> JudgeMix(const MixSpec& mix, const std::vector<MixProcess>& processes);
+
+}  // namespace edgebench

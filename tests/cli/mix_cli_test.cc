@@ -1,0 +1,70 @@
+// `edgebench run MIX.yaml` end to end on null workloads: a camera workload beside one whose
+// worker crashes mid-run keeps its records complete and VALID, alone and mixed, each tagged
+// with the mix; the command says the mix was not met.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../test_util.h"
+#include "report/store.h"
+
+namespace edgebench {
+namespace {
+
+using testing::Executable;
+using testing::RunCommand;
+
+TEST(MixCli, AWorkloadThatCrashesLeavesTheOthersMeasuredAndValid) {
+  const std::string dir = testing::TempFilePath("mix_cli", "dir");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string model = testing::TestModel("drift_mlp_other.onnx");
+  std::ofstream(dir + "/mix.yaml") << "name: box\nduration: 1s\nworkloads:\n"
+                                      "  - name: cam\n    model: " << model << "\n"
+                                      "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
+                                      "    objectives: [dropped<=50%]\n"
+                                      "  - name: crasher\n    model: " << model << "\n"
+                                      "    target: null:sleep?us=1000&crash_at=50\n    scenario: single-stream\n";
+  const auto r = RunCommand(Executable() + " run " + dir + "/mix.yaml --out " + dir + "/store 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("interference in mix box"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("NOT met"), std::string::npos) << r.output;
+  auto records = ReadRecords(dir + "/store/results.jsonl");
+  ASSERT_TRUE(records.ok()) << records.error();
+  ASSERT_EQ(records.value().size(), 4u) << r.output;  // each workload alone, then both mixed
+  int cams = 0, crashes = 0;
+  for (const Record& record : records.value()) {
+    ASSERT_TRUE(record.mix) << record.id;
+    EXPECT_EQ(record.mix->mix, "box");
+    if (record.mix->workload == "cam") {
+      ++cams;
+      EXPECT_EQ(record.status, CaseStatus::kOk) << r.output;
+      EXPECT_TRUE(record.valid) << r.output;
+      ASSERT_TRUE(record.load && record.load->camera);
+      EXPECT_EQ(record.load->camera->total.delivered, 100);  // 2 streams x 50 fps x 1 s
+      if (record.mix->phase == "mixed") {
+        EXPECT_EQ(record.mix->beside, std::vector<std::string>{"crasher"});
+      }
+    } else {
+      ++crashes;
+      EXPECT_EQ(record.status, CaseStatus::kCrashed) << r.output;
+    }
+  }
+  EXPECT_EQ(cams, 2);
+  EXPECT_EQ(crashes, 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MixCli, LoadFlagsAreRefusedBesideAMixFile) {
+  const std::string dir = testing::TempFilePath("mix_cli", "flags");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/mix.yaml") << "name: m\nduration: 1s\nworkloads:\n";
+  const auto r = RunCommand(Executable() + " run " + dir + "/mix.yaml --scenario offline 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("only --out, --no-store, --format and --no-monitor"), std::string::npos) << r.output;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace edgebench

@@ -1,0 +1,104 @@
+// A mix's judgement (runner/mix_run.h) on records whose samples the test sets: each workload's
+// ratio beside the others against alone, its interval, its objectives; and its command lines.
+#include "runner/mix_run.h"
+
+#include <gtest/gtest.h>
+
+#include "load/finish_record.h"
+
+namespace edgebench {
+namespace {
+
+Record Latencies(int64_t ms, int count, const std::string& scenario = "single-stream") {
+  Record r;
+  r.scenario = scenario;
+  r.status = CaseStatus::kOk;
+  for (int i = 0; i < count; ++i) {
+    r.measured_ns.push_back((ms + i % 3) * 1'000'000);
+    r.measured_issue_ns.push_back(int64_t{i} * 50'000'000);
+  }
+  r.measured_wall_ns = int64_t{count} * 50'000'000;
+  r.effective_settings.min_queries = 1;
+  FinishRecord(r);
+  return r;
+}
+
+MixProcess Process(const std::string& workload, const std::string& phase, std::vector<Record> records) {
+  MixProcess p;
+  p.workload = workload;
+  p.phase = phase;
+  p.records = std::move(records);
+  return p;
+}
+
+MixSpec TwoWorkloads() {
+  MixSpec mix;
+  mix.name = "m";
+  mix.duration_ms = 10'000;
+  MixWorkload fast;
+  fast.name = "fast";
+  fast.kind = "model";
+  fast.scenario = "single-stream";
+  fast.objectives.push_back(ParseMixObjective("p99<=30ms").value());
+  MixWorkload dead = fast;
+  dead.name = "dead";
+  dead.objectives.clear();
+  mix.workloads = {fast, dead};
+  return mix;
+}
+
+TEST(MixRun, TheRatioIsMixedAgainstAloneWithAnIntervalAndTheObjectivesAreJudgedMixed) {
+  // fast: 10-12 ms alone, 20-22 ms mixed (x2, every resample the same); dead: no mixed record.
+  const std::vector<MixProcess> processes = {Process("fast", "alone", {Latencies(10, 200)}),
+                                             Process("dead", "alone", {Latencies(5, 200)}),
+                                             Process("fast", "mixed", {Latencies(20, 200)}),
+                                             Process("dead", "mixed", {})};
+  const auto rows = JudgeMix(TwoWorkloads(), processes);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].metric, "p99_ms");
+  ASSERT_TRUE(rows[0].ratio && rows[0].ratio_low && rows[0].ratio_high);
+  EXPECT_NEAR(*rows[0].ratio, 22.0 / 12.0, 1e-9);
+  EXPECT_LE(*rows[0].ratio_low, *rows[0].ratio);
+  EXPECT_GE(*rows[0].ratio_high, *rows[0].ratio);
+  EXPECT_EQ(rows[0].mixed_status, "ok");
+  ASSERT_EQ(rows[0].objectives.size(), 1u);
+  EXPECT_TRUE(rows[0].objectives[0].met);  // 22 ms <= 30 ms
+  EXPECT_TRUE(rows[0].objectives_met);
+  EXPECT_EQ(rows[1].mixed_status, "no record");
+  EXPECT_FALSE(rows[1].ratio);
+}
+
+TEST(MixRun, TooFewSamplesForAP99ComparesTheMedians) {
+  const std::vector<MixProcess> processes = {Process("fast", "alone", {Latencies(10, 20)}),
+                                             Process("fast", "mixed", {Latencies(40, 20)})};
+  const auto rows = JudgeMix(TwoWorkloads(), processes);
+  EXPECT_EQ(rows[0].metric, "p50_ms");
+  ASSERT_TRUE(rows[0].ratio);
+  EXPECT_NEAR(*rows[0].ratio, 41.0 / 11.0, 1e-9);
+  EXPECT_FALSE(rows[0].objectives[0].met);  // no p99 in the mixed record: not met, said so
+  EXPECT_FALSE(rows[0].objectives[0].value);
+}
+
+TEST(MixRun, EachWorkloadRunsAsItsOwnCommandForTheMixsDuration) {
+  MixSpec mix = TwoWorkloads();
+  mix.workloads[0].path = "m.onnx";
+  mix.workloads[0].target = "ort:cpu";
+  const auto run = MixWorkloadArguments(mix, mix.workloads[0], "/bin/edgebench", "/out", true);
+  EXPECT_EQ(run, (std::vector<std::string>{"/bin/edgebench", "run", "m.onnx", "-t", "ort:cpu", "--scenario",
+                                           "single-stream", "--min-duration", "10000", "--max-duration", "15000",
+                                           "--min-queries", "1", "--allow-busy", "--out", "/out", "--format", "json",
+                                           "--no-monitor"}));
+  MixWorkload chat;
+  chat.name = "chat";
+  chat.kind = "llm";
+  chat.path = "t.gguf";
+  chat.target = "llamacpp:cpu";
+  chat.every_s = 4;  // 10 s / 4 s: 3 requests
+  const auto llm = MixWorkloadArguments(mix, chat, "/bin/edgebench", "/out", false);
+  EXPECT_EQ(llm, (std::vector<std::string>{"/bin/edgebench", "llm", "t.gguf", "-t", "llamacpp:cpu", "--rate", "0.25",
+                                           "-r", "3", "-p", "64", "-n", "16", "--allow-busy", "--out", "/out",
+                                           "--format", "json"}));
+}
+
+}  // namespace
+}  // namespace edgebench
