@@ -131,6 +131,14 @@ TEST(CameraStream, AStreamThatKeepsUpWaitsForEachArrival) {
   EXPECT_EQ(r.last_end_ns, 330 * kFrameMs);
 }
 
+TEST(CameraStream, AFrameDoneAsTheNextArrivesIsOnTime) {
+  FakeCamera camera({100});
+  const CameraStreamResult r = camera.Run(StreamPlan(100, 3, 1));
+  EXPECT_EQ(r.dropped, 0);
+  EXPECT_EQ(r.late, 0);
+  EXPECT_EQ(r.latency_ns, (std::vector<int64_t>{100 * kFrameMs, 100 * kFrameMs, 100 * kFrameMs}));
+}
+
 TEST(CameraStream, MaxDurationStopsDeliveryAndCountsTheFramesLeftWaiting) {
   // 10 frames planned, 350 ms allowed: frames at 0..300 run (30 ms each), none arrives at 400.
   FakeCamera fast({30});
