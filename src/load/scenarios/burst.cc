@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/clock.h"
+#include "load/periodic_plan.h"
 #include "load/phased_threads.h"
 #include "load/scenarios/streamed.h"
 #include "load/scheduled_wait.h"
@@ -50,8 +51,6 @@ class BurstScenario : public StreamedScenario {
   }
 };
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 struct alignas(64) BurstStream {
   QuerySeries warmup;
   QuerySeries measured;
@@ -73,12 +72,9 @@ BurstPlan PlanBursts(int streams, int64_t period_ms, const RunSettings& s) {
   BurstPlan plan;
   plan.streams = std::max(streams, 1);
   plan.period_ns = std::max<int64_t>(period_ms, 1) * 1'000'000;
-  plan.warmup_per_stream = CeilDiv(std::max<int64_t>(s.warmup_queries, 0), plan.streams);
+  plan.warmup_per_stream = WarmupPerStream(plan.streams, s);
   plan.max_duration_ns = s.max_duration_ms * 1'000'000;
-  int64_t bursts = std::max(CeilDiv(s.min_queries, plan.streams), CeilDiv(s.min_duration_ms * 1'000'000, plan.period_ns));
-  bursts = std::min(bursts, std::max<int64_t>(CeilDiv(plan.max_duration_ns, plan.period_ns), 1));
-  bursts = std::min(bursts, std::max<int64_t>(s.max_queries / plan.streams, 1));
-  plan.bursts = std::max<int64_t>(bursts, 1);
+  plan.bursts = PeriodsPerStream(plan.streams, plan.period_ns, s);
   return plan;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/clock.h"
+#include "load/periodic_plan.h"
 #include "load/phased_threads.h"
 #include "load/scenarios/streamed.h"
 #include "load/scheduled_wait.h"
@@ -80,8 +81,6 @@ class CameraScenario : public StreamedScenario {
   }
 };
 
-int64_t FramesCeil(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 struct alignas(64) CameraStreamState {
   QuerySeries warmup;
   QuerySeries measured;
@@ -104,12 +103,9 @@ CameraPlan PlanCameras(int streams, double fps, int64_t queue_depth, const RunSe
   plan.streams = std::max(streams, 1);
   plan.period_ns = std::max<int64_t>(std::llround(1e9 / std::max(fps, kMinFps)), 1);
   plan.queue_depth = std::max<int64_t>(queue_depth, 0);
-  plan.warmup_per_stream = FramesCeil(std::max<int64_t>(s.warmup_queries, 0), plan.streams);
+  plan.warmup_per_stream = WarmupPerStream(plan.streams, s);
   plan.max_duration_ns = s.max_duration_ms * 1'000'000;
-  int64_t frames = std::max(FramesCeil(s.min_queries, plan.streams), FramesCeil(s.min_duration_ms * 1'000'000, plan.period_ns));
-  frames = std::min(frames, std::max<int64_t>(FramesCeil(plan.max_duration_ns, plan.period_ns), 1));
-  frames = std::min(frames, std::max<int64_t>(s.max_queries / plan.streams, 1));
-  plan.frames = std::max<int64_t>(frames, 1);
+  plan.frames = PeriodsPerStream(plan.streams, plan.period_ns, s);
   return plan;
 }
 
