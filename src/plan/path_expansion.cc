@@ -2,9 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 
 namespace edgebench {
+
+std::optional<std::string> ProcessEnvironment(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
 
 Result<std::string> ExpandPath(const std::string& raw, const EnvironmentLookup& getenv,
                                const std::string& base_dir) {

@@ -17,6 +17,9 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const std::st
 // against `base_dir` (empty: the working directory), lexically normalised. An unset variable is
 // an error, except EDGEBENCH_CACHE, which defaults to $HOME/.cache/edgebench as in
 // scripts/devroot. The error says what could not be expanded in `raw` (the caller adds where).
+// The process's own environment (std::getenv).
+std::optional<std::string> ProcessEnvironment(const std::string& name);
+
 Result<std::string> ExpandPath(const std::string& raw, const EnvironmentLookup& getenv,
                                const std::string& base_dir);
 

@@ -69,16 +69,7 @@ class PipelineParser : public SuiteYaml {
   PipelineParser(std::string path, std::string base_dir) : SuiteYaml(std::move(path)), base_dir_(std::move(base_dir)) {}
 
   Result<PipelineSpec> Parse(const std::string& text) {
-    try {
-      const YAML::Node root = YAML::Load(text);
-      if (Status bounded = CheckExpansion(root); !bounded.ok()) return bounded;
-      return Root(root);
-    } catch (const YAML::ParserException& e) {
-      return Status::Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                           ": YAML syntax error: " + e.msg);
-    } catch (const YAML::Exception& e) {
-      return Status::Error(path_ + ": " + e.what());
-    }
+    return ParseDocument<PipelineSpec>(text, [this](const YAML::Node& root) { return Root(root); });
   }
 
  private:
@@ -89,14 +80,7 @@ class PipelineParser : public SuiteYaml {
   Result<std::string> Path(const YAML::Node& node, const std::string& what) const {
     auto raw = String(node, what);
     if (!raw.ok()) return raw.status();
-    auto path = ExpandPath(
-        raw.value(),
-        [](const std::string& name) -> std::optional<std::string> {
-          const char* value = std::getenv(name.c_str());
-          if (!value) return std::nullopt;
-          return std::string(value);
-        },
-        base_dir_);
+    auto path = ExpandPath(raw.value(), ProcessEnvironment, base_dir_);
     if (!path.ok()) return At(node, path.error());
     return path;
   }

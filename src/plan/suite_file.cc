@@ -49,27 +49,16 @@ class SuiteParser : public SuiteYaml {
       : SuiteYaml(std::move(path)), base_dir_(std::move(base_dir)), options_(options) {}
 
   Result<SuiteSpec> Parse(const std::string& text) {
-    try {
-      YAML::Node root = YAML::Load(text);
-      if (Status bounded = CheckExpansion(root); !bounded.ok()) return bounded;
+    return ParseDocument<SuiteSpec>(text, [this](const YAML::Node& root) {
       auto suite = ParseRoot(root);
       if (suite.ok() && options_.relocate) suite.value().relocated_yaml = Relocated(root, suite.value().name);
       return suite;
-    } catch (const YAML::ParserException& e) {
-      return Status::Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" +
-                           std::to_string(e.mark.column + 1) + ": YAML syntax error: " + e.msg);
-    } catch (const YAML::Exception& e) {
-      // The checks below look at node types before reading; this is a safety net.
-      return Status::Error(path_ + ": " + e.what());
-    }
+    });
   }
 
  private:
   std::optional<std::string> Getenv(const std::string& name) const {
-    if (options_.getenv) return options_.getenv(name);
-    const char* value = std::getenv(name.c_str());
-    if (value == nullptr) return std::nullopt;
-    return std::string(value);
+    return options_.getenv ? options_.getenv(name) : ProcessEnvironment(name);
   }
 
   // Expands `${VAR}` and a leading `~`, then resolves a relative path against the suite's

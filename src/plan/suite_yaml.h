@@ -45,6 +45,23 @@ class SuiteYaml {
 
   // An error at `node` (at its key when the value is empty), or at the file when it has no mark.
   Status At(const YAML::Node& node, const std::string& message) const;
+
+  // `text` parsed, bounded (CheckExpansion) and handed to `root`; a YAML syntax error is an error
+  // at its FILE:LINE:COL, any other yaml-cpp exception one naming the file (the checks look at
+  // node types before reading; this is a safety net).
+  template <typename T, typename Root>
+  Result<T> ParseDocument(const std::string& text, Root root) const {
+    try {
+      const YAML::Node node = YAML::Load(text);
+      if (Status bounded = CheckExpansion(node); !bounded.ok()) return bounded;
+      return root(node);
+    } catch (const YAML::ParserException& e) {
+      return Status::Error(path_ + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                           ": YAML syntax error: " + e.msg);
+    } catch (const YAML::Exception& e) {
+      return Status::Error(path_ + ": " + e.what());
+    }
+  }
   static int Line(const YAML::Node& node) { return node.Mark().line + 1; }
   // `map` must be a mapping whose keys are all in `known`, each once. Returns the values by key.
   Result<std::map<std::string, YAML::Node>> Fields(const YAML::Node& map, const std::string& what,
