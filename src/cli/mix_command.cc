@@ -9,6 +9,7 @@
 #include "cli/record_output.h"
 #include "core/strings.h"
 #include "report/printers.h"
+#include "report/text_table.h"
 #include "runner/mix_run.h"
 
 namespace edgebench {
@@ -37,28 +38,23 @@ std::string Objectives(const MixInterference& row) {
   return text.empty() ? "-" : text;
 }
 
-void PrintInterference(const std::string& mix, const std::vector<MixInterference>& rows, std::ostream& out) {
-  std::vector<std::vector<std::string>> table = {
-      {"workload", "metric", "alone", "mixed", "mixed / alone [95%]", "dropped alone", "dropped mixed", "mixed status",
-       "objectives"}};
+void PrintInterference(const std::string& mix, const std::vector<MixInterference>& rows, size_t width,
+                       std::ostream& out) {
+  const std::vector<TextColumn> columns = {
+      {"workload", false, 0},       {"metric", false, 0},        {"alone", true, 1},
+      {"mixed", true, 1},           {"mixed / alone [95%]", true, 0}, {"dropped alone", true, 2},
+      {"dropped mixed", true, 2},   {"mixed status", false, 0},  {"objectives", false, 1, true}};
+  std::vector<TextRow> table;
   for (const MixInterference& row : rows) {
-    table.push_back({row.workload, row.metric, Figure(row.alone, "%.2f"), Figure(row.mixed, "%.2f"), Ratio(row),
-                     row.dropped_alone ? Figure(*row.dropped_alone * 100, "%.1f%%") : "-",
-                     row.dropped_mixed ? Figure(*row.dropped_mixed * 100, "%.1f%%") : "-",
-                     row.mixed_status + (row.mixed_status == "ok" && !row.mixed_valid ? " (INVALID)" : ""),
-                     Objectives(row)});
+    table.push_back({{row.workload, row.metric, Figure(row.alone, "%.2f"), Figure(row.mixed, "%.2f"), Ratio(row),
+                      row.dropped_alone ? Figure(*row.dropped_alone * 100, "%.1f%%") : "-",
+                      row.dropped_mixed ? Figure(*row.dropped_mixed * 100, "%.1f%%") : "-",
+                      row.mixed_status + (row.mixed_status == "ok" && !row.mixed_valid ? " (INVALID)" : ""),
+                      Objectives(row)},
+                     ""});
   }
-  std::vector<size_t> widths(table[0].size(), 0);
-  for (const auto& line : table) {
-    for (size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
-  }
-  out << "\ninterference in mix " << mix << " (each workload beside the others against itself alone):\n";
-  for (const auto& line : table) {
-    for (size_t i = 0; i < line.size(); ++i) {
-      out << line[i] << (i + 1 < line.size() ? std::string(widths[i] - line[i].size() + 2, ' ') : "");
-    }
-    out << "\n";
-  }
+  out << "\ninterference in mix " << mix << " (each workload beside the others against itself alone):\n"
+      << RenderTextTable(columns, table, TableLayout{width, {}, {}});
 }
 
 }  // namespace
@@ -102,7 +98,7 @@ int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
   output.value().End();
   const auto rows = JudgeMix(mix.value(), processes.value());
   const bool text = o.format == "table" || o.format == "markdown";
-  PrintInterference(mix.value().name, rows, text ? std::cout : std::cerr);
+  PrintInterference(mix.value().name, rows, context.table.width, text ? std::cout : std::cerr);
   bool met = true;
   for (const MixInterference& row : rows) met = met && row.objectives_met && row.mixed_status == "ok";
   (text ? std::cout : std::cerr) << "mix " << mix.value().name << ": "
