@@ -38,15 +38,17 @@ std::string Objectives(const MixInterference& row) {
   return text.empty() ? "-" : text;
 }
 
-void PrintInterference(const std::string& mix, const std::vector<MixInterference>& rows, size_t width,
-                       std::ostream& out) {
+void PrintInterference(const std::string& mix, const std::vector<MixInterference>& rows,
+                       const std::optional<MixWindow>& overlap, size_t width, std::ostream& out) {
   const std::vector<TextColumn> columns = {
       {"workload", false, 0},       {"metric", false, 0},        {"alone", true, 1},
-      {"mixed", true, 1},           {"mixed / alone [95%]", true, 0}, {"dropped alone", true, 2},
+      {"mixed", true, 1},           {"mixed / alone [95%]", true, 0}, {"mixed queries", true, 2},
+      {"dropped alone", true, 2},
       {"dropped mixed", true, 2},   {"mixed status", false, 0},  {"objectives", false, 1, true}};
   std::vector<TextRow> table;
   for (const MixInterference& row : rows) {
     table.push_back({{row.workload, row.metric, Figure(row.alone, "%.2f"), Figure(row.mixed, "%.2f"), Ratio(row),
+                      std::to_string(row.mixed_samples) + " of " + std::to_string(row.mixed_samples_total),
                       row.dropped_alone ? Figure(*row.dropped_alone * 100, "%.1f%%") : "-",
                       row.dropped_mixed ? Figure(*row.dropped_mixed * 100, "%.1f%%") : "-",
                       row.mixed_status + (row.mixed_status == "ok" && !row.mixed_valid ? " (INVALID)" : ""),
@@ -55,6 +57,11 @@ void PrintInterference(const std::string& mix, const std::vector<MixInterference
   }
   out << "\ninterference in mix " << mix << " (each workload beside the others against itself alone):\n"
       << RenderTextTable(columns, table, TableLayout{width, {}, {}});
+  if (overlap) {
+    out << "mixed figures: the queries that arrived while every workload was in its measured phase ("
+        << Figure(std::max(0.0, overlap->seconds()), "%.1f") << " s"
+        << (overlap->seconds() <= 0 ? ": they never were at once; run longer or with less warmup" : "") << ")\n";
+  }
 }
 
 }  // namespace
@@ -80,6 +87,7 @@ int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
   MixRunOptions options;
   options.executable = context.executable;
   options.work_dir = base + "/mix-" + mix.value().name + "-" + std::to_string(::getpid());
+  options.run_id = mix.value().name + "@" + UtcNowIso8601() + "/" + std::to_string(::getpid());
   options.no_monitor = o.no_monitor;
   options.progress = [&](const std::string& line) { std::cerr << "edgebench: mix " << mix.value().name << ": " << line << "\n"; };
   auto processes = RunMix(mix.value(), options);
@@ -98,7 +106,11 @@ int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
   output.value().End();
   const auto rows = JudgeMix(mix.value(), processes.value());
   const bool text = o.format == "table" || o.format == "markdown";
-  PrintInterference(mix.value().name, rows, context.table.width, text ? std::cout : std::cerr);
+  std::vector<const Record*> mixed;
+  for (const MixProcess& p : processes.value()) {
+    if (p.phase == "mixed" && !p.records.empty()) mixed.push_back(&p.records.front());
+  }
+  PrintInterference(mix.value().name, rows, MixOverlap(mixed), context.table.width, text ? std::cout : std::cerr);
   bool met = true;
   for (const MixInterference& row : rows) met = met && row.objectives_met && row.mixed_status == "ok";
   (text ? std::cout : std::cerr) << "mix " << mix.value().name << ": "

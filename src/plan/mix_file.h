@@ -23,17 +23,9 @@
 #include <vector>
 
 #include "core/status.h"
+#include "record/mix_tag.h"  // MixObjective
 
 namespace edgebench {
-
-// "p99<=66ms": a metric of the registry (metrics/metrics.h) or a short name for one, a bound and
-// its unit, converted to the metric's own unit.
-struct MixObjective {
-  std::string text;    // as written
-  std::string metric;  // the registry's name: "p99_ms", "dropped_frames", "ttft_p99_ms"
-  bool at_most = true; // <= (false: >=)
-  double bound = 0;    // in the metric's unit (ms, a fraction, 1/s)
-};
 
 struct MixWorkload {
   std::string name;

@@ -86,6 +86,9 @@ struct LlmRecord {
   std::string prompt_source;
   std::vector<LlmRequestTiming> warmup;    // raw: start 0, then ns offsets
   std::vector<LlmRequestTiming> measured;
+  // The harness's steady clock (ns) at the first measured request's start: `measured` keeps
+  // offsets from it, so a mix's timeline lays the requests beside other processes' (0: unknown).
+  int64_t measured_origin_ns = 0;
   LlmSessionInfo session;
   int64_t rss_bytes = 0;       // resident memory after the last request
   int64_t rss_peak_bytes = 0;  // peak resident memory of the worker

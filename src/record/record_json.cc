@@ -188,6 +188,7 @@ json LlmToJson(const LlmRecord& l) {
           {"prompt_source", l.prompt_source},
           {"warmup", TimingsToJson(l.warmup)},
           {"measured", TimingsToJson(l.measured)},
+          {"measured_origin_ns", l.measured_origin_ns},
           {"model",
            {{"description", l.session.model_description}, {"parameters", l.session.model_parameters},
             {"bytes", l.session.model_bytes}, {"vocab_size", l.session.vocab_size},
@@ -233,6 +234,7 @@ LlmRecord LlmFromJson(const json& j) {
   l.prompt_source = j.at("prompt_source").get<std::string>();
   l.warmup = TimingsFromJson(j.at("warmup"));
   l.measured = TimingsFromJson(j.at("measured"));
+  l.measured_origin_ns = j.value("measured_origin_ns", int64_t{0});
   const json& m = j.at("model");
   l.session.model_description = m.at("description").get<std::string>();
   l.session.model_parameters = m.at("parameters").get<uint64_t>();

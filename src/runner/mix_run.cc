@@ -5,14 +5,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <functional>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 
-#include "metrics/metrics.h"
+#include "core/clock.h"
 #include "report/store.h"
-#include "stats/significance.h"
 
 extern char** environ;
 
@@ -45,39 +47,28 @@ Result<pid_t> Start(const std::vector<std::string>& argv, const std::string& dir
   return pid;
 }
 
-int Wait(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
+int ExitCode(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return -1;
 }
 
-// The samples a workload's ratio is bootstrapped on: its queries' latencies, or a language
-// model's times to first token.
-std::vector<double> Samples(const Record& r) {
-  std::vector<double> samples;
-  if (r.llm) {
-    for (const LlmRequestTiming& t : r.llm->measured) samples.push_back(static_cast<double>(t.ttft_ns()));
-  } else {
-    for (int64_t ns : r.measured_ns) samples.push_back(static_cast<double>(ns));
+// Waits for every pid of `running` (pid, index), in whichever order they end, and calls
+// `ended(index, exit code)` as each does, so that each end is timed when it happens.
+void WaitForAll(std::vector<std::pair<pid_t, size_t>> running, const std::function<void(size_t, int)>& ended) {
+  while (!running.empty()) {
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      for (const auto& [unused, index] : running) ended(index, -1);  // no child left to wait for
+      return;
+    }
+    const auto it = std::find_if(running.begin(), running.end(), [&](const auto& r) { return r.first == pid; });
+    if (it == running.end()) continue;  // not one of this phase's
+    ended(it->second, ExitCode(status));
+    running.erase(it);
   }
-  return samples;
-}
-
-const Record* RecordOf(const std::vector<MixProcess>& processes, const std::string& workload, const std::string& phase) {
-  for (const MixProcess& p : processes) {
-    if (p.workload == workload && p.phase == phase && !p.records.empty()) return &p.records.front();
-  }
-  return nullptr;
-}
-
-std::optional<double> MetricValue(const Record* r, const std::string& name) {
-  const Metric* metric = FindMetric(name);
-  if (!r || !metric) return std::nullopt;
-  return metric->value(*r);
 }
 
 }  // namespace
@@ -111,6 +102,7 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
   // Starts the workloads of one phase together and waits for all of them.
   auto run_phase = [&](const std::string& phase, const std::vector<const MixWorkload*>& workloads) -> Status {
     std::vector<std::pair<pid_t, size_t>> running;
+    const int64_t phase_start = NowNs();
     for (const MixWorkload* w : workloads) {
       MixProcess p;
       p.workload = w->name;
@@ -122,21 +114,41 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       if (ec) return Status::Error("cannot make '" + dir + "': " + ec.message());
       p.argv = MixWorkloadArguments(mix, *w, options.executable, dir + "/store", options.no_monitor);
       p.log_path = dir + "/stderr.txt";
+      p.phase_start_ns = phase_start;
+      p.start_ns = NowNs();
       auto pid = Start(p.argv, dir);
-      if (!pid.ok()) return pid.status();
+      if (!pid.ok()) {  // the ones already started are stopped, not left behind
+        for (const auto& [started, unused] : running) ::kill(started, SIGTERM);
+        WaitForAll(running, [](size_t, int) {});
+        return pid.status();
+      }
       running.emplace_back(pid.value(), processes.size());
       processes.push_back(std::move(p));
     }
+    WaitForAll(running, [&](size_t index, int exit_code) {
+      processes[index].exit_code = exit_code;
+      processes[index].end_ns = NowNs();
+    });
     for (const auto& [pid, index] : running) {
       MixProcess& p = processes[index];
-      p.exit_code = Wait(pid);
       const std::string store = options.work_dir + "/" + phase + "/" + p.workload + "/store/results.jsonl";
       std::error_code ec;
       if (std::filesystem::exists(store, ec)) {
         auto records = ReadRecords(store);
         if (records.ok()) p.records = std::move(records.value());
       }
-      MixTag tag{mix.name, p.workload, phase, {}};
+      MixTag tag;
+      tag.mix = mix.name;
+      tag.run = options.run_id;
+      tag.workload = p.workload;
+      tag.phase = phase;
+      tag.phase_start_ns = p.phase_start_ns;
+      tag.process_start_ns = p.start_ns;
+      tag.process_end_ns = p.end_ns;
+      tag.exit_code = p.exit_code;
+      for (const MixWorkload* w : workloads) {
+        if (w->name == p.workload) tag.objectives = w->objectives;
+      }
       if (phase == "mixed") {
         for (const MixWorkload* other : workloads) {
           if (other->name != p.workload) tag.beside.push_back(other->name);
@@ -169,44 +181,13 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
 }
 
 std::vector<MixInterference> JudgeMix(const MixSpec& mix, const std::vector<MixProcess>& processes) {
-  std::vector<MixInterference> rows;
-  for (const MixWorkload& w : mix.workloads) {
-    MixInterference row;
-    row.workload = w.name;
-    const Record* alone = RecordOf(processes, w.name, "alone");
-    const Record* mixed = RecordOf(processes, w.name, "mixed");
-    // The p99 where both phases have one (100 samples or more), else the median.
-    double percentile = 0.99;
-    row.metric = w.kind == "llm" ? "ttft_p99_ms" : "p99_ms";
-    row.alone = MetricValue(alone, row.metric);
-    row.mixed = MetricValue(mixed, row.metric);
-    if (!row.alone || !row.mixed) {
-      percentile = 0.50;
-      row.metric = w.kind == "llm" ? "ttft_p50_ms" : "p50_ms";
-      row.alone = MetricValue(alone, row.metric);
-      row.mixed = MetricValue(mixed, row.metric);
-    }
-    row.dropped_alone = MetricValue(alone, "dropped_frames");
-    row.dropped_mixed = MetricValue(mixed, "dropped_frames");
-    row.mixed_status = mixed ? CaseStatusName(mixed->status) : "no record";
-    row.mixed_valid = mixed && mixed->valid;
-    if (row.alone && row.mixed && *row.alone > 0) {
-      row.ratio = *row.mixed / *row.alone;
-      const auto change = BootstrapRelativeChange(Samples(*alone), Samples(*mixed), Statistic::Percentile(percentile));
-      if (change && change->resamples > 0) {
-        row.ratio_low = 1 + change->low;
-        row.ratio_high = 1 + change->high;
-      }
-    }
-    for (const MixObjective& objective : w.objectives) {
-      MixObjectiveResult result{objective, MetricValue(mixed, objective.metric), false};
-      result.met = result.value && (objective.at_most ? *result.value <= objective.bound : *result.value >= objective.bound);
-      row.objectives_met = row.objectives_met && result.met;
-      row.objectives.push_back(result);
-    }
-    rows.push_back(std::move(row));
+  std::vector<MixWorkloadObjectives> workloads;
+  for (const MixWorkload& w : mix.workloads) workloads.push_back({w.name, w.objectives});
+  std::vector<const Record*> records;
+  for (const MixProcess& p : processes) {
+    if (!p.records.empty()) records.push_back(&p.records.front());
   }
-  return rows;
+  return JudgeMixRecords(workloads, records);
 }
 
 }  // namespace edgebench

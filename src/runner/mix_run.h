@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/mix_interference.h"
 #include "plan/mix_file.h"
 #include "record/record.h"
 
@@ -18,6 +19,7 @@ namespace edgebench {
 struct MixRunOptions {
   std::string executable;  // this edgebench, run once per workload and phase
   std::string work_dir;    // each process's store, stdout and stderr, under PHASE/WORKLOAD/
+  std::string run_id;      // the records' mix.run: this invocation's, unique in a store
   bool no_monitor = false;
   std::function<void(const std::string&)> progress;  // a line per phase and workload
 };
@@ -28,31 +30,9 @@ struct MixProcess {
   std::string phase;  // "alone" or "mixed"
   std::vector<std::string> argv;
   int exit_code = -1;  // the process's; 128 + N when killed by signal N
+  int64_t phase_start_ns = 0, start_ns = 0, end_ns = 0;  // steady clock: the phase's, started, reaped
   std::string log_path;  // its stderr
   std::vector<Record> records;  // tagged with the mix; empty when it died before storing one
-};
-
-// What a workload's record is judged by, alone and mixed.
-struct MixObjectiveResult {
-  MixObjective objective;
-  std::optional<double> value;  // mixed; nullopt: the record has no such figure
-  bool met = false;
-};
-
-struct MixInterference {
-  std::string workload;
-  // "p99_ms" or, for a language model, "ttft_p99_ms"; the p50's where a phase has too few
-  // samples for a p99.
-  std::string metric;
-  std::optional<double> alone;
-  std::optional<double> mixed;
-  // mixed / alone, with the 95% percentile-bootstrap interval on the raw samples.
-  std::optional<double> ratio, ratio_low, ratio_high;
-  std::optional<double> dropped_alone, dropped_mixed;  // camera scenarios: frames dropped (fraction)
-  std::string mixed_status;  // the mixed record's status ("ok", "crashed", ...), or "no record"
-  bool mixed_valid = false;
-  std::vector<MixObjectiveResult> objectives;
-  bool objectives_met = true;
 };
 
 // The command line of `workload` in a phase, storing into `out_dir`.

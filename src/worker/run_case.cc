@@ -103,6 +103,12 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   r.llm->prompt_source = samples.prompt_source;
   r.llm->prompt_tokens_run = samples.prompt_tokens;
   r.llm->warmup = std::move(samples.warmup);
+  if (!samples.measured.empty()) {
+    r.llm->measured_origin_ns = samples.measured.front().start_ns;
+    for (const LlmRequestTiming& t : samples.measured) {
+      r.llm->measured_origin_ns = std::min(r.llm->measured_origin_ns, t.start_ns);
+    }
+  }
   r.llm->measured = std::move(samples.measured);
   const ProcessMemory memory = ReadProcessMemory();
   r.llm->rss_bytes = memory.rss_bytes;

@@ -23,11 +23,18 @@ Record Latencies(int64_t ms, int count, const std::string& scenario = "single-st
   return r;
 }
 
+// A workload's process in a phase, its records tagged as RunMix tags them.
 MixProcess Process(const std::string& workload, const std::string& phase, std::vector<Record> records) {
   MixProcess p;
   p.workload = workload;
   p.phase = phase;
   p.records = std::move(records);
+  for (Record& r : p.records) {
+    r.mix = MixTag{};
+    r.mix->mix = "m";
+    r.mix->workload = workload;
+    r.mix->phase = phase;
+  }
   return p;
 }
 
@@ -77,6 +84,46 @@ TEST(MixRun, TooFewSamplesForAP99ComparesTheMedians) {
   EXPECT_NEAR(*rows[0].ratio, 41.0 / 11.0, 1e-9);
   EXPECT_FALSE(rows[0].objectives[0].met);  // no p99 in the mixed record: not met, said so
   EXPECT_FALSE(rows[0].objectives[0].value);
+}
+
+TEST(MixRun, MixedFiguresComeFromTheQueriesThatArrivedWhileEveryWorkloadWasMeasured) {
+  // fast's mixed phase runs 0-10 s (a query every 50 ms: 200), dead's 6-20 s; they overlap in
+  // 6-10 s. fast's queries there (80 of them, arriving at 6.00 ... 9.95 s) take 30 ms, the rest
+  // 20 ms: its mixed median is 30 ms, not the 20 ms of all 200.
+  Record fast_mixed = Latencies(20, 200);
+  fast_mixed.measured_start_ns = 1'000'000'000'000;
+  for (size_t i = 0; i < fast_mixed.measured_ns.size(); ++i) {
+    if (fast_mixed.measured_issue_ns[i] >= 6'000'000'000) fast_mixed.measured_ns[i] = 30'000'000;
+  }
+  FinishRecord(fast_mixed);
+  Record dead_mixed = Latencies(5, 20);
+  dead_mixed.measured_start_ns = fast_mixed.measured_start_ns + 6'000'000'000;
+  dead_mixed.measured_wall_ns = 14'000'000'000;
+  const std::vector<MixProcess> processes = {Process("fast", "alone", {Latencies(10, 20)}),
+                                             Process("dead", "alone", {Latencies(5, 20)}),
+                                             Process("fast", "mixed", {fast_mixed}),
+                                             Process("dead", "mixed", {dead_mixed})};
+  std::vector<const Record*> mixed = {&processes[2].records.front(), &processes[3].records.front()};
+  const auto overlap = MixOverlap(mixed);
+  ASSERT_TRUE(overlap);
+  EXPECT_EQ(overlap->start_ns, dead_mixed.measured_start_ns);
+  EXPECT_EQ(overlap->end_ns, fast_mixed.measured_start_ns + 10'000'000'000);
+  const auto rows = JudgeMix(TwoWorkloads(), processes);
+  EXPECT_EQ(rows[0].mixed_samples, 80);
+  EXPECT_EQ(rows[0].mixed_samples_total, 200);
+  EXPECT_EQ(rows[0].metric, "p50_ms");  // 20 alone: too few for a p99
+  ASSERT_TRUE(rows[0].mixed);
+  EXPECT_DOUBLE_EQ(*rows[0].mixed, 30.0);
+  // dead's 20 queries arrived at 6.00 ... 6.95 s: all inside.
+  EXPECT_EQ(rows[1].mixed_samples, 20);
+  // Phases that never ran at once give no mixed figure rather than one measured alone.
+  Record late = dead_mixed;
+  late.measured_start_ns += 100'000'000'000;
+  const std::vector<MixProcess> apart = {processes[0], processes[1], processes[2], Process("dead", "mixed", {late})};
+  const auto apart_rows = JudgeMix(TwoWorkloads(), apart);
+  EXPECT_EQ(apart_rows[0].mixed_samples, 0);
+  EXPECT_FALSE(apart_rows[0].mixed);
+  EXPECT_FALSE(apart_rows[0].ratio);
 }
 
 TEST(MixRun, EachWorkloadRunsAsItsOwnCommandForTheMixsDuration) {
