@@ -192,6 +192,15 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   std::set<std::string> devices, llm_groups, load_groups, shape_models, pipeline_stages;
   int diffusion_cases = 0, vision_cases = 0;
   std::map<std::string, int> race_rounds;  // a tune race's chart: a series per round
+  // A mix run's charts: a timeline series per workload beside the others, a CPU series per
+  // monitored one and the machine's, a memory series per monitored one.
+  struct MixCharts {
+    int workloads = 0, monitored = 0;
+    bool machine = false;
+    std::set<ChannelKind> device;  // temperature, frequency, power of the machine's series
+  };
+  std::map<std::string, MixCharts> mixes;
+  std::vector<std::string> mix_order;
   std::set<std::string> roofs, peaks, phases;  // the roofline chart: a series each
   for (const Record& r : records) {
     const bool ok = r.status == CaseStatus::kOk;
@@ -209,6 +218,26 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
                    HostName(r.environment));
       if (roof.compute_peak_gflops > 0) peaks.insert(r.backend + ":" + r.device + " " + roof.precision + " peak");
       phases.insert("query");
+    }
+    if (r.mix) {
+      const std::string run = r.mix->mix + "/" + r.mix->run;
+      if (!mixes.count(run)) mix_order.push_back(run);
+      MixCharts& m = mixes[run];
+      if (r.mix->phase == "mixed") {
+        ++m.workloads;
+        if (r.monitor && !r.monitor->series.t_ns.empty()) {
+          ++m.monitored;
+          bool cpu = false;
+          std::set<ChannelKind> device;
+          for (const Channel& c : r.monitor->series.channels) {
+            cpu = cpu || c.kind == ChannelKind::kCpuUtil;
+            if (c.kind == ChannelKind::kTemperature || c.kind == ChannelKind::kFrequency) device.insert(c.kind);
+            if (c.kind == ChannelKind::kPower || c.kind == ChannelKind::kEnergy) device.insert(ChannelKind::kPower);
+          }
+          if (cpu && !m.machine) m.device = device;  // the first with the machine's CPU is drawn
+          m.machine = m.machine || cpu;
+        }
+      }
     }
     if (r.tune) {
       int& rounds = race_rounds[r.tune->race];
@@ -279,6 +308,15 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   expected["llm/concurrency"] = 2 * static_cast<int>(llm_groups.size());
   if (vision_cases > 0) expected["vlm/ttft"] = 5;  // a series per stage of TTFT
   for (const auto& [race, rounds] : race_rounds) expected["tune/" + race] = rounds;
+  for (size_t i = 0; i < mix_order.size(); ++i) {
+    const MixCharts& m = mixes[mix_order[i]];
+    const std::string prefix = "mixes/" + std::to_string(i);
+    if (m.workloads == 0) continue;
+    expected[prefix + "-timeline"] = m.workloads;
+    if (m.monitored + (m.machine ? 1 : 0) > 0) expected[prefix + "-cpu"] = m.monitored + (m.machine ? 1 : 0);
+    if (m.monitored > 0) expected[prefix + "-memory"] = m.monitored;
+    if (!m.device.empty()) expected[prefix + "-device"] = static_cast<int>(m.device.size());
+  }
   if (!phases.empty()) expected["roofline/chart"] = static_cast<int>(roofs.size() + peaks.size() + phases.size());
   return expected;
 }
@@ -435,6 +473,15 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   ASSERT_NO_FATAL_FAILURE(Make("token drift", eb + " drift --reference " + gguf + " --candidate " +
                                                   gguf + " --random-prompts 2 --max-tokens 8"
                                                   " --out " + others));
+  // A mix (docs/mixes.md): a camera workload beside a steady one, each alone and then together:
+  // the shared timeline and the interference table.
+  const std::string mix = scratch + "/mix.yaml";
+  std::ofstream(mix) << "name: box\nduration: 1s\nworkloads:\n"
+                        "  - name: cam\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
+                        "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
+                        "  - name: steady\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
+                        "    target: null:sleep?us=1000\n    scenario: single-stream\n";
+  ASSERT_NO_FATAL_FAILURE(Make("mix", eb + " run " + mix + " --out " + others));
   ASSERT_NO_FATAL_FAILURE(Make("accuracy", eb + " accuracy " +
                                                TestModel("fashion/fashion_softmax.json") +
                                                " --target ort:cpu --limit 300 --out " + others));

@@ -8,7 +8,7 @@
   'use strict';
 
   var ORDER = ['environment', 'hosts', 'summary', 'rounds', 'latency', 'warmup', 'load', 'soak', 'memory',
-               'placement', 'pipelines', 'shapes', 'accuracy', 'llm', 'vlm', 'roofline', 'tradeoffs', 'tune'];
+               'placement', 'pipelines', 'mixes', 'shapes', 'accuracy', 'llm', 'vlm', 'roofline', 'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     hosts: 'The same cases on every host',
@@ -20,6 +20,7 @@
     memory: 'Memory',
     placement: 'Placement',
     pipelines: 'Pipeline stages',
+    mixes: 'Several workloads at once: timeline and interference',
     shapes: 'Shape sweep',
     accuracy: 'Accuracy and drift',
     llm: 'Language models: TTFT and TPOT',
@@ -692,17 +693,19 @@
   }
 
   // The trade-off, tuning and roofline sections are drawn by report_decisions.js, the pipeline and
-  // vision-language ones by report_stages.js (both inlined before this file), with the helpers above.
+  // vision-language ones by report_stages.js, the mixes by report_mixes.js (all inlined before this
+  // file), with the helpers above.
   var helpers = {
     el: el, esc: esc, fmt: fmt, note: note, isNumber: isNumber, legend: legend, draw: draw, chartBox: chartBox, table: table
   };
   var decisions = window.edgebenchDecisionSections(helpers);
   var stages = window.edgebenchStageSections(helpers);
+  var mixes = window.edgebenchMixSection(helpers);
 
   var RENDERERS = {
     environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    pipelines: stages.pipelines, accuracy: drawAccuracy, llm: drawLlm, vlm: stages.vlm,
+    pipelines: stages.pipelines, mixes: mixes, accuracy: drawAccuracy, llm: drawLlm, vlm: stages.vlm,
     roofline: decisions.roofline, tradeoffs: decisions.tradeoffs, tune: decisions.tune, rounds: decisions.rounds
   };
 

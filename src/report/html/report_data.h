@@ -19,7 +19,7 @@ namespace edgebench {
 // Section ids, in page order; stable: the page's anchors and the browser test use them.
 inline const std::vector<std::string> kReportSectionIds = {
     "environment", "hosts",    "summary", "rounds", "latency", "warmup", "load",      "soak",
-    "memory",      "placement", "pipelines", "shapes",  "accuracy", "llm",   "vlm",   "roofline", "tradeoffs",
+    "memory",      "placement", "pipelines", "mixes", "shapes",  "accuracy", "llm",   "vlm",   "roofline", "tradeoffs",
     "tune"};
 
 // A series drawn over time holds at most this many points (every n-th sample, the last kept).

@@ -1,0 +1,193 @@
+#include "report/html/report_mixes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "metrics/mix_interference.h"
+#include "report/html/device_series.h"
+
+namespace edgebench {
+namespace {
+
+using nlohmann::json;
+
+double Rounded(double value, double unit) { return std::round(value / unit) * unit; }
+json OrNull(const std::optional<double>& v, double unit) { return v && std::isfinite(*v) ? json(Rounded(*v, unit)) : json(nullptr); }
+
+// Seconds from the phase's start of a steady-clock moment.
+double SecondsFrom(int64_t base_ns, int64_t t_ns) { return Rounded(static_cast<double>(t_ns - base_ns) / 1e9, 1e-4); }
+
+// The records of one invocation of one mix.
+struct MixRun {
+  std::string mix, run;
+  std::vector<const Record*> records;
+};
+
+std::vector<MixRun> GroupRuns(const std::vector<Record>& records) {
+  std::vector<MixRun> runs;
+  for (const Record& r : records) {
+    if (!r.mix) continue;
+    auto it = std::find_if(runs.begin(), runs.end(),
+                           [&](const MixRun& m) { return m.mix == r.mix->mix && m.run == r.mix->run; });
+    if (it == runs.end()) it = runs.insert(runs.end(), MixRun{r.mix->mix, r.mix->run, {}});
+    it->records.push_back(&r);
+  }
+  return runs;
+}
+
+// At most kMaxMixTimelinePoints [t_s, ms]: every point, or each group's slowest.
+json TimelinePoints(const std::vector<std::pair<int64_t, int64_t>>& arrivals, int64_t base_ns) {
+  json points = json::array();
+  const size_t n = arrivals.size();
+  const size_t group = std::max<size_t>(1, (n + kMaxMixTimelinePoints - 1) / kMaxMixTimelinePoints);
+  for (size_t start = 0; start < n; start += group) {
+    const auto slowest = std::max_element(arrivals.begin() + static_cast<std::ptrdiff_t>(start),
+                                          arrivals.begin() + static_cast<std::ptrdiff_t>(std::min(n, start + group)),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+    points.push_back({SecondsFrom(base_ns, slowest->first), Rounded(static_cast<double>(slowest->second) / 1e6, 1e-4)});
+  }
+  return points;
+}
+
+// The series of `wanted` from a monitor, thinned, on the phase's time axis.
+json SeriesOnTimeline(const MonitorSeries& s, int64_t base_ns,
+                      const std::vector<std::pair<std::string, std::vector<std::optional<double>>>>& wanted,
+                      const std::vector<double>& scales) {
+  json out = {{"t_s", json::array()}, {"series", json::array()}};
+  for (const auto& [name, unused] : wanted) {
+    out[name] = json::array();
+    out["series"].push_back(name);
+  }
+  for (size_t i : ThinnedIndices(s.t_ns.size(), kMaxMixTimelinePoints)) {
+    out["t_s"].push_back(SecondsFrom(base_ns, s.origin_ns + s.t_ns[i]));
+    for (size_t k = 0; k < wanted.size(); ++k) {
+      const auto& values = wanted[k].second;
+      out[wanted[k].first].push_back(i < values.size() && values[i] ? json(Rounded(*values[i] * scales[k], 1e-3)) : json(nullptr));
+    }
+  }
+  return out;
+}
+
+json InterferenceRows(const std::vector<MixInterference>& rows) {
+  json out = json::array();
+  for (const MixInterference& row : rows) {
+    json objectives = json::array();
+    for (const MixObjectiveResult& o : row.objectives) {
+      objectives.push_back({{"text", o.objective.text}, {"value", OrNull(o.value, 1e-4)}, {"met", o.met}});
+    }
+    out.push_back({{"workload", row.workload},
+                   {"metric", row.metric},
+                   {"alone", OrNull(row.alone, 1e-4)},
+                   {"mixed", OrNull(row.mixed, 1e-4)},
+                   {"ratio", OrNull(row.ratio, 1e-3)},
+                   {"ratio_low", OrNull(row.ratio_low, 1e-3)},
+                   {"ratio_high", OrNull(row.ratio_high, 1e-3)},
+                   {"dropped_alone", OrNull(row.dropped_alone, 1e-4)},
+                   {"dropped_mixed", OrNull(row.dropped_mixed, 1e-4)},
+                   {"mixed_status", row.mixed_status},
+                   {"mixed_valid", row.mixed_valid},
+                   {"mixed_samples", row.mixed_samples},
+                   {"mixed_samples_total", row.mixed_samples_total},
+                   {"objectives", objectives},
+                   {"objectives_met", row.objectives_met}});
+  }
+  return out;
+}
+
+json RunSection(const MixRun& run, const CaseLabels& labels) {
+  std::vector<MixWorkloadObjectives> workloads;
+  std::vector<const Record*> mixed;
+  for (const Record* r : run.records) {
+    auto it = std::find_if(workloads.begin(), workloads.end(),
+                           [&](const MixWorkloadObjectives& w) { return w.name == r->mix->workload; });
+    if (it == workloads.end()) it = workloads.insert(workloads.end(), {r->mix->workload, r->mix->objectives});
+    if (r->mix->phase == "mixed") {
+      it->objectives = r->mix->objectives;  // judged on the mixed record
+      mixed.push_back(r);
+    }
+  }
+  json section = {{"mix", run.mix}, {"run", run.run}, {"interference", InterferenceRows(JudgeMixRecords(workloads, run.records))}};
+  if (mixed.empty()) return section;
+  // The phase's start as the mix kept it, or else the earliest measured start among its records.
+  int64_t base = std::numeric_limits<int64_t>::max();
+  for (const Record* r : mixed) {
+    if (r->mix->phase_start_ns != 0) base = std::min(base, r->mix->phase_start_ns);
+  }
+  if (base == std::numeric_limits<int64_t>::max()) {
+    for (const Record* r : mixed) {
+      const auto arrivals = MixArrivals(*r);
+      if (!arrivals.empty()) base = std::min(base, arrivals.front().first);
+    }
+  }
+  if (base == std::numeric_limits<int64_t>::max()) return section;  // nothing to lay on a time axis
+  double end_s = 0;
+  json lanes = json::array();
+  const Record* machine_source = nullptr;
+  for (const Record* r : mixed) {
+    const auto arrivals = MixArrivals(*r);
+    json lane = {{"name", r->mix->workload},
+                 {"label", labels(*r)},
+                 {"kind", r->llm ? "llm" : "load"},
+                 {"metric", r->llm ? "time to first token (ms)" : "latency (ms)"},
+                 {"status", CaseStatusName(r->status)},
+                 {"valid", r->valid},
+                 {"points", TimelinePoints(arrivals, base)},
+                 {"grouped", arrivals.size() > kMaxMixTimelinePoints}};
+    if (r->mix->exit_code) lane["exit_code"] = *r->mix->exit_code;
+    if (r->mix->process_start_ns != 0) lane["started_s"] = SecondsFrom(base, r->mix->process_start_ns);
+    if (r->mix->process_end_ns != 0) {
+      lane["ended_s"] = SecondsFrom(base, r->mix->process_end_ns);
+      end_s = std::max(end_s, lane["ended_s"].get<double>());
+    }
+    if (!arrivals.empty()) end_s = std::max(end_s, SecondsFrom(base, arrivals.back().first + arrivals.back().second));
+    if (r->monitor && !r->monitor->series.t_ns.empty()) {
+      const MonitorSeries& s = r->monitor->series;
+      lane["cpu"] = SeriesOnTimeline(s, base, {{"process_cpu_pct", Combine(s, ChannelKind::kProcessCpu, "sum")},
+                                                {"rss_mb", Combine(s, ChannelKind::kRss, "sum")}},
+                                     {1, 1.0 / (1024 * 1024)});
+      if (!machine_source && HasKind(s, ChannelKind::kCpuUtil)) machine_source = r;
+    }
+    lanes.push_back(lane);
+  }
+  section["workloads"] = lanes;
+  if (const auto overlap = MixOverlap(mixed)) {
+    section["overlap_from_s"] = SecondsFrom(base, overlap->start_ns);
+    section["overlap_to_s"] = SecondsFrom(base, std::max(overlap->start_ns, overlap->end_ns));
+  }
+  section["end_s"] = Rounded(end_s, 1e-3);
+  if (machine_source) {
+    const MonitorSeries& s = machine_source->monitor->series;
+    std::vector<std::pair<std::string, std::vector<std::optional<double>>>> wanted = {
+        {"cpu_util_pct", Combine(s, ChannelKind::kCpuUtil, "mean")}};
+    std::vector<double> scales = {1};
+    if (HasKind(s, ChannelKind::kTemperature)) {
+      wanted.push_back({"temperature_c", Combine(s, ChannelKind::kTemperature, "max")});
+      scales.push_back(1e-3);
+    }
+    if (HasKind(s, ChannelKind::kFrequency)) {
+      wanted.push_back({"frequency_mhz", Combine(s, ChannelKind::kFrequency, "mean")});
+      scales.push_back(1e-3);
+    }
+    if (HasKind(s, ChannelKind::kPower) || HasKind(s, ChannelKind::kEnergy)) {
+      wanted.push_back({"power_w", PowerWatts(s)});
+      scales.push_back(1);
+    }
+    json machine = SeriesOnTimeline(s, base, wanted, scales);
+    machine["source"] = machine_source->mix->workload;
+    section["machine"] = machine;
+  }
+  return section;
+}
+
+}  // namespace
+
+json MixesSection(const std::vector<Record>& records, const CaseLabels& labels) {
+  json runs = json::array();
+  for (const MixRun& run : GroupRuns(records)) runs.push_back(RunSection(run, labels));
+  if (runs.empty()) return nullptr;
+  return {{"runs", runs}};
+}
+
+}  // namespace edgebench
