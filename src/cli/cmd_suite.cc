@@ -12,6 +12,7 @@
 #include "cli/round_options.h"
 #include "cli/commands.h"
 #include "runner/suite_modes.h"
+#include "cli/mix_command.h"
 #include "cli/record_output.h"
 #include "inputs/input_source.h"
 #include "report/store.h"
@@ -38,6 +39,25 @@ struct SuiteOptions {
   RoundFlags rounds;
   std::string trace_path;
 };
+
+// The mixes whose every workload has a mixed record in the store (a run of them that ended).
+std::set<std::string> StoredMixes(const std::string& store_path, const std::vector<MixSpec>& mixes) {
+  std::set<std::string> done;
+  std::error_code ec;
+  if (mixes.empty() || !std::filesystem::exists(store_path, ec)) return done;
+  auto records = ReadRecords(store_path);
+  if (!records.ok()) return done;
+  for (const MixSpec& mix : mixes) {
+    bool all = true;
+    for (const MixWorkload& w : mix.workloads) {
+      all = all && std::any_of(records.value().begin(), records.value().end(), [&](const Record& r) {
+              return r.mix && r.mix->mix == mix.name && r.mix->workload == w.name && r.mix->phase == "mixed";
+            });
+    }
+    if (all) done.insert(mix.name);
+  }
+  return done;
+}
 
 int Suite(const SuiteOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
@@ -115,6 +135,12 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   };
   int to_run = 0;
   for (const PlannedCase& c : plan.value()) to_run += done(c) ? 0 : 1;
+  const std::set<std::string> stored_mixes = StoredMixes(store_path, s.mixes);
+  if (!o.resume.resume && !o.again && !o.dry_run && !stored_mixes.empty()) {
+    return fail(s.name + ": " + store_path + " already holds a run of mix '" + *stored_mixes.begin() +
+                "'; --resume runs the mixes it does not hold, --again runs every mix again");
+  }
+  auto mix_done = [&](const MixSpec& mix) { return (o.resume.resume || o.dry_run) && stored_mixes.count(mix.name) > 0; };
   if (!o.resume.resume && !o.again && !o.dry_run) {
     // Run again as it was: the store already holds cases of this plan. Measuring them again
     // appends a second record of each, which a user rarely means.
@@ -142,7 +168,9 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
                                              std::to_string(cases_per_round) + " a round)"
                                        : "")
             << (o.resume.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
-            << ", " << to_run << " to run; records go to " << store_path << "\n";
+            << ", " << to_run << " to run"
+            << (s.mixes.empty() ? "" : ", then " + std::to_string(s.mixes.size()) + " mix(es)")
+            << "; records go to " << store_path << "\n";
   if (o.dry_run) {
     for (const PlannedCase& c : plan.value()) {
       std::cout << c.spec.case_key << "  " << c.spec.model << "  " << c.spec.TargetText() << "  " << c.spec.scenario
@@ -153,11 +181,28 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
                 << (done(c) ? "  (in the store)" : "")
                 << (c.skip_reason.empty() ? "" : "  (skipped: " + c.skip_reason + ")") << "\n";
     }
+    for (const MixSpec& mix : s.mixes) {
+      std::cout << "mix " << mix.name << "  " << mix.path << "  " << mix.workloads.size() << " workloads, "
+                << mix.duration_ms / 1000.0 << " s a phase" << (mix_done(mix) ? "  (in the store)" : "") << "\n";
+    }
     return 0;
   }
-  return RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys.value(),
-                                                  o.fail_on_invalid, monitor.value().cooldown,
-                                                  request.monitor.sysfs_root, o.trace_path});
+  int exit_code = 0;
+  if (!plan.value().empty() || s.mixes.empty()) {
+    exit_code = RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys.value(),
+                                                         o.fail_on_invalid, monitor.value().cooldown,
+                                                         request.monitor.sysfs_root, o.trace_path});
+  }
+  // Each mix after the cases, into the same store (docs/mixes.md); 1 when one was not met.
+  for (const MixSpec& mix : s.mixes) {
+    if (mix_done(mix)) {
+      std::cerr << "edgebench suite: mix " << mix.name << " is in the store already\n";
+      continue;
+    }
+    const int mixed = RunMixCommand({mix.path, o.format, out_dir, o.monitor.no_monitor}, context);
+    exit_code = std::max(exit_code, mixed == 2 ? 1 : mixed);
+  }
+  return exit_code;
 }
 
 }  // namespace
@@ -170,7 +215,8 @@ void AddSuiteCommand(CLI::App& app, CommandContext& context) {
       "The suite file's format is in docs/suites.md; every mistake in it is reported with its line "
       "before anything runs. Each case has a key (a hash of its model's bytes, target, scenario and "
       "settings) stored in its record; --resume skips cases whose key the store already holds, and "
-      "with --retry-failed runs again those whose every attempt crashed or timed out.\n"
+      "with --retry-failed runs again those whose every attempt crashed or timed out. A suite's mix files "
+      "(mixes:, docs/mixes.md) run after its cases, into its store.\n"
       "Exit status: 0 when every case to run measured (or was skipped for want of an artifact), 1 "
       "when any did not or nothing was measured, 2 for a bad suite file or arguments.");
   cmd->add_option("file", o->file, "the suite file (YAML)")->required();

@@ -1,5 +1,7 @@
 #include "plan/suite_file.h"
 
+#include "plan/mix_file.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -32,7 +34,7 @@ namespace {
 
 // The keys each mapping accepts, in the order errors list them.
 constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "models", "targets",
-                                         "params",  "scenarios", "llm",    "accuracy", "agree", "drift"};
+                                         "params",  "scenarios", "llm",    "accuracy", "agree", "drift", "mixes"};
 constexpr std::string_view kSettingsKeys[] = {
     "warmup", "min_queries", "min_duration_ms", "max_duration_ms", "max_queries", "seed",
     "max_cv", "timeout_ms", "sessions", "concurrency", "batch", "streams", "window_ms",
@@ -385,8 +387,13 @@ class SuiteParser : public SuiteYaml {
     FieldMap& f = fields.value();
     SuiteSpec suite;
     if (Status s = Head(f, suite); !s.ok()) return s;
-    if (Status s = Models(root, f, suite); !s.ok()) return s;
-    if (Status s = Targets(root, f, suite); !s.ok()) return s;
+    // A suite of mixes alone needs no models or targets: each mix names its own.
+    const bool mixes_only = f.count("mixes") && !f.count("models") && !f.count("targets");
+    if (!mixes_only) {
+      if (Status s = Models(root, f, suite); !s.ok()) return s;
+      if (Status s = Targets(root, f, suite); !s.ok()) return s;
+    }
+    if (Status s = Mixes(f, suite); !s.ok()) return s;
     if (Status s = Scenarios(f, suite); !s.ok()) return s;
     if (Status s = Modes(f, suite); !s.ok()) return s;
     return suite;
@@ -496,6 +503,33 @@ class SuiteParser : public SuiteYaml {
                             "or remove the llm: section");
       }
       if (Status s = Llm(f["llm"], suite.llm); !s.ok()) return s;
+    }
+    return Status::Ok();
+  }
+
+  // The mix files (docs/mixes.md), each read and checked as `edgebench run MIX.yaml` reads it.
+  Status Mixes(FieldMap& f, SuiteSpec& suite) const {
+    if (!f.count("mixes")) return Status::Ok();
+    const YAML::Node& mixes = f["mixes"];
+    if (options_.relocate) {
+      return At(mixes, "mixes: a fleet does not copy a mix's models to its hosts yet; run the mix on each host "
+                       "with edgebench run MIX.yaml");
+    }
+    if (Status s = List(mixes, "mixes", "[mixes/camera-and-assistant.yaml]"); !s.ok()) return s;
+    std::map<std::string, int> names;
+    for (const YAML::Node& entry : mixes) {
+      auto raw = String(entry, "mixes");
+      if (!raw.ok()) return raw.status();
+      auto path = ResolvePath(raw.value(), entry);
+      if (!path.ok()) return path.status();
+      auto mix = ReadMixFile(path.value());
+      if (!mix.ok()) return At(entry, "mixes: " + mix.error());
+      if (names.count(mix.value().name)) {
+        return At(entry, "mix '" + mix.value().name + "' is listed twice (first on line " +
+                             std::to_string(names[mix.value().name]) + ")");
+      }
+      names[mix.value().name] = Line(entry);
+      suite.mixes.push_back(mix.take());
     }
     return Status::Ok();
   }

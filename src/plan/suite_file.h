@@ -46,6 +46,8 @@
 //   drift:                          # optional, with scenario drift: `edgebench drift`'s flags
 //     reference: fp32
 //     candidate: int8
+//   mixes: [mixes/box.yaml]         # optional mix files (docs/mixes.md), run after the cases;
+//                                   # with mixes, models and targets may both be left out
 //
 // Option lists expand as llama-bench expands its lists: each target becomes one target per
 // combination of its list values (the cartesian product, the first key varying slowest; keys of
@@ -73,6 +75,7 @@
 #include "core/status.h"
 #include "core/tensor.h"
 #include "load/settings.h"
+#include "plan/mix_file.h"
 #include "plan/model_spec.h"
 #include "plan/suite_modes.h"
 
@@ -121,6 +124,7 @@ struct SuiteSpec {
   LlmLists llm;
   // The modes listed in `scenarios` (accuracy, agree, drift) with their blocks of flags.
   std::map<std::string, SuiteModeBlock> modes;
+  std::vector<MixSpec> mixes;  // `mixes:`, read, in file order
   // Every file the models read, resolved, each once, in file order: model files, manifests and
   // the files the manifests name (what `edgebench fleet` copies to a host).
   std::vector<std::string> model_files;

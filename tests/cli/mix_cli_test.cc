@@ -69,5 +69,38 @@ TEST(MixCli, LoadFlagsAreRefusedBesideAMixFile) {
   std::filesystem::remove_all(dir);
 }
 
+
+TEST(MixCli, ASuiteRunsItsMixesIntoItsStoreAndResumeSkipsThem) {
+  const std::string dir = testing::TempFilePath("mix_cli", "suite");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string model = testing::TestModel("drift_mlp_other.onnx");
+  std::ofstream(dir + "/mix.yaml") << "name: pair\nduration: 1s\nworkloads:\n"
+                                      "  - name: a\n    model: " << model << "\n"
+                                      "    target: null:sleep?us=1000\n    scenario: single-stream\n"
+                                      "  - name: b\n    model: " << model << "\n"
+                                      "    target: null:sleep?us=1000\n    scenario: camera:2@20fps\n";
+  std::ofstream(dir + "/suite.yaml") << "name: s\nmixes: [mix.yaml]\n";
+  const std::string suite = Executable() + " suite " + dir + "/suite.yaml --out " + dir + "/store";
+  const auto first = RunCommand(suite + " 2>&1");
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("interference in mix pair"), std::string::npos) << first.output;
+  auto records = ReadRecords(dir + "/store/results.jsonl");
+  ASSERT_TRUE(records.ok()) << records.error();
+  ASSERT_EQ(records.value().size(), 4u) << first.output;
+  for (const Record& r : records.value()) {
+    ASSERT_TRUE(r.mix);
+    EXPECT_EQ(r.mix->run, records.value().front().mix->run);  // one run, alone and mixed
+  }
+  const auto again = RunCommand(suite + " 2>&1");
+  EXPECT_EQ(again.exit_code, 2) << again.output;
+  EXPECT_NE(again.output.find("already holds a run of mix 'pair'"), std::string::npos) << again.output;
+  const auto resumed = RunCommand(suite + " --resume 2>&1");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("mix pair is in the store already"), std::string::npos) << resumed.output;
+  EXPECT_EQ(ReadRecords(dir + "/store/results.jsonl").value().size(), 4u);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace edgebench

@@ -609,5 +609,33 @@ TEST_F(SuiteFile, RelocatedForAHostWithEveryFileItsModelsRead) {
   EXPECT_EQ(again.value().models[2].spec.artifacts[0].path, (host / ("files" + d + "/models/c.onnx")).string());
 }
 
+
+TEST_F(SuiteFile, MixesAreReadAsRunReadsThemAndNeedNoModels) {
+  std::ofstream(dir_ / "box.yaml") << "name: box\nduration: 2s\nworkloads:\n"
+                                      "  - name: cam\n    model: a.onnx\n    target: null:cpu\n"
+                                      "    scenario: camera:2@10fps\n";
+  auto suite = Parse("mixes: [box.yaml]\n");
+  ASSERT_TRUE(suite.ok()) << suite.error();
+  ASSERT_EQ(suite.value().mixes.size(), 1u);
+  EXPECT_EQ(suite.value().mixes[0].name, "box");
+  EXPECT_EQ(suite.value().mixes[0].duration_ms, 2000);
+  EXPECT_TRUE(suite.value().models.empty());
+  // Beside models, targets are still required.
+  EXPECT_HAS(ErrorAt("models: [a.onnx]\nmixes: [box.yaml]\n", 1), "no targets");
+  // A mix that is not there, or does not read, is an error at its entry, the mix's own place inside.
+  EXPECT_HAS(ErrorAt("mixes:\n  - box.yaml\n  - absent.yaml\n", 3), "absent.yaml");
+  std::ofstream(dir_ / "bad.yaml") << "name: bad\nduration: 2s\nworkloads:\n  - name: x\n    speed: 3\n";
+  const std::string bad = ErrorAt("mixes: [bad.yaml]\n", 1);
+  EXPECT_HAS(bad, "bad.yaml:5:");
+  EXPECT_HAS(bad, "speed");
+  EXPECT_HAS(ErrorAt("mixes: [box.yaml, box.yaml]\n", 1), "listed twice");
+  // A fleet does not copy a mix's models yet: said, not silently dropped.
+  SuiteReadOptions fleet = Options();
+  fleet.relocate = [](const std::string& path) { return path; };
+  auto relocated = ParseSuite("mixes: [box.yaml]\n", "suite.yaml", dir_.string(), fleet);
+  ASSERT_FALSE(relocated.ok());
+  EXPECT_HAS(relocated.error(), "fleet does not copy a mix");
+}
+
 }  // namespace
 }  // namespace edgebench
