@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "cli/record_output.h"
 #include "core/strings.h"
@@ -38,16 +39,20 @@ std::string Objectives(const MixInterference& row) {
   return text.empty() ? "-" : text;
 }
 
+// Each round's span in which every workload was measured, by round.
+using RoundOverlaps = std::map<int, std::optional<MixWindow>>;
+
 void PrintInterference(const std::string& mix, const std::vector<MixInterference>& rows,
-                       const std::optional<MixWindow>& overlap, size_t width, std::ostream& out) {
-  const std::vector<TextColumn> columns = {
+                       const RoundOverlaps& overlaps, size_t width, std::ostream& out) {
+  std::vector<TextColumn> columns = {
       {"workload", false, 0},       {"metric", false, 0},        {"alone", true, 1},
-      {"mixed", true, 1},           {"mixed / alone [95%]", true, 0}, {"mixed queries", true, 2},
+      {"mixed", true, 1},           {"mixed / alone [95%]", true, 0}, {"rounds", true, 2}, {"mixed queries", true, 2},
       {"dropped alone", true, 2},
       {"dropped mixed", true, 2},   {"mixed status", false, 0},  {"objectives", false, 1, true}};
   std::vector<TextRow> table;
   for (const MixInterference& row : rows) {
     table.push_back({{row.workload, row.metric, Figure(row.alone, "%.2f"), Figure(row.mixed, "%.2f"), Ratio(row),
+                      std::to_string(row.rounds),
                       std::to_string(row.mixed_samples) + " of " + std::to_string(row.mixed_samples_total),
                       row.dropped_alone ? Figure(*row.dropped_alone * 100, "%.1f%%") : "-",
                       row.dropped_mixed ? Figure(*row.dropped_mixed * 100, "%.1f%%") : "-",
@@ -55,12 +60,26 @@ void PrintInterference(const std::string& mix, const std::vector<MixInterference
                       Objectives(row)},
                      ""});
   }
+  // The rounds column only where the mix has rounds.
+  if (overlaps.size() <= 1) {
+    constexpr size_t kRounds = 5;
+    columns.erase(columns.begin() + kRounds);
+    for (TextRow& row : table) row.cells.erase(row.cells.begin() + kRounds);
+  }
   out << "\ninterference in mix " << mix << " (each workload beside the others against itself alone):\n"
       << RenderTextTable(columns, table, TableLayout{width, {}, {}});
-  if (overlap) {
-    out << "mixed figures: the queries that arrived while every workload was in its measured phase ("
-        << Figure(std::max(0.0, overlap->seconds()), "%.1f") << " s"
-        << (overlap->seconds() <= 0 ? ": they never were at once; run longer or with less warmup" : "") << ")\n";
+  std::string spans;
+  bool never = false;
+  for (const auto& [round, overlap] : overlaps) {
+    if (!overlap) continue;
+    if (!spans.empty()) spans += ", ";
+    if (overlaps.size() > 1) spans += "round " + std::to_string(round) + " ";
+    spans += Figure(std::max(0.0, overlap->seconds()), "%.1f") + " s";
+    never = never || overlap->seconds() <= 0;
+  }
+  if (!spans.empty()) {
+    out << "mixed figures: the queries that arrived while every workload was in its measured phase (" << spans
+        << (never ? "; 0 s: they never were at once, run longer or with less warmup" : "") << ")\n";
   }
 }
 
@@ -106,11 +125,13 @@ int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
   output.value().End();
   const auto rows = JudgeMix(mix.value(), processes.value());
   const bool text = o.format == "table" || o.format == "markdown";
-  std::vector<const Record*> mixed;
+  std::map<int, std::vector<const Record*>> mixed;
   for (const MixProcess& p : processes.value()) {
-    if (p.phase == "mixed" && !p.records.empty()) mixed.push_back(&p.records.front());
+    if (p.phase == "mixed" && !p.records.empty()) mixed[p.round].push_back(&p.records.front());
   }
-  PrintInterference(mix.value().name, rows, MixOverlap(mixed), context.table.width, text ? std::cout : std::cerr);
+  RoundOverlaps overlaps;
+  for (const auto& [round, records] : mixed) overlaps[round] = MixOverlap(records);
+  PrintInterference(mix.value().name, rows, overlaps, context.table.width, text ? std::cout : std::cerr);
   bool met = true;
   for (const MixInterference& row : rows) met = met && row.objectives_met && row.mixed_status == "ok";
   (text ? std::cout : std::cerr) << "mix " << mix.value().name << ": "

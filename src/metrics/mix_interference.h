@@ -30,7 +30,8 @@ struct MixInterference {
   // the others' load.
   std::optional<double> mixed;
   int64_t mixed_samples = 0;        // those queries
-  int64_t mixed_samples_total = 0;  // all the mixed record's measured queries
+  int64_t mixed_samples_total = 0;  // all the mixed records' measured queries
+  int rounds = 0;                   // the mixed records' (a mix's `rounds:`): samples pool over them
   // mixed / alone, with the 95% percentile-bootstrap interval on the raw samples.
   std::optional<double> ratio, ratio_low, ratio_high;
   std::optional<double> dropped_alone, dropped_mixed;  // camera scenarios: frames dropped (fraction)
@@ -67,7 +68,8 @@ struct MixWorkloadObjectives {
 };
 
 // One row per workload, in the order given, from `records` (each with its `mix` tag; of one run
-// of one mix): the first alone and the first mixed record of each workload.
+// of one mix): each workload's alone and mixed records of every round, their samples pooled (the
+// mixed ones from each round's overlap); objectives met when met in every round.
 std::vector<MixInterference> JudgeMixRecords(const std::vector<MixWorkloadObjectives>& workloads,
                                              const std::vector<const Record*>& records);
 

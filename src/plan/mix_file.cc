@@ -18,7 +18,7 @@ namespace {
 
 constexpr size_t kMaxMixFileBytes = 1 << 20;
 constexpr int kMaxWorkloads = 16;
-constexpr std::string_view kTopKeys[] = {"name", "duration", "alone", "workloads"};
+constexpr std::string_view kTopKeys[] = {"name", "duration", "alone", "rounds", "workloads"};
 constexpr std::string_view kWorkloadKeys[] = {"name",     "model",  "pipeline", "llm",    "target",    "stages",
                                               "scenario", "every",  "prompt",   "gen",    "objectives"};
 
@@ -68,6 +68,15 @@ class MixParser : public SuiteYaml {
         return At(f["alone"], "alone: before, after or none (when each workload runs alone); got '" + alone.value() + "'");
       }
       mix.alone = alone.value();
+    }
+    if (f.count("rounds")) {
+      auto rounds = Integer(f["rounds"], "rounds", 1, kMaxMixRounds);
+      if (!rounds.ok()) return rounds.status();
+      mix.rounds = static_cast<int>(rounds.value());
+      if (mix.rounds > 1 && mix.alone == "none") {
+        return At(f["rounds"], "rounds: interleave the alone and mixed phases; with alone: none there is nothing to "
+                               "interleave (use before or after)");
+      }
     }
     if (!f.count("workloads")) return At(root, "a mix file needs workloads: (a list)");
     const YAML::Node& list = f["workloads"];

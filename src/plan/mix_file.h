@@ -5,6 +5,7 @@
 //   name: camera-and-assistant
 //   duration: 2m            # how long each phase runs (alone, then mixed)
 //   alone: before           # before | after | none: when each workload runs alone
+//   rounds: 3               # alone and mixed phases interleaved, the order alternating
 //   workloads:
 //     - name: faces
 //       pipeline: ../pipelines/face-features.yaml
@@ -40,11 +41,17 @@ struct MixWorkload {
   std::vector<MixObjective> objectives;
 };
 
+inline constexpr int kMaxMixRounds = 20;
+
 struct MixSpec {
   std::string path;
   std::string name;
   int64_t duration_ms = 0;
-  std::string alone = "before";  // before | after | none
+  std::string alone = "before";  // before | after | none: the first round's order
+  // Rounds of (alone, mixed), the order alternating from round to round (before: alone then
+  // mixed, then mixed then alone, ...) so that a machine warming or cooling over the run weighs
+  // on both phases alike.
+  int rounds = 1;
   std::vector<MixWorkload> workloads;
 };
 

@@ -11,6 +11,7 @@ nlohmann::json MixTagToJson(const MixTag& tag) {
                       {"run", tag.run},
                       {"workload", tag.workload},
                       {"phase", tag.phase},
+                      {"round", tag.round},
                       {"beside", tag.beside},
                       {"objectives", objectives},
                       {"phase_start_ns", tag.phase_start_ns},
@@ -33,6 +34,7 @@ Result<MixTag> MixTagFromJson(const nlohmann::json& j) {
     return Status::Error("mix: phase is '" + tag.phase + "', not alone or mixed");
   }
   if (j.contains("run") && j.at("run").is_string()) tag.run = j.at("run").get<std::string>();
+  if (j.contains("round") && j.at("round").is_number_integer()) tag.round = j.at("round").get<int>();
   if (j.contains("beside") && j.at("beside").is_array()) {
     for (const auto& name : j.at("beside")) {
       if (name.is_string()) tag.beside.push_back(name.get<std::string>());

@@ -29,6 +29,7 @@ struct MixTag {
   std::string run;       // one invocation of the mix: its records share it
   std::string workload;  // this workload's name
   std::string phase;     // "alone" or "mixed"
+  int round = 1;         // of the mix's `rounds:` (1 when it has one)
   std::vector<std::string> beside;  // mixed: the other workloads running at the same time
   std::vector<MixObjective> objectives;  // judged on the mixed record
   // The mix's steady clock (ns; one machine, so the workers' clock too): when the phase began,

@@ -100,6 +100,11 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
     if (options.progress) options.progress(line);
   };
   // Starts the workloads of one phase together and waits for all of them.
+  int round = 1;
+  // Each process's folder: PHASE/WORKLOAD, under round-K/ when the mix has rounds.
+  auto folder = [&](const std::string& phase, const std::string& workload) {
+    return options.work_dir + (mix.rounds > 1 ? "/round-" + std::to_string(round) : "") + "/" + phase + "/" + workload;
+  };
   auto run_phase = [&](const std::string& phase, const std::vector<const MixWorkload*>& workloads) -> Status {
     std::vector<std::pair<pid_t, size_t>> running;
     const int64_t phase_start = NowNs();
@@ -107,7 +112,8 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       MixProcess p;
       p.workload = w->name;
       p.phase = phase;
-      const std::string dir = options.work_dir + "/" + phase + "/" + w->name;
+      p.round = round;
+      const std::string dir = folder(phase, w->name);
       std::error_code ec;
       std::filesystem::remove_all(dir, ec);
       std::filesystem::create_directories(dir, ec);
@@ -131,7 +137,7 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
     });
     for (const auto& [pid, index] : running) {
       MixProcess& p = processes[index];
-      const std::string store = options.work_dir + "/" + phase + "/" + p.workload + "/store/results.jsonl";
+      const std::string store = folder(phase, p.workload) + "/store/results.jsonl";
       std::error_code ec;
       if (std::filesystem::exists(store, ec)) {
         auto records = ReadRecords(store);
@@ -142,6 +148,7 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       tag.run = options.run_id;
       tag.workload = p.workload;
       tag.phase = phase;
+      tag.round = round;
       tag.phase_start_ns = p.phase_start_ns;
       tag.process_start_ns = p.start_ns;
       tag.process_end_ns = p.end_ns;
@@ -169,13 +176,19 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
     }
     return Status::Ok();
   };
-  if (mix.alone == "before") {
-    if (Status s = alone(); !s.ok()) return s;
-  }
-  say("mixed: " + std::to_string(all.size()) + " workloads at once for " + std::to_string(mix.duration_ms / 1000) + " s");
-  if (Status s = run_phase("mixed", all); !s.ok()) return s;
-  if (mix.alone == "after") {
-    if (Status s = alone(); !s.ok()) return s;
+  for (round = 1; round <= mix.rounds; ++round) {
+    // The order alternates from round to round, so that drift over the run weighs on both.
+    const bool alone_first = (mix.alone == "before") == (round % 2 == 1);
+    if (mix.rounds > 1) say("round " + std::to_string(round) + " of " + std::to_string(mix.rounds));
+    if (mix.alone != "none" && alone_first) {
+      if (Status s = alone(); !s.ok()) return s;
+    }
+    say("mixed: " + std::to_string(all.size()) + " workloads at once for " + std::to_string(mix.duration_ms / 1000) +
+        " s");
+    if (Status s = run_phase("mixed", all); !s.ok()) return s;
+    if (mix.alone != "none" && !alone_first) {
+      if (Status s = alone(); !s.ok()) return s;
+    }
   }
   return processes;
 }

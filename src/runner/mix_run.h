@@ -1,5 +1,5 @@
 // Running a mix (docs/mixes.md): each workload alone (before or after, as the file says), then
-// all of them at once, each as its own `edgebench run` or `edgebench llm` process with its own
+// all of them at once (in rounds, the order alternating, where the file asks), each as its own `edgebench run` or `edgebench llm` process with its own
 // workers, so that one that crashes leaves the others measured. Their records come back tagged
 // with the mix, the workload and the phase; each workload's figures beside the others are then
 // set against its figures alone (a ratio with a bootstrap interval) and its objectives.
@@ -28,6 +28,7 @@ struct MixRunOptions {
 struct MixProcess {
   std::string workload;
   std::string phase;  // "alone" or "mixed"
+  int round = 1;
   std::vector<std::string> argv;
   int exit_code = -1;  // the process's; 128 + N when killed by signal N
   int64_t phase_start_ns = 0, start_ns = 0, end_ns = 0;  // steady clock: the phase's, started, reaped

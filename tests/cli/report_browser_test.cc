@@ -199,7 +199,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     bool machine = false;
     std::set<ChannelKind> device;  // temperature, frequency, power of the machine's series
   };
-  std::map<std::string, MixCharts> mixes;
+  std::map<std::string, std::map<int, MixCharts>> mixes;  // by run, then round
   std::vector<std::string> mix_order;
   std::set<std::string> roofs, peaks, phases;  // the roofline chart: a series each
   for (const Record& r : records) {
@@ -222,7 +222,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
     if (r.mix) {
       const std::string run = r.mix->mix + "/" + r.mix->run;
       if (!mixes.count(run)) mix_order.push_back(run);
-      MixCharts& m = mixes[run];
+      MixCharts& m = mixes[run][r.mix->round];
       if (r.mix->phase == "mixed") {
         ++m.workloads;
         if (r.monitor && !r.monitor->series.t_ns.empty()) {
@@ -309,13 +309,14 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   if (vision_cases > 0) expected["vlm/ttft"] = 5;  // a series per stage of TTFT
   for (const auto& [race, rounds] : race_rounds) expected["tune/" + race] = rounds;
   for (size_t i = 0; i < mix_order.size(); ++i) {
-    const MixCharts& m = mixes[mix_order[i]];
-    const std::string prefix = "mixes/" + std::to_string(i);
-    if (m.workloads == 0) continue;
-    expected[prefix + "-timeline"] = m.workloads;
-    if (m.monitored + (m.machine ? 1 : 0) > 0) expected[prefix + "-cpu"] = m.monitored + (m.machine ? 1 : 0);
-    if (m.monitored > 0) expected[prefix + "-memory"] = m.monitored;
-    if (!m.device.empty()) expected[prefix + "-device"] = static_cast<int>(m.device.size());
+    for (const auto& [round, m] : mixes[mix_order[i]]) {
+      const std::string prefix = "mixes/" + std::to_string(i) + "-" + std::to_string(round);
+      if (m.workloads == 0) continue;
+      expected[prefix + "-timeline"] = m.workloads;
+      if (m.monitored + (m.machine ? 1 : 0) > 0) expected[prefix + "-cpu"] = m.monitored + (m.machine ? 1 : 0);
+      if (m.monitored > 0) expected[prefix + "-memory"] = m.monitored;
+      if (!m.device.empty()) expected[prefix + "-device"] = static_cast<int>(m.device.size());
+    }
   }
   if (!phases.empty()) expected["roofline/chart"] = static_cast<int>(roofs.size() + peaks.size() + phases.size());
   return expected;
@@ -473,10 +474,10 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
   ASSERT_NO_FATAL_FAILURE(Make("token drift", eb + " drift --reference " + gguf + " --candidate " +
                                                   gguf + " --random-prompts 2 --max-tokens 8"
                                                   " --out " + others));
-  // A mix (docs/mixes.md): a camera workload beside a steady one, each alone and then together:
-  // the shared timeline and the interference table.
+  // A mix (docs/mixes.md): a camera workload beside a steady one, each alone and then together,
+  // in two rounds: a shared timeline per round and the interference table.
   const std::string mix = scratch + "/mix.yaml";
-  std::ofstream(mix) << "name: box\nduration: 1s\nworkloads:\n"
+  std::ofstream(mix) << "name: box\nduration: 1s\nrounds: 2\nworkloads:\n"
                         "  - name: cam\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
                         "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
                         "  - name: steady\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"

@@ -90,26 +90,17 @@ json InterferenceRows(const std::vector<MixInterference>& rows) {
                    {"mixed_valid", row.mixed_valid},
                    {"mixed_samples", row.mixed_samples},
                    {"mixed_samples_total", row.mixed_samples_total},
+                   {"rounds", row.rounds},
                    {"objectives", objectives},
                    {"objectives_met", row.objectives_met}});
   }
   return out;
 }
 
-json RunSection(const MixRun& run, const CaseLabels& labels) {
-  std::vector<MixWorkloadObjectives> workloads;
-  std::vector<const Record*> mixed;
-  for (const Record* r : run.records) {
-    auto it = std::find_if(workloads.begin(), workloads.end(),
-                           [&](const MixWorkloadObjectives& w) { return w.name == r->mix->workload; });
-    if (it == workloads.end()) it = workloads.insert(workloads.end(), {r->mix->workload, r->mix->objectives});
-    if (r->mix->phase == "mixed") {
-      it->objectives = r->mix->objectives;  // judged on the mixed record
-      mixed.push_back(r);
-    }
-  }
-  json section = {{"mix", run.mix}, {"run", run.run}, {"interference", InterferenceRows(JudgeMixRecords(workloads, run.records))}};
-  if (mixed.empty()) return section;
+// One round's mixed phase on its own time axis: null where its records kept no moment to lay
+// them on one.
+json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& labels) {
+  json section = json::object();
   // The phase's start as the mix kept it, or else the earliest measured start among its records.
   int64_t base = std::numeric_limits<int64_t>::max();
   for (const Record* r : mixed) {
@@ -121,7 +112,7 @@ json RunSection(const MixRun& run, const CaseLabels& labels) {
       if (!arrivals.empty()) base = std::min(base, arrivals.front().first);
     }
   }
-  if (base == std::numeric_limits<int64_t>::max()) return section;  // nothing to lay on a time axis
+  if (base == std::numeric_limits<int64_t>::max()) return nullptr;  // nothing to lay on a time axis
   double end_s = 0;
   json lanes = json::array();
   const Record* machine_source = nullptr;
@@ -179,6 +170,31 @@ json RunSection(const MixRun& run, const CaseLabels& labels) {
     section["machine"] = machine;
   }
   return section;
+}
+
+json RunSection(const MixRun& run, const CaseLabels& labels) {
+  std::vector<MixWorkloadObjectives> workloads;
+  std::map<int, std::vector<const Record*>> mixed_by_round;
+  for (const Record* r : run.records) {
+    auto it = std::find_if(workloads.begin(), workloads.end(),
+                           [&](const MixWorkloadObjectives& w) { return w.name == r->mix->workload; });
+    if (it == workloads.end()) it = workloads.insert(workloads.end(), {r->mix->workload, r->mix->objectives});
+    if (r->mix->phase == "mixed") {
+      it->objectives = r->mix->objectives;  // judged on the mixed record
+      mixed_by_round[r->mix->round].push_back(r);
+    }
+  }
+  json rounds = json::array();
+  for (const auto& [round, mixed] : mixed_by_round) {
+    json timeline = RoundTimeline(mixed, labels);
+    if (timeline.is_null()) continue;
+    timeline["round"] = round;
+    rounds.push_back(timeline);
+  }
+  return {{"mix", run.mix},
+          {"run", run.run},
+          {"rounds", rounds},
+          {"interference", InterferenceRows(JudgeMixRecords(workloads, run.records))}};
 }
 
 }  // namespace

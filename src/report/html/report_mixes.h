@@ -18,11 +18,12 @@ namespace edgebench {
 // in groups and each group's slowest is drawn, so that no spike is thinned away.
 inline constexpr size_t kMaxMixTimelinePoints = 2000;
 
-// {"runs": [{mix, run, end_s, overlap_from_s, overlap_to_s, workloads: [{name, kind, metric, label, status, valid, exit_code,
-//   started_s, ended_s, measured_from_s, points: [[t_s, ms]], grouped, cpu: {t_s, process_cpu_pct,
-//   rss_mb}}], machine: {source, series: [names], t_s, name: [...]}, interference: [rows]}]}.
-// Times are seconds from the mixed phase's start; the overlap is the span in which every
-// workload was in its measured phase (the mixed figures' queries arrived in it).
+// {"runs": [{mix, run, rounds: [{round, end_s, overlap_from_s, overlap_to_s, workloads: [{name,
+//   kind, metric, label, status, valid, exit_code, started_s, ended_s, points: [[t_s, ms]],
+//   grouped, cpu: {t_s, process_cpu_pct, rss_mb}}], machine: {source, series: [names], t_s,
+//   name: [...]}}], interference: [rows]}]}: a timeline per round's mixed phase, its times in
+// seconds from that phase's start; the overlap is the span in which every workload was in its
+// measured phase (the mixed figures' queries arrived in it).
 nlohmann::json MixesSection(const std::vector<Record>& records, const CaseLabels& labels);
 
 }  // namespace edgebench

@@ -147,30 +147,38 @@ window.edgebenchMixSection = function (h) {
       var objectives = r.objectives.map(function (o) {
         return o.text + ' ' + (o.met ? 'met' : isNumber(o.value) ? 'NOT met' : 'no figure');
       }).join('; ');
-      return [r.workload, r.metric, fmt(r.alone, 4), fmt(r.mixed, 4), ratio, r.mixed_samples + ' of ' + r.mixed_samples_total,
+      return [r.workload, r.metric, fmt(r.alone, 4), fmt(r.mixed, 4), ratio, r.rounds, r.mixed_samples + ' of ' + r.mixed_samples_total,
               percent(r.dropped_alone),
               percent(r.dropped_mixed), r.mixed_status + (r.mixed_status === 'ok' && !r.mixed_valid ? ' (INVALID)' : ''),
               objectives || '-'];
     });
     body.appendChild(table([{label: 'Workload'}, {label: 'Metric'}, {label: 'Alone', num: true}, {label: 'Mixed', num: true},
-                            {label: 'Mixed / alone [95%]', num: true}, {label: 'Mixed queries used', num: true},
+                            {label: 'Mixed / alone [95%]', num: true}, {label: 'Rounds', num: true}, {label: 'Mixed queries used', num: true},
                             {label: 'Dropped alone', num: true},
                             {label: 'Dropped mixed', num: true}, {label: 'Mixed status'}, {label: 'Objectives', message: true}],
                            rows));
-    if (isNumber(run.overlap_from_s)) {
+    var spans = run.rounds.filter(function (r) { return isNumber(r.overlap_from_s); }).map(function (r) {
+      return (run.rounds.length > 1 ? 'round ' + r.round + ': ' : '') + fmt(r.overlap_from_s, 3) + ' s to ' +
+             fmt(r.overlap_to_s, 3) + ' s';
+    });
+    if (spans.length) {
       body.appendChild(note('Mixed figures come from the queries that arrived while every workload was in its measured ' +
-                            'phase (' + fmt(run.overlap_from_s, 3) + ' s to ' + fmt(run.overlap_to_s, 3) + ' s, shaded ' +
-                            'above); a warmup or tail that ran beside fewer workloads is not counted.'));
+                            'phase (' + spans.join('; ') + ', shaded above); a warmup or tail that ran beside fewer ' +
+                            'workloads is not counted' + (run.rounds.length > 1 ? ', and every round\'s queries are ' +
+                            'pooled.' : '.')));
     }
   }
 
   return function drawMixes(body, part) {
     part.runs.forEach(function (run, index) {
       body.appendChild(el('h3', {text: 'Mix ' + run.mix + ' (' + run.run + ')'}));
-      if (run.workloads && run.workloads.length) {
-        drawTimeline(body, run, index);
-        drawProcesses(body, run, index);
-      } else {
+      run.rounds.forEach(function (round) {
+        if (run.rounds.length > 1) body.appendChild(el('h4', {text: 'Round ' + round.round + ': the mixed phase'}));
+        var id = index + '-' + round.round;
+        drawTimeline(body, round, id);
+        drawProcesses(body, round, id);
+      });
+      if (!run.rounds.length) {
         body.appendChild(note('No record of this mix ran beside the others with the moments it began: there is no ' +
                               'timeline to draw.'));
       }
