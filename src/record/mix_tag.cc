@@ -1,5 +1,9 @@
 #include "record/mix_tag.h"
 
+#include <exception>
+
+#include "record/monitor_json.h"
+
 namespace edgebench {
 
 nlohmann::json MixTagToJson(const MixTag& tag) {
@@ -18,6 +22,7 @@ nlohmann::json MixTagToJson(const MixTag& tag) {
                       {"process_start_ns", tag.process_start_ns},
                       {"process_end_ns", tag.process_end_ns}};
   if (tag.exit_code) j["exit_code"] = *tag.exit_code;
+  if (tag.machine) j["machine"] = MonitorRecordToJson(*tag.machine);
   return j;
 }
 
@@ -56,6 +61,13 @@ Result<MixTag> MixTagFromJson(const nlohmann::json& j) {
     if (j.contains(key) && j.at(key).is_number_integer()) *field = j.at(key).get<int64_t>();
   }
   if (j.contains("exit_code") && j.at("exit_code").is_number_integer()) tag.exit_code = j.at("exit_code").get<int>();
+  if (j.contains("machine")) {
+    try {
+      tag.machine = MonitorRecordFromJson(j.at("machine"));
+    } catch (const std::exception& e) {
+      return Status::Error(std::string("mix: machine: ") + e.what());
+    }
+  }
   return tag;
 }
 

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
+#include "record/monitor_record.h"
 
 namespace edgebench {
 
@@ -39,6 +40,10 @@ struct MixTag {
   int64_t process_start_ns = 0;
   int64_t process_end_ns = 0;
   std::optional<int> exit_code;  // the process's; 128 + N when killed by signal N
+  // The machine's series (CPU, temperature, frequency, power), read once by the mix itself over
+  // the mixed phase, its times from the phase's start; on the first workload's mixed record of a
+  // round only (the others' workers keep their own process's series).
+  std::optional<MonitorRecord> machine;
 };
 
 nlohmann::json MixTagToJson(const MixTag& tag);

@@ -9,11 +9,14 @@
 #include <cerrno>
 #include <csignal>
 #include <functional>
+#include <memory>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 
 #include "core/clock.h"
+#include "monitor/device_sensors.h"
+#include "monitor/sampler.h"
 #include "report/store.h"
 
 extern char** environ;
@@ -71,6 +74,29 @@ void WaitForAll(std::vector<std::pair<pid_t, size_t>> running, const std::functi
   }
 }
 
+// The machine's channels of a series the mix's own process read: its own memory and CPU time
+// (an idle parent's) are left out.
+MonitorSeries MachineChannels(const MonitorSeries& s) {
+  auto own = [](ChannelKind kind) {
+    return kind == ChannelKind::kRss || kind == ChannelKind::kRssPeak || kind == ChannelKind::kProcessCpu;
+  };
+  MonitorSeries out = s;
+  out.channels.clear();
+  out.values.clear();
+  out.failures.clear();
+  std::vector<std::optional<size_t>> index(s.channels.size());
+  for (size_t c = 0; c < s.channels.size(); ++c) {
+    if (own(s.channels[c].kind)) continue;
+    index[c] = out.channels.size();
+    out.channels.push_back(s.channels[c]);
+    out.values.push_back(c < s.values.size() ? s.values[c] : std::vector<std::optional<double>>(s.t_ns.size()));
+  }
+  for (const ChannelFailure& f : s.failures) {
+    if (f.channel < index.size() && index[f.channel]) out.failures.push_back({*index[f.channel], f.t_ns, f.error});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> MixWorkloadArguments(const MixSpec& mix, const MixWorkload& w, const std::string& executable,
@@ -107,6 +133,12 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
   };
   auto run_phase = [&](const std::string& phase, const std::vector<const MixWorkload*>& workloads) -> Status {
     std::vector<std::pair<pid_t, size_t>> running;
+    // The machine, read once over the mixed phase by this process.
+    std::unique_ptr<Sampler> machine;
+    if (phase == "mixed" && !options.no_monitor) {
+      machine = std::make_unique<Sampler>(OpenDeviceSensors(SensorRoots{}), MonitorSettings{}.sample_hz);
+      machine->Start();
+    }
     const int64_t phase_start = NowNs();
     for (const MixWorkload* w : workloads) {
       MixProcess p;
@@ -135,6 +167,11 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       processes[index].exit_code = exit_code;
       processes[index].end_ns = NowNs();
     });
+    std::optional<MonitorRecord> machine_record;
+    if (machine) {
+      machine_record = MonitorRecord{};
+      machine_record->series = MachineChannels(machine->Finish(phase_start));
+    }
     for (const auto& [pid, index] : running) {
       MixProcess& p = processes[index];
       const std::string store = folder(phase, p.workload) + "/store/results.jsonl";
@@ -162,6 +199,10 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
         }
       }
       for (Record& r : p.records) r.mix = tag;
+      if (machine_record && !p.records.empty()) {  // on the first of the phase's records only
+        p.records.front().mix->machine = std::move(machine_record);
+        machine_record.reset();
+      }
       say(phase + " " + p.workload + ": exit " + std::to_string(p.exit_code) + ", " + std::to_string(p.records.size()) +
           " record(s)");
     }

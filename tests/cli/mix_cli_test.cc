@@ -37,6 +37,15 @@ TEST(MixCli, AWorkloadThatCrashesLeavesTheOthersMeasuredAndValid) {
   for (const Record& record : records.value()) {
     ASSERT_TRUE(record.mix) << record.id;
     EXPECT_EQ(record.mix->mix, "box");
+    EXPECT_EQ(record.mix->run, records.value().front().mix->run);
+    // Each process's moments on the mix's clock, in order, and how it ended.
+    EXPECT_GT(record.mix->phase_start_ns, 0);
+    EXPECT_GE(record.mix->process_start_ns, record.mix->phase_start_ns);
+    EXPECT_GT(record.mix->process_end_ns, record.mix->process_start_ns);
+    ASSERT_TRUE(record.mix->exit_code);
+    if (record.mix->workload == "crasher") {
+      EXPECT_NE(*record.mix->exit_code, 0);
+    }
     if (record.mix->workload == "cam") {
       ++cams;
       EXPECT_EQ(record.status, CaseStatus::kOk) << r.output;
@@ -48,6 +57,14 @@ TEST(MixCli, AWorkloadThatCrashesLeavesTheOthersMeasuredAndValid) {
       EXPECT_EQ(record.load->camera->total.delivered, 100);  // 2 streams x 50 fps x 1 s
       if (record.mix->phase == "mixed") {
         EXPECT_EQ(record.mix->beside, std::vector<std::string>{"crasher"});
+        // The machine, read once by the mix over the mixed phase, on the first workload's record,
+        // without the mix process's own memory and CPU.
+        ASSERT_TRUE(record.mix->machine) << r.output;
+        EXPECT_FALSE(record.mix->machine->series.t_ns.empty());
+        for (const Channel& c : record.mix->machine->series.channels) {
+          EXPECT_NE(c.kind, ChannelKind::kRss) << c.id;
+          EXPECT_NE(c.kind, ChannelKind::kProcessCpu) << c.id;
+        }
       }
     } else {
       ++crashes;

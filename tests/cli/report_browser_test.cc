@@ -197,6 +197,7 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
   struct MixCharts {
     int workloads = 0, monitored = 0;
     bool machine = false;
+    bool from_mix = false;         // the mix read the machine itself
     std::set<ChannelKind> device;  // temperature, frequency, power of the machine's series
   };
   std::map<std::string, std::map<int, MixCharts>> mixes;  // by run, then round
@@ -223,18 +224,27 @@ std::map<std::string, int> ExpectedCharts(const std::vector<Record>& records) {
       const std::string run = r.mix->mix + "/" + r.mix->run;
       if (!mixes.count(run)) mix_order.push_back(run);
       MixCharts& m = mixes[run][r.mix->round];
+      // The machine's series: the mix's own reading where it kept one, else the first worker's.
+      auto device_kinds = [](const MonitorSeries& series) {
+        std::set<ChannelKind> device;
+        for (const Channel& c : series.channels) {
+          if (c.kind == ChannelKind::kTemperature || c.kind == ChannelKind::kFrequency) device.insert(c.kind);
+          if (c.kind == ChannelKind::kPower || c.kind == ChannelKind::kEnergy) device.insert(ChannelKind::kPower);
+        }
+        return device;
+      };
+      if (r.mix->phase == "mixed" && r.mix->machine && !r.mix->machine->series.t_ns.empty()) {
+        m.from_mix = true;
+        m.machine = true;
+        m.device = device_kinds(r.mix->machine->series);
+      }
       if (r.mix->phase == "mixed") {
         ++m.workloads;
         if (r.monitor && !r.monitor->series.t_ns.empty()) {
           ++m.monitored;
           bool cpu = false;
-          std::set<ChannelKind> device;
-          for (const Channel& c : r.monitor->series.channels) {
-            cpu = cpu || c.kind == ChannelKind::kCpuUtil;
-            if (c.kind == ChannelKind::kTemperature || c.kind == ChannelKind::kFrequency) device.insert(c.kind);
-            if (c.kind == ChannelKind::kPower || c.kind == ChannelKind::kEnergy) device.insert(ChannelKind::kPower);
-          }
-          if (cpu && !m.machine) m.device = device;  // the first with the machine's CPU is drawn
+          for (const Channel& c : r.monitor->series.channels) cpu = cpu || c.kind == ChannelKind::kCpuUtil;
+          if (cpu && !m.machine && !m.from_mix) m.device = device_kinds(r.monitor->series);
           m.machine = m.machine || cpu;
         }
       }

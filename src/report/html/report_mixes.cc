@@ -148,8 +148,23 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
     section["overlap_to_s"] = SecondsFrom(base, std::max(overlap->start_ns, overlap->end_ns));
   }
   section["end_s"] = Rounded(end_s, 1e-3);
-  if (machine_source) {
-    const MonitorSeries& s = machine_source->monitor->series;
+  // The machine as the mix read it once over the phase; else as the first worker that read the
+  // machine's CPU saw it (records before the mix read it).
+  const MonitorSeries* machine_series = nullptr;
+  std::string source;
+  for (const Record* r : mixed) {
+    if (r->mix->machine && !r->mix->machine->series.t_ns.empty()) {
+      machine_series = &r->mix->machine->series;
+      source = "the mix";
+      break;
+    }
+  }
+  if (!machine_series && machine_source) {
+    machine_series = &machine_source->monitor->series;
+    source = machine_source->mix->workload;
+  }
+  if (machine_series) {
+    const MonitorSeries& s = *machine_series;
     std::vector<std::pair<std::string, std::vector<std::optional<double>>>> wanted = {
         {"cpu_util_pct", Combine(s, ChannelKind::kCpuUtil, "mean")}};
     std::vector<double> scales = {1};
@@ -166,7 +181,7 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
       scales.push_back(1);
     }
     json machine = SeriesOnTimeline(s, base, wanted, scales);
-    machine["source"] = machine_source->mix->workload;
+    machine["source"] = source;
     section["machine"] = machine;
   }
   return section;

@@ -133,8 +133,11 @@ window.edgebenchMixSection = function (h) {
       });
     }
     if (machine) {
-      body.appendChild(note('The machine\'s series are those the monitor of ' + machine.source +
-                            '\'s worker read; each workload\'s CPU and memory are its own worker\'s.'));
+      body.appendChild(note(machine.source === 'the mix'
+          ? 'The machine\'s series were read once by the mix over the phase; each workload\'s CPU and memory are ' +
+            'its own worker\'s.'
+          : 'The machine\'s series are those the monitor of ' + machine.source + '\'s worker read; each workload\'s ' +
+            'CPU and memory are its own worker\'s.'));
     }
   }
 
