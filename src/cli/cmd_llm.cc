@@ -27,6 +27,7 @@ struct LlmOptions {
   int64_t sequences = 1;
   int64_t concurrency = 1;
   double rate = 0;
+  std::string arrivals = "poisson";
   std::string prompt_range;
   std::string gen_range;
   std::string slo;
@@ -81,6 +82,11 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   LlmSettings base{0, 0, o.repeat, o.warmup, o.sequences, o.seed, o.prompt_text};
   base.concurrency = o.concurrency;
   base.rate = o.rate;
+  if (o.arrivals != "poisson" && o.arrivals != "uniform") {
+    return fail("--arrivals is poisson or uniform, not '" + o.arrivals + "'");
+  }
+  if (o.arrivals == "uniform" && o.rate <= 0) return fail("--arrivals uniform needs --rate (the requests per second)");
+  base.uniform_arrivals = o.arrivals == "uniform";
   if (!o.prompt_range.empty()) {
     auto range = ParseLlmTokenRange("--prompt-range", o.prompt_range);
     if (!range.ok()) return fail(range.error());
@@ -202,6 +208,10 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--rate", o->rate,
                   "Poisson request arrivals per second (seeded); a request's start is its arrival, queueing "
                   "counted (default: closed loop, a new request as soon as a slot frees)");
+  cmd->add_option("--arrivals", o->arrivals,
+                  "with --rate: poisson (seeded exponential gaps) or uniform (a request every 1/rate s exactly, "
+                  "as a question every 5 s)")
+      ->capture_default_str();
   CLI::Option* prompt_range = cmd->add_option("--prompt-range", o->prompt_range,
                                               "draw each request's prompt length from MIN:MAX (seeded), e.g. 64:256")
                                   ->excludes(prompt);

@@ -45,6 +45,7 @@ struct LlmSettings {
   // model, each its own sequence, joining as others finish (continuous batching).
   int64_t concurrency = 1;
   double rate = 0;               // requests/s, Poisson arrivals; 0: closed loop
+  bool uniform_arrivals = false; // with rate: one request every 1/rate s exactly, not Poisson
   LlmTokenRange prompt_range{};  // per-request prompt length, replaces prompt_tokens when set
   LlmTokenRange gen_range{};     // per-request generation length, replaces gen_tokens when set
   LlmSlo slo{};

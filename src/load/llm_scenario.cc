@@ -120,7 +120,9 @@ std::vector<LlmPlannedRequest> PlanLlmRequests(const LlmSettings& s, int64_t cou
       r.prompt.resize(static_cast<size_t>(prompt_tokens));
       for (int32_t& t : r.prompt) t = static_cast<int32_t>(content() % static_cast<uint64_t>(vocab_size));
     }
-    if (s.rate > 0) arrival += LlmExponentialGapNs(arrivals, s.rate);
+    if (s.rate > 0) {
+      arrival += s.uniform_arrivals ? static_cast<int64_t>(std::llround(1e9 / s.rate)) : LlmExponentialGapNs(arrivals, s.rate);
+    }
     r.arrival_ns = arrival;
   }
   return requests;

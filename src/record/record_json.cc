@@ -61,6 +61,7 @@ json LlmSettingsToJson(const LlmSettings& s) {
   // what case keys hash, and a lockstep case must keep the key it had before they existed.
   if (s.concurrency != 1) j["concurrency"] = s.concurrency;
   if (s.rate > 0) j["rate"] = s.rate;
+  if (s.uniform_arrivals) j["arrivals"] = "uniform";
   if (s.prompt_range.set()) j["prompt_range"] = {s.prompt_range.min, s.prompt_range.max};
   if (s.gen_range.set()) j["gen_range"] = {s.gen_range.min, s.gen_range.max};
   if (s.slo.set()) j["slo"] = {{"ttft_ns", s.slo.ttft_ns}, {"tpot_ns", s.slo.tpot_ns}};
@@ -79,6 +80,7 @@ LlmSettings LlmSettingsFromJson(const json& j) {
   s.prompt_text = j.at("prompt_text").get<std::string>();
   s.concurrency = j.value("concurrency", int64_t{1});
   s.rate = j.value("rate", 0.0);
+  s.uniform_arrivals = j.value("arrivals", std::string("poisson")) == "uniform";
   auto range = [&](const char* key) {
     if (!j.contains(key)) return LlmTokenRange{};
     const json& bounds = j.at(key);  // [min, max]; at() throws naming a missing bound

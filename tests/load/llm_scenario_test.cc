@@ -351,6 +351,13 @@ TEST(LlmServing, PlannedRequestsAreSeededAndPoisson) {
   s.rate = 5;
   EXPECT_EQ(PlanLlmRequests(s, 3, 50, {}, 0)[2].prompt, a[2].prompt);
   EXPECT_NE(PlanLlmRequests(s, 3, 50, {}, 1)[0].prompt, a[0].prompt);
+  // Uniform arrivals: exactly 1/rate apart (a question every 200 ms), the same requests.
+  s.uniform_arrivals = true;
+  const auto uniform = PlanLlmRequests(s, 3, 50, {}, 0);
+  EXPECT_EQ(uniform[0].arrival_ns, 200'000'000);
+  EXPECT_EQ(uniform[2].arrival_ns, 600'000'000);
+  EXPECT_EQ(uniform[2].prompt, a[2].prompt);
+  s.uniform_arrivals = false;
   // Without a rate every request is there at once (closed loop).
   s.rate = 0;
   EXPECT_EQ(PlanLlmRequests(s, 3, 50, {}, 0)[2].arrival_ns, 0);
