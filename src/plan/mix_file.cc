@@ -19,8 +19,11 @@ namespace {
 constexpr size_t kMaxMixFileBytes = 1 << 20;
 constexpr int kMaxWorkloads = 16;
 constexpr std::string_view kTopKeys[] = {"name", "duration", "alone", "rounds", "workloads"};
-constexpr std::string_view kWorkloadKeys[] = {"name",     "model",  "pipeline", "llm",    "target",    "stages",
-                                              "scenario", "every",  "prompt",   "gen",    "objectives"};
+constexpr std::string_view kWorkloadKeys[] = {"name",     "model",    "pipeline", "llm",    "target",
+                                              "stages",   "scenario", "every",    "arrivals", "prompt",
+                                              "gen",      "mmproj",   "images",   "prompt_text", "objectives"};
+// The keys only a language model's workload takes.
+constexpr const char* kLlmOnlyKeys[] = {"every", "arrivals", "prompt", "gen", "mmproj", "images", "prompt_text"};
 
 // Short names for the metrics objectives name most.
 std::string MetricOfShortName(const std::string& name) {
@@ -165,8 +168,17 @@ class MixParser : public SuiteYaml {
         if (!tokens.ok()) return tokens.status();
         (std::string(key) == "prompt" ? w.prompt : w.gen) = static_cast<int>(tokens.value());
       }
+      if (f.count("arrivals")) {
+        auto arrivals = String(f["arrivals"], "arrivals");
+        if (!arrivals.ok()) return arrivals.status();
+        if (arrivals.value() != "poisson" && arrivals.value() != "uniform") {
+          return At(f["arrivals"], what + ": arrivals: poisson (seeded, every: on average) or uniform (exactly every:)");
+        }
+        w.arrivals = arrivals.value();
+      }
+      if (Status s = VisionRequests(f, what, w); !s.ok()) return s;
     } else {
-      for (const char* key : {"every", "prompt", "gen"}) {
+      for (const char* key : kLlmOnlyKeys) {
         if (f.count(key)) return At(f[key], what + ": " + key + ": is for a language model (llm:)");
       }
       if (!f.count("scenario")) return At(entry, what + ": needs scenario: (e.g. camera:4@10fps)");
@@ -191,6 +203,49 @@ class MixParser : public SuiteYaml {
       }
     }
     return w;
+  }
+
+  // A vision-language model's requests (docs/vlm.md): its projector, the images taken in turn,
+  // and the text beside them; all three or none.
+  Status VisionRequests(std::map<std::string, YAML::Node>& f, const std::string& what, MixWorkload& w) const {
+    const int given = static_cast<int>(f.count("mmproj") + f.count("images"));
+    if (given == 0) {
+      if (f.count("prompt_text")) return At(f["prompt_text"], what + ": prompt_text: is for images (with mmproj:)");
+      return Status::Ok();
+    }
+    if (given != 2) {
+      return At(f.count("mmproj") ? f["mmproj"] : f["images"], what + ": a vision-language model needs both mmproj: and images:");
+    }
+    auto file = [&](const YAML::Node& node, const std::string& key) -> Result<std::string> {
+      auto path = Path(node, key);
+      if (!path.ok()) return path.status();
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path.value(), ec)) {
+        return At(node, what + ": " + key + " '" + path.value() + "' is not a file");
+      }
+      return path;
+    };
+    if (f.count("prompt")) {
+      return At(f["prompt"], what + ": prompt: sets a text prompt's length; a vision-language request is its images and "
+                                    "prompt_text:");
+    }
+    auto mmproj = file(f["mmproj"], "mmproj");
+    if (!mmproj.ok()) return mmproj.status();
+    w.mmproj = mmproj.value();
+    if (Status s = List(f["images"], "images", "images: [photo.png]"); !s.ok()) return s;
+    for (const YAML::Node& node : f["images"]) {
+      auto image = file(node, "image");
+      if (!image.ok()) return image.status();
+      w.images.push_back(image.value());
+    }
+    if (w.images.empty()) return At(f["images"], what + ": images: at least one");
+    w.prompt_text = "Describe the image.";
+    if (f.count("prompt_text")) {
+      auto text = String(f["prompt_text"], "prompt_text");
+      if (!text.ok()) return text.status();
+      w.prompt_text = text.value();
+    }
+    return Status::Ok();
   }
 
   Result<std::string> Path(const YAML::Node& node, const std::string& what) const {

@@ -16,6 +16,9 @@
 //       llm: ${EDGEBENCH_CACHE}/models/llama-100m-q8_0.gguf
 //       target: llamacpp:cpu
 //       every: 5s            # a question every 5 s (Poisson at that mean rate)
+//       arrivals: uniform    # or exactly every 5 s
+//       mmproj: vlm-mmproj.gguf   # a vision-language model: its projector,
+//       images: [photo.png]       # the images taken in turn, and the text (prompt_text:)
 //       objectives: [ttft<=2s]
 #pragma once
 
@@ -36,8 +39,14 @@ struct MixWorkload {
   std::vector<std::string> stages;  // pipeline: NAME=TARGET for each model stage it sets
   std::string scenario;             // model and pipeline: a load scenario
   double every_s = 0;               // llm: mean seconds between requests
+  std::string arrivals = "poisson"; // llm: poisson (every_s on average) or uniform (exactly)
   int prompt = 64;                  // llm: prompt and generated tokens per request
   int gen = 16;
+  // llm, vision-language requests (docs/vlm.md): the projector, the images taken in turn, the
+  // text beside them; empty for text requests.
+  std::string mmproj;
+  std::vector<std::string> images;
+  std::string prompt_text;
   std::vector<MixObjective> objectives;
 };
 

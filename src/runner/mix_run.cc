@@ -105,8 +105,14 @@ std::vector<std::string> MixWorkloadArguments(const MixSpec& mix, const MixWorkl
   if (w.kind == "llm") {
     const int64_t requests = std::max<int64_t>(
         1, static_cast<int64_t>(std::ceil(static_cast<double>(mix.duration_ms) / 1000.0 / w.every_s)));
-    a.insert(a.end(), {"llm", w.path, "-t", w.target, "--rate", Decimal(1.0 / w.every_s), "-r",
-                       std::to_string(requests), "-p", std::to_string(w.prompt), "-n", std::to_string(w.gen)});
+    a.insert(a.end(), {"llm", w.path, "-t", w.target, "--rate", Decimal(1.0 / w.every_s), "--arrivals", w.arrivals,
+                       "-r", std::to_string(requests), "-n", std::to_string(w.gen)});
+    if (w.images.empty()) {
+      a.insert(a.end(), {"-p", std::to_string(w.prompt)});
+    } else {  // images plus a text: the prompt's length is theirs
+      a.insert(a.end(), {"--mmproj", w.mmproj, "--prompt-text", w.prompt_text});
+      for (const std::string& image : w.images) a.insert(a.end(), {"--image", image});
+    }
   } else {
     a.insert(a.end(), {"run", w.path});
     if (w.kind == "model") a.insert(a.end(), {"-t", w.target});

@@ -77,6 +77,14 @@ TEST(MixFile, EveryMistakeIsAtItsLineAndColumn) {
       {"name: m\nduration: 2s\nalone: sometimes\nworkloads: []\n", "m.yaml:3:8", "before, after or none"},
       {"name: m\nduration: [\n", "m.yaml:", "YAML syntax error"},
       {"name: m\nduration: 2s\nrounds: 0\nworkloads: []\n", "m.yaml:3:9", "rounds"},
+      {Mix("  - name: c\n" + kLlm + "    every: 5s\n    arrivals: bursty\n"), "m.yaml:7:15", "poisson"},
+      {Mix("  - name: c\n" + kLlm + "    every: 5s\n    mmproj: " + testing::TestModel("vlm-tiny-mmproj.gguf") + "\n"),
+       "m.yaml:7:13", "both mmproj: and images:"},
+      {Mix("  - name: c\n" + kLlm + "    every: 5s\n    mmproj: " + testing::TestModel("vlm-tiny-mmproj.gguf") +
+           "\n    images: [/nonexistent.png]\n"),
+       "m.yaml:8:14", "is not a file"},
+      {Mix("  - name: a\n" + kModel + "    target: ort:cpu\n    scenario: single-stream\n    arrivals: uniform\n"),
+       "m.yaml:8:15", "language model"},
       {"name: m\nduration: 2s\nrounds: 21\nworkloads: []\n", "m.yaml:3:9", "rounds"},
       {"name: m\nduration: 2s\nalone: none\nrounds: 3\nworkloads: []\n", "m.yaml:4:9", "nothing to interleave"},
   };
@@ -110,6 +118,20 @@ TEST(MixFile, OnlyAFileWithWorkloadsIsAMix) {
   EXPECT_FALSE(IsMixFile(dir + "/absent.yaml"));
   EXPECT_FALSE(IsMixFile(testing::TestModel("drift_mlp_other.onnx")));
   std::filesystem::remove_all(dir);
+}
+
+
+TEST(MixFile, AVisionLanguageAssistantTakesItsProjectorImagesAndText) {
+  auto mix = ParseMixText(Mix("  - name: eyes\n" + kLlm + "    every: 4s\n    arrivals: uniform\n    mmproj: " +
+                              testing::TestModel("vlm-tiny-mmproj.gguf") + "\n    images: [" +
+                              testing::TestModel("vlm-photo.png") + "]\n    prompt_text: What is this?\n"),
+                          "m.yaml");
+  ASSERT_TRUE(mix.ok()) << mix.error();
+  const MixWorkload& w = mix.value().workloads[0];
+  EXPECT_EQ(w.arrivals, "uniform");
+  EXPECT_EQ(w.mmproj, testing::TestModel("vlm-tiny-mmproj.gguf"));
+  EXPECT_EQ(w.images, std::vector<std::string>{testing::TestModel("vlm-photo.png")});
+  EXPECT_EQ(w.prompt_text, "What is this?");
 }
 
 }  // namespace

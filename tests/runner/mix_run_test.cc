@@ -157,6 +157,27 @@ TEST(MixRun, RoundsPoolTheirSamplesEachFromItsOwnOverlapAndEveryRoundMustMeetThe
   EXPECT_EQ(JudgeMix(TwoWorkloads(), crashed)[1].mixed_status, "crashed");
 }
 
+TEST(MixRun, AnAssistantAsksAtItsRateAndAVisionOneSendsItsImages) {
+  MixSpec mix = TwoWorkloads();
+  MixWorkload eyes;
+  eyes.name = "eyes";
+  eyes.kind = "llm";
+  eyes.path = "m.gguf";
+  eyes.target = "llamacpp:cpu";
+  eyes.every_s = 4;
+  eyes.arrivals = "uniform";
+  eyes.gen = 8;
+  eyes.mmproj = "p.gguf";
+  eyes.images = {"a.png", "b.png"};
+  eyes.prompt_text = "What is this?";
+  const auto run = MixWorkloadArguments(mix, eyes, "/bin/edgebench", "/out", false);
+  // 10 s at one request every 4 s: 3 requests.
+  EXPECT_EQ(run, (std::vector<std::string>{"/bin/edgebench", "llm", "m.gguf", "-t", "llamacpp:cpu", "--rate", "0.25",
+                                           "--arrivals", "uniform", "-r", "3", "-n", "8", "--mmproj", "p.gguf",
+                                           "--prompt-text", "What is this?", "--image", "a.png", "--image", "b.png",
+                                           "--allow-busy", "--out", "/out", "--format", "json"}));
+}
+
 TEST(MixRun, EachWorkloadRunsAsItsOwnCommandForTheMixsDuration) {
   MixSpec mix = TwoWorkloads();
   mix.workloads[0].path = "m.onnx";
@@ -174,8 +195,8 @@ TEST(MixRun, EachWorkloadRunsAsItsOwnCommandForTheMixsDuration) {
   chat.every_s = 4;  // 10 s / 4 s: 3 requests
   const auto llm = MixWorkloadArguments(mix, chat, "/bin/edgebench", "/out", false);
   EXPECT_EQ(llm, (std::vector<std::string>{"/bin/edgebench", "llm", "t.gguf", "-t", "llamacpp:cpu", "--rate", "0.25",
-                                           "-r", "3", "-p", "64", "-n", "16", "--allow-busy", "--out", "/out",
-                                           "--format", "json"}));
+                                           "--arrivals", "poisson", "-r", "3", "-n", "16", "-p", "64", "--allow-busy",
+                                           "--out", "/out", "--format", "json"}));
 }
 
 }  // namespace
