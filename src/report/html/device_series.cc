@@ -1,6 +1,9 @@
 #include "report/html/device_series.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "report/html/report_labels.h"
 
 namespace edgebench {
 
@@ -48,6 +51,40 @@ std::vector<std::optional<double>> PowerWatts(const MonitorSeries& s) {
 bool HasKind(const MonitorSeries& s, ChannelKind kind) {
   return std::any_of(s.channels.begin(), s.channels.end(),
                      [&](const Channel& c) { return c.kind == kind; });
+}
+
+std::vector<ScaledSeries> DeviceQuantities(const MonitorSeries& s) {
+  std::vector<ScaledSeries> series;
+  if (HasKind(s, ChannelKind::kTemperature)) {
+    series.push_back({"temperature_c", Combine(s, ChannelKind::kTemperature, "max"), 1e-3});
+  }
+  if (HasKind(s, ChannelKind::kFrequency)) {
+    series.push_back({"frequency_mhz", Combine(s, ChannelKind::kFrequency, "mean"), 1e-3});
+  }
+  if (HasKind(s, ChannelKind::kPower) || HasKind(s, ChannelKind::kEnergy)) {
+    series.push_back({"power_w", PowerWatts(s), 1});
+  }
+  return series;
+}
+
+nlohmann::json SampledSeries(const MonitorSeries& s, int64_t from_ns, const std::vector<ScaledSeries>& series,
+                             size_t max_points, int64_t shift_ns) {
+  using nlohmann::json;
+  auto round = [](double value, double unit) { return std::round(value / unit) * unit; };
+  std::vector<size_t> kept;
+  for (size_t i = 0; i < s.t_ns.size(); ++i) if (s.t_ns[i] >= from_ns) kept.push_back(i);
+  json out = {{"t_s", json::array()}};
+  for (const ScaledSeries& one : series) out[one.name] = json::array();
+  for (size_t k : ThinnedIndices(kept.size(), max_points)) {
+    const size_t i = kept[k];
+    out["t_s"].push_back(round(static_cast<double>(s.t_ns[i] + shift_ns) / 1e9, 1e-4));
+    for (const ScaledSeries& one : series) {
+      const auto& v = one.values;
+      const bool read = i < v.size() && v[i].has_value();
+      out[one.name].push_back(read ? json(round(*v[i] * one.scale, 1e-3)) : json(nullptr));
+    }
+  }
+  return out;
 }
 
 }  // namespace edgebench

@@ -341,34 +341,6 @@ json LoadSection(const ReportInputs& in) {
   return {{"groups", list}};
 }
 
-// ---- monitor series ---------------------------------------------------------------------
-
-// One quantity per sample, and the factor that turns it into the unit the page shows.
-struct ScaledSeries {
-  std::string name;  // "temperature_c": the key in the data, with its unit
-  std::vector<std::optional<double>> values;
-  double scale = 1;
-};
-
-// The samples from `from_ns` on, thinned, as {"t_s": [...], name: [...]} per series given.
-json SampledSeries(const MonitorSeries& s, int64_t from_ns,
-                   const std::vector<ScaledSeries>& series) {
-  std::vector<size_t> kept;
-  for (size_t i = 0; i < s.t_ns.size(); ++i) if (s.t_ns[i] >= from_ns) kept.push_back(i);
-  json out = {{"t_s", json::array()}};
-  for (const ScaledSeries& one : series) out[one.name] = json::array();
-  for (size_t k : ThinnedIndices(kept.size(), kMaxSeriesPoints)) {
-    const size_t i = kept[k];
-    out["t_s"].push_back(Round(static_cast<double>(s.t_ns[i]) / 1e9, 1e-4));
-    for (const ScaledSeries& one : series) {
-      const auto& v = one.values;
-      const bool read = i < v.size() && v[i].has_value();
-      out[one.name].push_back(read ? json(Round(*v[i] * one.scale, 1e-3)) : json(nullptr));
-    }
-  }
-  return out;
-}
-
 // ---- soak -------------------------------------------------------------------------------
 
 json SoakSection(const ReportInputs& in) {
@@ -391,18 +363,9 @@ json SoakSection(const ReportInputs& in) {
     }
     if (r.monitor && !r.monitor->series.t_ns.empty()) {
       const MonitorSeries& s = r.monitor->series;
-      std::vector<ScaledSeries> series;
-      if (HasKind(s, ChannelKind::kTemperature)) {
-        series.push_back({"temperature_c", Combine(s, ChannelKind::kTemperature, "max"), 1e-3});
-      }
-      if (HasKind(s, ChannelKind::kFrequency)) {
-        series.push_back({"frequency_mhz", Combine(s, ChannelKind::kFrequency, "mean"), 1e-3});
-      }
-      if (HasKind(s, ChannelKind::kPower) || HasKind(s, ChannelKind::kEnergy)) {
-        series.push_back({"power_w", PowerWatts(s), 1});
-      }
+      const std::vector<ScaledSeries> series = DeviceQuantities(s);
       if (!series.empty()) {
-        json device = SampledSeries(s, 0, series);
+        json device = SampledSeries(s, 0, series, kMaxSeriesPoints);
         json names = json::array();
         for (const ScaledSeries& one : series) names.push_back(one.name);
         device["series"] = names;
@@ -438,7 +401,7 @@ json MemorySection(const ReportInputs& in) {
       continue;
     }
     json run = SampledSeries(s, std::numeric_limits<int64_t>::min(),
-                             {{"rss_mb", Combine(s, ChannelKind::kRss, "sum"), Mib(1)}});
+                             {{"rss_mb", Combine(s, ChannelKind::kRss, "sum"), Mib(1)}}, kMaxSeriesPoints);
     run["label"] = in.labels(r);
     const MemoryResult& m = r.monitor->derived.memory;
     run["verdict"] = m.explanation;

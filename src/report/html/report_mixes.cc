@@ -51,22 +51,12 @@ json TimelinePoints(const std::vector<std::pair<int64_t, int64_t>>& arrivals, in
   return points;
 }
 
-// The series of `wanted` from a monitor, thinned, on the phase's time axis.
-json SeriesOnTimeline(const MonitorSeries& s, int64_t base_ns,
-                      const std::vector<std::pair<std::string, std::vector<std::optional<double>>>>& wanted,
-                      const std::vector<double>& scales) {
-  json out = {{"t_s", json::array()}, {"series", json::array()}};
-  for (const auto& [name, unused] : wanted) {
-    out[name] = json::array();
-    out["series"].push_back(name);
-  }
-  for (size_t i : ThinnedIndices(s.t_ns.size(), kMaxMixTimelinePoints)) {
-    out["t_s"].push_back(SecondsFrom(base_ns, s.origin_ns + s.t_ns[i]));
-    for (size_t k = 0; k < wanted.size(); ++k) {
-      const auto& values = wanted[k].second;
-      out[wanted[k].first].push_back(i < values.size() && values[i] ? json(Rounded(*values[i] * scales[k], 1e-3)) : json(nullptr));
-    }
-  }
+// The series of `wanted` from a monitor, thinned, on the phase's time axis (seconds from
+// `base_ns`), with their names.
+json SeriesOnTimeline(const MonitorSeries& s, int64_t base_ns, const std::vector<ScaledSeries>& wanted) {
+  json out = SampledSeries(s, std::numeric_limits<int64_t>::min(), wanted, kMaxMixTimelinePoints, s.origin_ns - base_ns);
+  out["series"] = json::array();
+  for (const ScaledSeries& one : wanted) out["series"].push_back(one.name);
   return out;
 }
 
@@ -135,9 +125,8 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
     if (!arrivals.empty()) end_s = std::max(end_s, SecondsFrom(base, arrivals.back().first + arrivals.back().second));
     if (r->monitor && !r->monitor->series.t_ns.empty()) {
       const MonitorSeries& s = r->monitor->series;
-      lane["cpu"] = SeriesOnTimeline(s, base, {{"process_cpu_pct", Combine(s, ChannelKind::kProcessCpu, "sum")},
-                                                {"rss_mb", Combine(s, ChannelKind::kRss, "sum")}},
-                                     {1, 1.0 / (1024 * 1024)});
+      lane["cpu"] = SeriesOnTimeline(s, base, {{"process_cpu_pct", Combine(s, ChannelKind::kProcessCpu, "sum"), 1},
+                                                {"rss_mb", Combine(s, ChannelKind::kRss, "sum"), 1.0 / (1024 * 1024)}});
       if (!machine_source && HasKind(s, ChannelKind::kCpuUtil)) machine_source = r;
     }
     lanes.push_back(lane);
@@ -165,22 +154,9 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
   }
   if (machine_series) {
     const MonitorSeries& s = *machine_series;
-    std::vector<std::pair<std::string, std::vector<std::optional<double>>>> wanted = {
-        {"cpu_util_pct", Combine(s, ChannelKind::kCpuUtil, "mean")}};
-    std::vector<double> scales = {1};
-    if (HasKind(s, ChannelKind::kTemperature)) {
-      wanted.push_back({"temperature_c", Combine(s, ChannelKind::kTemperature, "max")});
-      scales.push_back(1e-3);
-    }
-    if (HasKind(s, ChannelKind::kFrequency)) {
-      wanted.push_back({"frequency_mhz", Combine(s, ChannelKind::kFrequency, "mean")});
-      scales.push_back(1e-3);
-    }
-    if (HasKind(s, ChannelKind::kPower) || HasKind(s, ChannelKind::kEnergy)) {
-      wanted.push_back({"power_w", PowerWatts(s)});
-      scales.push_back(1);
-    }
-    json machine = SeriesOnTimeline(s, base, wanted, scales);
+    std::vector<ScaledSeries> wanted = {{"cpu_util_pct", Combine(s, ChannelKind::kCpuUtil, "mean"), 1}};
+    for (ScaledSeries& quantity : DeviceQuantities(s)) wanted.push_back(std::move(quantity));
+    json machine = SeriesOnTimeline(s, base, wanted);
     machine["source"] = source;
     section["machine"] = machine;
   }
