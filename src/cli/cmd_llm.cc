@@ -41,6 +41,7 @@ struct LlmOptions {
   int64_t timeout_ms = 1800000;
   int64_t case_memory_mb = 0;
   bool in_process = false;
+  std::string plan_out;  // --plan-out (hidden)
   bool fail_on_invalid = false;
   MonitorFlags monitor;
   RoundFlags rounds;
@@ -173,7 +174,7 @@ int Llm(const LlmOptions& o, CommandContext& context) {
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"llm", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
                                                   monitor.value().cooldown, request.monitor.sysfs_root,
-                                                  o.trace_path});
+                                                  o.trace_path, o.plan_out});
 }
 
 }  // namespace
@@ -249,6 +250,7 @@ void AddLlmCommand(CLI::App& app, CommandContext& context) {
   AddMonitorOptions(cmd, o->monitor);
   AddRoundOptions(cmd, o->rounds);
   AddTraceOption(cmd, o->trace_path);
+  AddPlanOutOption(cmd, o->plan_out);
   AddProfileOption(cmd, o->profile);
   cmd->callback([o, &context] { context.exit_code = Llm(*o, context); });
 }

@@ -43,6 +43,7 @@ struct RunOptions {
   std::string format = "table";
   std::string out_dir;
   bool in_process = false;
+  std::string plan_out;  // --plan-out (hidden)
   bool fail_on_invalid = false;
   MonitorFlags monitor;
   RoundFlags rounds;
@@ -128,7 +129,7 @@ int RunPipelineFile(const RunOptions& o, PlanRequest request, CommandContext& co
   auto plan = ApplyRoundFlags(planned.value(), o.rounds);
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
-                                                  monitor.cooldown, request.monitor.sysfs_root, o.trace_path});
+                                                  monitor.cooldown, request.monitor.sysfs_root, o.trace_path, o.plan_out});
 }
 
 int Run(const RunOptions& o, CommandContext& context) {
@@ -207,7 +208,7 @@ int Run(const RunOptions& o, CommandContext& context) {
   if (!plan.ok()) return fail(plan.error());
   return RunPlanAndReport(plan.value(), context, {"run", o.format, o.out_dir, o.in_process, {}, o.fail_on_invalid,
                                                   monitor.value().cooldown, request.monitor.sysfs_root,
-                                                  o.trace_path});
+                                                  o.trace_path, o.plan_out});
 }
 
 }  // namespace
@@ -321,6 +322,7 @@ void AddRunCommand(CLI::App& app, CommandContext& context) {
   AddMonitorOptions(cmd, options->monitor);
   AddRoundOptions(cmd, options->rounds);
   AddTraceOption(cmd, options->trace_path);
+  AddPlanOutOption(cmd, options->plan_out);
   AddProfileOption(cmd, options->profile);
   cmd->callback([options, &context] { context.exit_code = Run(*options, context); });
 }

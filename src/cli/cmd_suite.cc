@@ -191,7 +191,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
   if (!plan.value().empty() || s.mixes.empty()) {
     exit_code = RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys.value(),
                                                          o.fail_on_invalid, monitor.value().cooldown,
-                                                         request.monitor.sysfs_root, o.trace_path});
+                                                         request.monitor.sysfs_root, o.trace_path, ""});
   }
   // Each mix after the cases, into the same store (docs/mixes.md); 1 when one was not met.
   for (const MixSpec& mix : s.mixes) {

@@ -9,6 +9,7 @@
 
 #include "cli/record_output.h"
 #include "core/log.h"
+#include "plan/plan_file.h"
 #include "report/rounds_summary.h"
 #include "report/store.h"
 #include "report/trace.h"
@@ -164,8 +165,19 @@ Result<PlanRunOutcome> RunPlanWithOutput(const std::vector<PlannedCase>& plan, C
   return outcome;
 }
 
+void AddPlanOutOption(CLI::App* cmd, std::string& path) {
+  cmd->add_option("--plan-out", path, "")->check(NonEmpty())->group("");
+}
+
 int RunPlanAndReport(const std::vector<PlannedCase>& plan, CommandContext& context,
                      const PlanRunRequest& request) {
+  if (!request.plan_out.empty()) {
+    if (Status written = WritePlanFile(plan, request.plan_out); !written.ok()) {
+      std::cerr << "edgebench " << request.command << ": " << written.message() << "\n";
+      return 2;
+    }
+    return 0;
+  }
   if (request.in_process) {
     for (const PlannedCase& c : plan) {
       if (c.spec.monitor.leak_sites) {

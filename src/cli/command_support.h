@@ -31,7 +31,12 @@ struct PlanRunRequest {
   std::optional<CooldownSpec> cooldown;  // --cooldown
   std::string sysfs_root = "/";          // where the cooldown reads temperatures
   std::string trace_path;                // --trace: a Chrome/Perfetto trace of every record
+  std::string plan_out;                  // --plan-out (hidden): write the plan there, run nothing
 };
+
+// --plan-out FILE (hidden; run, llm): the planned cases written to FILE (plan/plan_file.h) and
+// nothing run: how a mix whose workloads share one process plans each of them.
+void AddPlanOutOption(CLI::App* cmd, std::string& path);
 
 // --resume and --retry-failed (suite, accuracy, agree): what a command killed mid-way runs again.
 struct ResumeFlags {
