@@ -18,4 +18,9 @@ void SetCrashNote(const std::string* line);
 // of it, or a sanitizer reports it).
 void InstallCrashNoteHandlers(int fd);
 
+// With `name` true the handlers also write the crashing thread's name first, as a line
+// {"crashed_thread":"NAME"}: where several cases share a process (worker/together_cases.h), whose
+// thread died.
+void NameCrashingThread(bool name);
+
 }  // namespace edgebench

@@ -15,9 +15,12 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 
 #include "core/clock.h"
 #include "core/crash_note.h"
+#include "worker/together_cases.h"
 #include "core/process_memory.h"
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
@@ -77,17 +80,6 @@ void CopyMapsIfAsked() {
   if (!out) std::cerr << "edgebench worker: cannot write /proc/self/maps to '" << path << "'\n";
 }
 
-Record Died(const CaseSpec& spec, const Registry& registry, CaseStatus status,
-            const std::string& stage, const std::string& error, int signal) {
-  Record r = MakeBaseRecord(spec, registry);
-  r.status = status;
-  r.failed_stage = stage.empty() ? "worker" : stage;
-  r.error = spec.TargetText() + ": " + error;
-  r.signal = signal;
-  FinishRecord(r);
-  return r;
-}
-
 // Where a measured case writes: a diffusion's --save-images directory, made here before the
 // sandbox goes up (it must exist to be allowed).
 std::vector<std::string> CaseWritableDirectories(const CaseSpec& spec) {
@@ -107,7 +99,52 @@ void NoteSandbox(Record& record, const SandboxReport& sandbox) {
   }
 }
 
+// The protocol of cases sharing this process (worker/together_cases.h): every message names its
+// case ("case": I), lines are written whole (one thread at a time), and each case's record is
+// sent as it ends ({"case_result": RECORD, "case": I}), so that a crash of the process later
+// keeps the records of the cases that had already ended.
+class TogetherProtocol {
+ public:
+  TogetherProtocol(int fd, size_t cases) : fd_(fd) {
+    for (size_t i = 0; i < cases; ++i) observers_.push_back(std::make_unique<CaseObserver>(*this, i));
+  }
+  void Send(const nlohmann::json& message) {
+    const std::string line = message.dump();
+    std::lock_guard<std::mutex> lock(mutex_);
+    WriteLine(fd_, line);
+  }
+  RunObserver* Observer(size_t index) { return observers_[index].get(); }
+
+ private:
+  class CaseObserver : public RunObserver {
+   public:
+    CaseObserver(TogetherProtocol& protocol, size_t index) : protocol_(protocol), index_(index) {}
+    void OnPhaseStart(const std::string& phase, int64_t expected_ms) override {
+      protocol_.Send({{"phase", phase}, {"expected_ms", expected_ms}, {"case", index_}});
+    }
+    void OnPhaseEnd(const std::string& phase) override { protocol_.Send({{"phase_end", phase}, {"case", index_}}); }
+
+   private:
+    TogetherProtocol& protocol_;
+    size_t index_;
+  };
+  int fd_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<CaseObserver>> observers_;
+};
+
 }  // namespace
+
+Record WorkerDiedRecord(const CaseSpec& spec, const Registry& registry, CaseStatus status, const std::string& stage,
+                        const std::string& error, int signal) {
+  Record r = MakeBaseRecord(spec, registry);
+  r.status = status;
+  r.failed_stage = stage.empty() ? "worker" : stage;
+  r.error = spec.TargetText() + ": " + error;
+  r.signal = signal;
+  FinishRecord(r);
+  return r;
+}
 
 int WorkerMain(Registry& registry, int protocol_fd) {
   // --leak-sites: heaptrack traces nothing until the measured phase (worker/heap_tracking.h).
@@ -189,6 +226,32 @@ int WorkerMain(Registry& registry, int protocol_fd) {
       return std::vector<std::string>{std::filesystem::path(r.logits_file).parent_path().string()};
     };
     if (!serve(TokenLogitsRequestFromJson, logits_dir, RunTokenLogitsCase, TokenLogitsResultToJson)) return 2;
+  } else if (mode == "together") {
+    std::vector<CaseSpec> specs;
+    std::vector<std::string> writable;
+    for (const auto& c : json.value("cases", nlohmann::json::array())) {
+      auto spec = CaseSpecFromJson(c);
+      if (!spec.ok()) {
+        std::cerr << "edgebench worker: case " << specs.size() + 1 << ": " << spec.error() << "\n";
+        return 2;
+      }
+      for (std::string& dir : CaseWritableDirectories(spec.value())) writable.push_back(std::move(dir));
+      specs.push_back(spec.take());
+    }
+    enter_sandbox(writable);
+    TogetherProtocol protocol(protocol_fd, specs.size());
+    InstallCrashNoteHandlers(protocol_fd);
+    NameCrashingThread(true);
+    TogetherCallbacks callbacks;
+    callbacks.stage = [&](size_t i, const std::string& stage) { protocol.Send({{"stage", stage}, {"case", i}}); };
+    callbacks.observer = [&](size_t i) { return protocol.Observer(i); };
+    callbacks.done = [&](size_t i, const Record& record) {
+      Record noted = record;
+      NoteSandbox(noted, sandbox);
+      protocol.Send({{"case_result", RecordToJson(noted)}, {"case", i}});
+    };
+    RunCasesTogether(specs, registry, callbacks);
+    result = {{"together", specs.size()}};
   } else {
     auto spec = CaseSpecFromJson(json);
     if (!spec.ok()) {
@@ -256,6 +319,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   for (auto& e : environment) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  const std::string stderr_path = wrap ? wrap->stderr_path : std::string();
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -271,6 +335,10 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     if (::getppid() != parent) ::_exit(1);
     ::dup2(to_child[0], STDIN_FILENO);
     ::dup2(from_child[1], STDOUT_FILENO);
+    if (!stderr_path.empty()) {
+      const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (err >= 0) ::dup2(err, STDERR_FILENO);
+    }
     ::execve(executable.c_str(), argv.data(), envp.data());
     const char* msg = "edgebench: cannot exec the worker\n";
     (void)!::write(STDERR_FILENO, msg, std::strlen(msg));
@@ -438,10 +506,10 @@ Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
       }
       return record.take();
     }
-    return Died(spec, registry, CaseStatus::kFailed, "worker",
+    return WorkerDiedRecord(spec, registry, CaseStatus::kFailed, "worker",
                 "the worker's record was unreadable: " + record.error(), 0);
   }
-  return Died(spec, registry, outcome.status, outcome.stage, outcome.message, outcome.signal);
+  return WorkerDiedRecord(spec, registry, outcome.status, outcome.stage, outcome.message, outcome.signal);
 }
 
 nlohmann::json RequestWithMonitor(nlohmann::json request, const MonitorSettings& monitor) {

@@ -43,6 +43,7 @@ using WorkerMessageCallback = std::function<void(const nlohmann::json& message)>
 struct WorkerWrap {
   std::function<std::vector<std::string>(const std::string& scratch)> environment;
   std::function<void(const std::string& scratch, const WorkerOutcome& outcome)> after;
+  std::string stderr_path;  // non-empty: the worker's stderr goes to this file
 };
 
 // `memory_limit_mb` (0: none): the worker's resident memory is sampled every 50 ms; over the
@@ -99,6 +100,10 @@ Result AskWorker(const std::string& executable, nlohmann::json request, int64_t 
 Record RunCaseInWorker(const std::string& executable, const CaseSpec& spec,
                        const Registry& registry, const std::vector<std::string>& extra_args = {},
                        const WorkerMessageCallback& on_message = {});
+
+// The record of a case whose worker died or answered nothing readable: `error` says how.
+Record WorkerDiedRecord(const CaseSpec& spec, const Registry& registry, CaseStatus status, const std::string& stage,
+                        const std::string& error, int signal);
 
 // Set to a file path, a worker writes its /proc/self/maps there after its case (a debugging aid,
 // and how the tests check that a worker maps only its case's runtime).
