@@ -108,6 +108,7 @@ int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
   options.work_dir = base + "/mix-" + mix.value().name + "-" + std::to_string(::getpid());
   options.run_id = mix.value().name + "@" + UtcNowIso8601() + "/" + std::to_string(::getpid());
   options.no_monitor = o.no_monitor;
+  options.registry = &context.registry;
   options.progress = [&](const std::string& line) { std::cerr << "edgebench: mix " << mix.value().name << ": " << line << "\n"; };
   auto processes = RunMix(mix.value(), options);
   if (!processes.ok()) {
@@ -132,6 +133,11 @@ int RunMixCommand(const MixCommandOptions& o, CommandContext& context) {
   RoundOverlaps overlaps;
   for (const auto& [round, records] : mixed) overlaps[round] = MixOverlap(records);
   PrintInterference(mix.value().name, rows, overlaps, context.table.width, text ? std::cout : std::cerr);
+  if (mix.value().isolation == "together") {
+    (text ? std::cout : std::cerr) << "isolation: together: the mixed phase's workloads ran on threads of one process "
+                                      "(their CPU and memory series are the process's, all of theirs; a crash took "
+                                      "them all)\n";
+  }
   bool met = true;
   for (const MixInterference& row : rows) met = met && row.objectives_met && row.mixed_status == "ok";
   (text ? std::cout : std::cerr) << "mix " << mix.value().name << ": "

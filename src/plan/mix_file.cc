@@ -18,7 +18,7 @@ namespace {
 
 constexpr size_t kMaxMixFileBytes = 1 << 20;
 constexpr int kMaxWorkloads = 16;
-constexpr std::string_view kTopKeys[] = {"name", "duration", "alone", "rounds", "workloads"};
+constexpr std::string_view kTopKeys[] = {"name", "duration", "alone", "rounds", "isolation", "workloads"};
 constexpr std::string_view kWorkloadKeys[] = {"name",     "model",    "pipeline", "llm",    "target",
                                               "stages",   "scenario", "every",    "arrivals", "prompt",
                                               "gen",      "mmproj",   "images",   "prompt_text", "objectives"};
@@ -80,6 +80,15 @@ class MixParser : public SuiteYaml {
         return At(f["rounds"], "rounds: interleave the alone and mixed phases; with alone: none there is nothing to "
                                "interleave (use before or after)");
       }
+    }
+    if (f.count("isolation")) {
+      auto isolation = String(f["isolation"], "isolation");
+      if (!isolation.ok()) return isolation.status();
+      if (isolation.value() != "processes" && isolation.value() != "together") {
+        return At(f["isolation"], "isolation: processes (each workload its own process, the default) or together "
+                                  "(all in one process); got '" + isolation.value() + "'");
+      }
+      mix.isolation = isolation.value();
     }
     if (!f.count("workloads")) return At(root, "a mix file needs workloads: (a list)");
     const YAML::Node& list = f["workloads"];

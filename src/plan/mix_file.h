@@ -6,6 +6,7 @@
 //   duration: 2m            # how long each phase runs (alone, then mixed)
 //   alone: before           # before | after | none: when each workload runs alone
 //   rounds: 3               # alone and mixed phases interleaved, the order alternating
+//   isolation: together     # the mixed phase in one process (default: processes, one each)
 //   workloads:
 //     - name: faces
 //       pipeline: ../pipelines/face-features.yaml
@@ -61,6 +62,10 @@ struct MixSpec {
   // mixed, then mixed then alone, ...) so that a machine warming or cooling over the run weighs
   // on both phases alike.
   int rounds = 1;
+  // "processes" (each workload its own process: one crash leaves the others measured) or
+  // "together" (the mixed phase's workloads on threads of one worker process, sharing its
+  // runtimes and their thread pools: one crash takes all of them down).
+  std::string isolation = "processes";
   std::vector<MixWorkload> workloads;
 };
 

@@ -20,7 +20,8 @@ nlohmann::json MixTagToJson(const MixTag& tag) {
                       {"objectives", objectives},
                       {"phase_start_ns", tag.phase_start_ns},
                       {"process_start_ns", tag.process_start_ns},
-                      {"process_end_ns", tag.process_end_ns}};
+                      {"process_end_ns", tag.process_end_ns},
+                      {"isolation", tag.isolation}};
   if (tag.exit_code) j["exit_code"] = *tag.exit_code;
   if (tag.machine) j["machine"] = MonitorRecordToJson(*tag.machine);
   return j;
@@ -39,6 +40,7 @@ Result<MixTag> MixTagFromJson(const nlohmann::json& j) {
     return Status::Error("mix: phase is '" + tag.phase + "', not alone or mixed");
   }
   if (j.contains("run") && j.at("run").is_string()) tag.run = j.at("run").get<std::string>();
+  if (j.contains("isolation") && j.at("isolation").is_string()) tag.isolation = j.at("isolation").get<std::string>();
   if (j.contains("round") && j.at("round").is_number_integer()) tag.round = j.at("round").get<int>();
   if (j.contains("beside") && j.at("beside").is_array()) {
     for (const auto& name : j.at("beside")) {

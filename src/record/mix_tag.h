@@ -40,6 +40,10 @@ struct MixTag {
   int64_t process_start_ns = 0;
   int64_t process_end_ns = 0;
   std::optional<int> exit_code;  // the process's; 128 + N when killed by signal N
+  // "processes" (this workload had a process of its own) or "together" (the mixed phase's
+  // workloads ran on threads of one process: its CPU and memory series are all of theirs, and a
+  // crash of one took them all).
+  std::string isolation = "processes";
   // The machine's series (CPU, temperature, frequency, power), read once by the mix itself over
   // the mixed phase, its times from the phase's start; on the first workload's mixed record of a
   // round only (the others' workers keep their own process's series).

@@ -17,7 +17,9 @@
 #include "core/clock.h"
 #include "monitor/device_sensors.h"
 #include "monitor/sampler.h"
+#include "plan/plan_file.h"
 #include "report/store.h"
+#include "runner/mix_together.h"
 
 extern char** environ;
 
@@ -97,6 +99,33 @@ MonitorSeries MachineChannels(const MonitorSeries& s) {
   return out;
 }
 
+// Plans `argv`'s case into `plan_path` (its command with --plan-out), waiting for it: the one
+// case a workload runs, or why it cannot run beside others in one process.
+Result<CaseSpec> PlanWorkload(std::vector<std::string> argv, const std::string& dir, int& exit_code) {
+  const std::string plan_path = dir + "/plan.jsonl";
+  argv.insert(argv.end(), {"--plan-out", plan_path});
+  auto pid = Start(argv, dir);
+  if (!pid.ok()) return pid.status();
+  int status = 0;
+  while (::waitpid(pid.value(), &status, 0) < 0 && errno == EINTR) {
+  }
+  exit_code = ExitCode(status);
+  if (exit_code != 0) {
+    return Status::Error("planning it exited with code " + std::to_string(exit_code) + " (its stderr: " + dir +
+                         "/stderr.txt)");
+  }
+  auto planned = ReadPlanFile(plan_path);
+  if (!planned.ok()) return planned.status();
+  if (planned.value().size() != 1) {
+    return Status::Error("it planned " + std::to_string(planned.value().size()) +
+                         " cases; a workload sharing a process runs one");
+  }
+  PlanFileCase& c = planned.value().front();
+  if (!c.skip_reason.empty()) return Status::Error("its case would be skipped: " + c.skip_reason);
+  if (!c.not_a_scenario.empty()) return Status::Error("it cannot share a process: " + c.not_a_scenario);
+  return std::move(c.spec);
+}
+
 }  // namespace
 
 std::vector<std::string> MixWorkloadArguments(const MixSpec& mix, const MixWorkload& w, const std::string& executable,
@@ -139,6 +168,36 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
   };
   auto run_phase = [&](const std::string& phase, const std::vector<const MixWorkload*>& workloads) -> Status {
     std::vector<std::pair<pid_t, size_t>> running;
+    const bool together = phase == "mixed" && mix.isolation == "together";
+    // isolation: together: each workload planned by its own command first (outside the phase).
+    std::vector<TogetherWorkload> shared;
+    std::vector<size_t> shared_process;  // each shared workload's index in `processes`
+    const size_t first_process = processes.size();
+    if (together) {
+      for (const MixWorkload* w : workloads) {
+        MixProcess p;
+        p.workload = w->name;
+        p.phase = phase;
+        p.round = round;
+        const std::string dir = folder(phase, w->name);
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+        std::filesystem::create_directories(dir, ec);
+        if (ec) return Status::Error("cannot make '" + dir + "': " + ec.message());
+        p.argv = MixWorkloadArguments(mix, *w, options.executable, dir + "/store", options.no_monitor);
+        p.log_path = dir + "/stderr.txt";
+        auto spec = PlanWorkload(p.argv, dir, p.exit_code);
+        if (!spec.ok()) {
+          say(phase + " " + w->name + ": cannot join the shared process: " + spec.error());
+          if (p.exit_code == 0) p.exit_code = 2;
+          processes.push_back(std::move(p));
+          continue;
+        }
+        shared.push_back({w->name, spec.take()});
+        shared_process.push_back(processes.size());
+        processes.push_back(std::move(p));
+      }
+    }
     // The machine, read once over the mixed phase by this process.
     std::unique_ptr<Sampler> machine;
     if (phase == "mixed" && !options.no_monitor) {
@@ -146,7 +205,27 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       machine->Start();
     }
     const int64_t phase_start = NowNs();
-    for (const MixWorkload* w : workloads) {
+    if (together) {
+      for (size_t i = first_process; i < processes.size(); ++i) processes[i].phase_start_ns = phase_start;
+      if (!shared.empty()) {
+        const std::string dir = folder(phase, "together");
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        const int64_t start = NowNs();
+        TogetherOutcome outcome = RunWorkloadsTogether(options.executable, shared, *options.registry, dir + "/stderr.txt");
+        const int64_t end = NowNs();
+        for (size_t k = 0; k < shared.size(); ++k) {
+          MixProcess& p = processes[shared_process[k]];
+          p.argv = {options.executable, "worker", "(isolation: together)"};
+          p.log_path = dir + "/stderr.txt";
+          p.start_ns = start;
+          p.end_ns = end;
+          p.exit_code = outcome.exit_code;
+          p.records = {std::move(outcome.records[k])};
+        }
+      }
+    }
+    for (const MixWorkload* w : together ? std::vector<const MixWorkload*>{} : workloads) {
       MixProcess p;
       p.workload = w->name;
       p.phase = phase;
@@ -178,11 +257,11 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       machine_record = MonitorRecord{};
       machine_record->series = MachineChannels(machine->Finish(phase_start));
     }
-    for (const auto& [pid, index] : running) {
+    for (size_t index = first_process; index < processes.size(); ++index) {
       MixProcess& p = processes[index];
       const std::string store = folder(phase, p.workload) + "/store/results.jsonl";
       std::error_code ec;
-      if (std::filesystem::exists(store, ec)) {
+      if (!together && std::filesystem::exists(store, ec)) {
         auto records = ReadRecords(store);
         if (records.ok()) p.records = std::move(records.value());
       }
@@ -196,6 +275,7 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       tag.process_start_ns = p.start_ns;
       tag.process_end_ns = p.end_ns;
       tag.exit_code = p.exit_code;
+      tag.isolation = together ? "together" : "processes";
       for (const MixWorkload* w : workloads) {
         if (w->name == p.workload) tag.objectives = w->objectives;
       }

@@ -1,6 +1,8 @@
 // Running a mix (docs/mixes.md): each workload alone (before or after, as the file says), then
-// all of them at once (in rounds, the order alternating, where the file asks), each as its own `edgebench run` or `edgebench llm` process with its own
-// workers, so that one that crashes leaves the others measured. Their records come back tagged
+// all of them at once (in rounds, the order alternating, where the file asks), each as its own
+// `edgebench run` or `edgebench llm` process with its own workers, so that one that crashes
+// leaves the others measured; or, with `isolation: together`, the mixed phase's workloads on
+// threads of one worker process (runner/mix_together.h). Their records come back tagged
 // with the mix, the workload and the phase; each workload's figures beside the others are then
 // set against its figures alone (a ratio with a bootstrap interval) and its objectives.
 #pragma once
@@ -10,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/registry.h"
 #include "metrics/mix_interference.h"
 #include "plan/mix_file.h"
 #include "record/record.h"
@@ -21,6 +24,7 @@ struct MixRunOptions {
   std::string work_dir;    // each process's store, stdout and stderr, under PHASE/WORKLOAD/
   std::string run_id;      // the records' mix.run: this invocation's, unique in a store
   bool no_monitor = false;
+  const Registry* registry = nullptr;  // isolation: together: the records of workloads a crash lost
   std::function<void(const std::string&)> progress;  // a line per phase and workload
 };
 
@@ -29,7 +33,7 @@ struct MixProcess {
   std::string workload;
   std::string phase;  // "alone" or "mixed"
   int round = 1;
-  std::vector<std::string> argv;
+  std::vector<std::string> argv;  // isolation: together: the shared worker's (planned by this argv + --plan-out)
   int exit_code = -1;  // the process's; 128 + N when killed by signal N
   int64_t phase_start_ns = 0, start_ns = 0, end_ns = 0;  // steady clock: the phase's, started, reaped
   std::string log_path;  // its stderr

@@ -3,6 +3,7 @@
 // with the mix; the command says the mix was not met.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 
@@ -116,6 +117,64 @@ TEST(MixCli, ASuiteRunsItsMixesIntoItsStoreAndResumeSkipsThem) {
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find("mix pair is in the store already"), std::string::npos) << resumed.output;
   EXPECT_EQ(ReadRecords(dir + "/store/results.jsonl").value().size(), 4u);
+  std::filesystem::remove_all(dir);
+}
+
+// isolation: together: the mixed phase in one process. Beside a workload that does not crash,
+// both are measured and tagged so; beside one that crashes, both mixed records are crashed, the
+// crasher named in the other's, while the alone records stay as they were.
+TEST(MixCli, WorkloadsSharingAProcessAreMeasuredTogetherAndFallTogether) {
+  const std::string dir = testing::TempFilePath("mix_cli", "together");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string model = testing::TestModel("drift_mlp_other.onnx");
+  auto write = [&](const std::string& second_target) {
+    std::ofstream(dir + "/mix.yaml") << "name: shared\nduration: 1s\nisolation: together\nworkloads:\n"
+                                        "  - name: cam\n    model: " << model << "\n"
+                                        "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
+                                        "  - name: second\n    model: " << model << "\n"
+                                        "    target: " << second_target << "\n    scenario: single-stream\n";
+  };
+  write("null:spin?us=1000");
+  const auto ok = RunCommand(Executable() + " run " + dir + "/mix.yaml --out " + dir + "/ok 2>&1");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("isolation: together: the mixed phase's workloads ran on threads of one process"),
+            std::string::npos)
+      << ok.output;
+  auto records = ReadRecords(dir + "/ok/results.jsonl");
+  ASSERT_TRUE(records.ok()) << records.error();
+  ASSERT_EQ(records.value().size(), 4u) << ok.output;
+  std::vector<const Record*> mixed;
+  for (const Record& r : records.value()) {
+    ASSERT_TRUE(r.mix);
+    EXPECT_EQ(r.status, CaseStatus::kOk) << r.error;
+    EXPECT_EQ(r.mix->isolation, r.mix->phase == "mixed" ? "together" : "processes");
+    if (r.mix->phase == "mixed") mixed.push_back(&r);
+  }
+  ASSERT_EQ(mixed.size(), 2u);
+  // One process: the same start, end and exit for both.
+  EXPECT_EQ(mixed[0]->mix->process_start_ns, mixed[1]->mix->process_start_ns);
+  EXPECT_EQ(mixed[0]->mix->process_end_ns, mixed[1]->mix->process_end_ns);
+  EXPECT_EQ(mixed[0]->mix->exit_code, 0);
+
+  write("null:sleep?us=1000&crash_at=50");
+  const auto crashed = RunCommand(Executable() + " run " + dir + "/mix.yaml --out " + dir + "/crash 2>&1");
+  EXPECT_EQ(crashed.exit_code, 1) << crashed.output;
+  records = ReadRecords(dir + "/crash/results.jsonl");
+  ASSERT_TRUE(records.ok()) << records.error();
+  ASSERT_EQ(records.value().size(), 4u) << crashed.output;
+  for (const Record& r : records.value()) {
+    ASSERT_TRUE(r.mix);
+    if (r.mix->phase == "alone") {
+      EXPECT_EQ(r.status, r.mix->workload == "cam" ? CaseStatus::kOk : CaseStatus::kCrashed) << r.error;
+      continue;
+    }
+    EXPECT_EQ(r.status, CaseStatus::kCrashed) << r.mix->workload;
+    EXPECT_EQ(r.mix->exit_code, 128 + SIGABRT);
+    if (r.mix->workload == "cam") {
+      EXPECT_NE(r.error.find("when the thread of workload 'second' crashed"), std::string::npos) << r.error;
+    }
+  }
   std::filesystem::remove_all(dir);
 }
 

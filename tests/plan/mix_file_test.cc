@@ -23,13 +23,14 @@ TEST(MixFile, AGoodFileReadsAsItsWorkloads) {
                                "    target: ort:cpu\n    scenario: camera:4@10fps\n"
                                "    objectives: [p99<=66ms, dropped<=1%]\n"
                                "  - name: chat\n" + kLlm + "    every: 5s\n    gen: 8\n    objectives: [ttft<=2s]\n",
-                               "name: box\nduration: 2m\nalone: after\nrounds: 3\n");
+                               "name: box\nduration: 2m\nalone: after\nrounds: 3\nisolation: together\n");
   auto mix = ParseMixText(text, "box.yaml");
   ASSERT_TRUE(mix.ok()) << mix.error();
   EXPECT_EQ(mix.value().name, "box");
   EXPECT_EQ(mix.value().duration_ms, 120'000);
   EXPECT_EQ(mix.value().alone, "after");
   EXPECT_EQ(mix.value().rounds, 3);
+  EXPECT_EQ(mix.value().isolation, "together");
   ASSERT_EQ(mix.value().workloads.size(), 2u);
   const MixWorkload& cam = mix.value().workloads[0];
   EXPECT_EQ(cam.kind, "model");
@@ -87,6 +88,7 @@ TEST(MixFile, EveryMistakeIsAtItsLineAndColumn) {
        "m.yaml:8:15", "language model"},
       {"name: m\nduration: 2s\nrounds: 21\nworkloads: []\n", "m.yaml:3:9", "rounds"},
       {"name: m\nduration: 2s\nalone: none\nrounds: 3\nworkloads: []\n", "m.yaml:4:9", "nothing to interleave"},
+      {"name: m\nduration: 2s\nisolation: threads\nworkloads: []\n", "m.yaml:3:12", "processes"},
   };
   for (const auto& c : cases) {
     auto mix = ParseMixText(c.text, "m.yaml");
