@@ -106,6 +106,12 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
   double end_s = 0;
   json lanes = json::array();
   const Record* machine_source = nullptr;
+  // isolation: together: one process's series for all its workloads, drawn once.
+  std::vector<std::string> shared;
+  for (const Record* r : mixed) {
+    if (r->mix->isolation == "together") shared.push_back(r->mix->workload);
+  }
+  bool shared_drawn = false;
   for (const Record* r : mixed) {
     const auto arrivals = MixArrivals(*r);
     json lane = {{"name", r->mix->workload},
@@ -123,8 +129,16 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
       end_s = std::max(end_s, lane["ended_s"].get<double>());
     }
     if (!arrivals.empty()) end_s = std::max(end_s, SecondsFrom(base, arrivals.back().first + arrivals.back().second));
-    if (r->monitor && !r->monitor->series.t_ns.empty()) {
+    const bool in_shared = r->mix->isolation == "together";
+    if (in_shared) lane["shared_process"] = true;
+    if (r->monitor && !r->monitor->series.t_ns.empty() && !(in_shared && shared_drawn)) {
       const MonitorSeries& s = r->monitor->series;
+      if (in_shared) {
+        std::string names;
+        for (const std::string& n : shared) names += (names.empty() ? "" : ", ") + n;
+        lane["process_name"] = "shared process (" + names + ")";
+        shared_drawn = true;
+      }
       lane["cpu"] = SeriesOnTimeline(s, base, {{"process_cpu_pct", Combine(s, ChannelKind::kProcessCpu, "sum"), 1},
                                                 {"rss_mb", Combine(s, ChannelKind::kRss, "sum"), 1.0 / (1024 * 1024)}});
       if (!machine_source && HasKind(s, ChannelKind::kCpuUtil)) machine_source = r;

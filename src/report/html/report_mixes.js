@@ -82,7 +82,7 @@ window.edgebenchMixSection = function (h) {
   function drawProcesses(body, run, index) {
     var lanes = run.workloads.filter(function (lane) { return lane.cpu; });
     var cpu = lanes.map(function (lane) {
-      return {name: lane.name + ' CPU (%)', type: 'line', showSymbol: false,
+      return {name: (lane.process_name || lane.name) + ' CPU (%)', type: 'line', showSymbol: false,
               data: lane.cpu.t_s.map(function (t, k) { return [t, lane.cpu.process_cpu_pct[k]]; })};
     });
     var machine = run.machine;
@@ -102,7 +102,7 @@ window.edgebenchMixSection = function (h) {
       });
     }
     var memory = lanes.map(function (lane) {
-      return {name: lane.name + ' RSS (MiB)', type: 'line', showSymbol: false,
+      return {name: (lane.process_name || lane.name) + ' RSS (MiB)', type: 'line', showSymbol: false,
               data: lane.cpu.t_s.map(function (t, k) { return [t, lane.cpu.rss_mb[k]]; })};
     });
     if (memory.length) {
@@ -132,12 +132,16 @@ window.edgebenchMixSection = function (h) {
         })
       });
     }
+    var shared = run.workloads.some(function (lane) { return lane.shared_process; });
+    var own = shared
+        ? 'the workloads ran on threads of one process (isolation: together): its CPU and memory are all of theirs.'
+        : 'each workload\'s CPU and memory are its own worker\'s.';
     if (machine) {
       body.appendChild(note(machine.source === 'the mix'
-          ? 'The machine\'s series were read once by the mix over the phase; each workload\'s CPU and memory are ' +
-            'its own worker\'s.'
-          : 'The machine\'s series are those the monitor of ' + machine.source + '\'s worker read; each workload\'s ' +
-            'CPU and memory are its own worker\'s.'));
+          ? 'The machine\'s series were read once by the mix over the phase; ' + own
+          : 'The machine\'s series are those the monitor of ' + machine.source + '\'s worker read; ' + own));
+    } else if (shared) {
+      body.appendChild(note(own.charAt(0).toUpperCase() + own.slice(1)));
     }
   }
 
