@@ -15,7 +15,13 @@ std::string LiteRtLibraryPath() {
     const char* home = std::getenv("HOME");
     cache = std::string(home ? home : "/root") + "/.cache/edgebench";
   }
-  return cache + "/runtimes/ai-edge-litert-" + kLiteRtWheelVersion + "/libLiteRt.so";
+  // scripts/fixtures unpacks x86-64's wheels into runtimes/, arm64's into runtimes-aarch64/.
+#if defined(__aarch64__)
+  constexpr const char* kRuntimes = "/runtimes-aarch64/";
+#else
+  constexpr const char* kRuntimes = "/runtimes/";
+#endif
+  return cache + kRuntimes + "ai-edge-litert-" + kLiteRtWheelVersion + "/libLiteRt.so";
 }
 
 Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& path) {
@@ -27,12 +33,15 @@ Result<std::shared_ptr<LiteRtLibrary>> LiteRtLibrary::Open(const std::string& pa
 #if defined(__x86_64__)
     const std::string what_to_do = " (run scripts/fixtures to fetch ai-edge-litert " +
                                    std::string(kLiteRtWheelVersion) + ", or set EDGEBENCH_LITERT_LIB)";
+#elif defined(__aarch64__)
+    const std::string what_to_do = " (run scripts/fixtures --arch arm64 to fetch ai-edge-litert " +
+                                   std::string(kLiteRtWheelVersion) + "'s aarch64 wheel, or set EDGEBENCH_LITERT_LIB)";
 #else
-    // scripts/fixtures fetches the wheel's x86-64 build only (scripts/fixtures.lock).
+    // scripts/fixtures.lock pins the wheel for x86-64 and aarch64 only.
     const std::string what_to_do = " (scripts/fixtures fetches ai-edge-litert " +
                                    std::string(kLiteRtWheelVersion) +
-                                   " for x86-64 only, which this build cannot load: set EDGEBENCH_LITERT_LIB to the "
-                                   "libLiteRt.so of the wheel built for this processor)";
+                                   " for x86-64 and aarch64 only: set EDGEBENCH_LITERT_LIB to the libLiteRt.so of "
+                                   "the wheel built for this processor)";
 #endif
     return Status::Error("cannot load LiteRT from '" + path + "': " + (why ? why : "unknown error") +
                          what_to_do);
