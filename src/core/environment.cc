@@ -12,6 +12,7 @@
 
 #include "core/commit.h"
 #include "core/cpu_description.h"
+#include "core/cpu_emulation.h"
 #include "core/version.h"
 
 namespace edgebench {
@@ -94,6 +95,7 @@ Environment ReadEnvironment() {
   }
   const std::string cpuinfo = ReadEnvironmentFile("/proc/cpuinfo");
   env.cpu_model = DescribeCpuModel(cpuinfo, ReadEnvironmentFile("/proc/device-tree/model"));
+  env.cpu_emulation = ReadCpuEmulation();
   env.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
   env.usable_cores = UsableCores();
   env.cpu_features = ParseCpuFeatures(cpuinfo);

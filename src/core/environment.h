@@ -19,6 +19,9 @@ struct Environment {
   std::string os;
   std::string kernel;
   std::string cpu_model;
+  // What emulates the CPU ("qemu-user cortex-a76": an arm64 build on an x86-64 kernel), or empty
+  // on a native one (core/cpu_emulation.h).
+  std::string cpu_emulation;
   int logical_cores = 0;
   // The cores this process may run on (its CPU affinity: taskset, cgroup cpusets); fewer than
   // logical_cores on a machine that reserves cores. 0 when unknown.

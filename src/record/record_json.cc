@@ -101,7 +101,8 @@ namespace {
 json EnvironmentToJson(const Environment& e) {
   return {{"edgebench_version", e.edgebench_version}, {"edgebench_commit", e.edgebench_commit},
           {"host", e.host}, {"hostname", e.hostname}, {"architecture", e.architecture}, {"os", e.os},
-          {"kernel", e.kernel}, {"cpu_model", e.cpu_model}, {"logical_cores", e.logical_cores},
+          {"kernel", e.kernel}, {"cpu_model", e.cpu_model}, {"cpu_emulation", e.cpu_emulation},
+          {"logical_cores", e.logical_cores},
           {"usable_cores", e.usable_cores},
           {"cpu_governor", e.cpu_governor}, {"cpu_max_freq_mhz", e.cpu_max_freq_mhz},
           {"cpu_features", e.cpu_features}, {"memory_total_bytes", e.memory_total_bytes},
@@ -125,6 +126,7 @@ Environment EnvironmentFromJson(const json& j) {
   e.os = text("os");
   e.kernel = text("kernel");
   e.cpu_model = text("cpu_model");
+  e.cpu_emulation = text("cpu_emulation");
   e.logical_cores = j.value("logical_cores", 0);
   e.usable_cores = j.value("usable_cores", 0);
   e.cpu_governor = text("cpu_governor");

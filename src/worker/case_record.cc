@@ -1,5 +1,7 @@
 #include "worker/case_record.h"
 
+#include "core/cpu_emulation.h"
+
 #include <filesystem>
 
 #include "backends/target.h"
@@ -70,6 +72,10 @@ Record MakeBaseRecord(const CaseSpec& spec, const Registry& registry) {
     r.llm->settings = spec.llm;
   }
   r.environment = ReadEnvironment();
+  if (!r.environment.cpu_emulation.empty()) {
+    // Labelled as an emulated accelerator is (record/emulated_device.h): kept, never ranked.
+    r.notes.push_back(CpuEmulationNote(r.environment.architecture, r.environment.cpu_emulation));
+  }
   r.machine_limits = LoadMachineLimits(r.environment, &r.machine_limits_missing);
   // A pipeline's case without one target has none here (its stages' are in its section).
   const std::optional<Target> target =
