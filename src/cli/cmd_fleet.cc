@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <set>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -180,7 +181,10 @@ int Fleet(const FleetOptions& asked, CommandContext& context) {
     return fail("the playbook '" + playbook + "' does not exist; give ansible/fleet.yml of edgebench's source tree "
                 "with --playbook");
   }
-  auto build_files = FleetBuildFiles(context.executable);
+  // The wheel runtimes go only where the suite's targets need them (OpenVINO's alone is 160 MB).
+  std::set<std::string> backends;
+  for (const Target& t : suite.value().targets) backends.insert(t.backend);
+  auto build_files = FleetBuildFiles(context.executable, backends);
   if (!build_files.ok()) return fail(build_files.error());
 
   const fs::path out = fs::absolute(o.out_dir).lexically_normal();

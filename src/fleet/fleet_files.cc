@@ -2,11 +2,38 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 namespace edgebench {
 
-Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable) {
+namespace {
+
+// The files under `here` (each regular file, or a link to one, copied as a file), to go under
+// `on_host` relative to bin/.
+Status AddRuntimeFiles(const std::string& backend, const std::filesystem::path& here, const std::string& on_host,
+                       std::vector<FleetFile>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(here, ec)) {
+    return Status::Error("the " + backend + " runtime this build was linked with is not at " + here.string() +
+                         " any more, so no host could run " + backend + ": run scripts/fixtures, or leave " + backend +
+                         " targets out of the suite");
+  }
+  std::vector<std::pair<std::string, std::string>> found;
+  for (fs::recursive_directory_iterator it(here, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;  // follows links: a versioned library's link is copied as a file
+    found.emplace_back(it->path().string(), "bin/" + on_host + "/" + it->path().lexically_relative(here).string());
+  }
+  if (ec) return Status::Error("cannot read the " + backend + " runtime at " + here.string() + ": " + ec.message());
+  std::sort(found.begin(), found.end());
+  for (auto& [src, dest] : found) files.push_back({src, dest, "0755"});
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable, const std::set<std::string>& backends) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path exe = fs::canonical(executable, ec);
@@ -26,6 +53,17 @@ Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable) {
   std::sort(plugins.begin(), plugins.end());
   for (const std::string& p : plugins) {
     files.push_back({p, "bin/backends/" + fs::path(p).filename().string(), "0755"});
+  }
+  // BACKEND<TAB>DIRECTORY HERE<TAB>DIRECTORY ON A HOST, a line per wheel runtime (CMakeLists.txt).
+  std::ifstream listed(dir / "fleet-runtimes.txt");
+  for (std::string line; std::getline(listed, line);) {
+    const size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string backend = line.substr(0, a);
+    if (!backends.count(backend)) continue;
+    const std::string on_host = line.substr(b + 1);
+    if (on_host.empty() || on_host.find("..") != std::string::npos || on_host.front() == '/') continue;
+    if (Status s = AddRuntimeFiles(backend, line.substr(a + 1, b - a - 1), on_host, files); !s.ok()) return s;
   }
   return files;
 }

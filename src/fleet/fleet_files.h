@@ -5,6 +5,7 @@
 // host's working directory (ansible/fleet.yml's remote_root).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,13 @@ struct FleetFile {
   std::string mode;  // "0755" for programs and libraries, "0644" for data
 };
 
-// The build beside `executable`: bin/edgebench, bin/libedgebench_core.so, bin/backends/*.so.
-// The build must find its library and plugins relative to itself (its RUNPATH is $ORIGIN-based,
-// as CMakeLists.txt sets); an error names what is missing.
-Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable);
+// The build beside `executable`: bin/edgebench, bin/libedgebench_core.so, bin/backends/*.so,
+// and under bin/runtimes/ the wheel runtimes (OpenVINO's, MediaPipe's, ExecuTorch's libraries,
+// LiteRT's libLiteRt.so) of the `backends` the suite uses, as the build's fleet-runtimes.txt
+// lists them: a host has no scripts/fixtures cache, and a plugin finds its runtime there through
+// its $ORIGIN-relative RPATH. The build must find its library and plugins relative to itself
+// (its RUNPATH is $ORIGIN-based, as CMakeLists.txt sets); an error names what is missing.
+Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable, const std::set<std::string>& backends);
 
 // The host's path, relative to its working directory, of a model file at `resolved` here.
 std::string FleetHostModelPath(const std::string& resolved);

@@ -3,11 +3,20 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 namespace edgebench {
 
 std::string LiteRtLibraryPath() {
   if (const char* path = std::getenv("EDGEBENCH_LITERT_LIB"); path && *path) return path;
+  // A fleet host's copy, beside its executable (src/fleet/fleet_files.h): bin/runtimes/.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path beside = exe.parent_path() / "runtimes" /
+                                         (std::string("ai-edge-litert-") + kLiteRtWheelVersion) / "libLiteRt.so";
+    if (std::filesystem::is_regular_file(beside, ec)) return beside.string();
+  }
   std::string cache;
   if (const char* c = std::getenv("EDGEBENCH_CACHE"); c && *c) {
     cache = c;
