@@ -173,6 +173,7 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
     std::vector<TogetherWorkload> shared;
     std::vector<size_t> shared_process;  // each shared workload's index in `processes`
     const size_t first_process = processes.size();
+    if (together && !options.registry) return Status::Error("isolation: together needs the registry (MixRunOptions)");
     if (together) {
       for (const MixWorkload* w : workloads) {
         MixProcess p;
