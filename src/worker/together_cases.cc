@@ -37,8 +37,9 @@ void RunCasesTogether(const std::vector<CaseSpec>& specs, Registry& registry, co
       ::pthread_setname_np(::pthread_self(), TogetherThreadName(i).c_str());
       std::unique_lock<std::mutex> turn(set_up);
       auto stage = [&](const std::string& name) {
-        if (name == "run" && turn.owns_lock()) turn.unlock();
+        // Announced, then the next case may set up: its set-up is seen after this one's end.
         if (callbacks.stage) callbacks.stage(i, name);
+        if (name == "run" && turn.owns_lock()) turn.unlock();
       };
       RunObserver* observer = callbacks.observer ? callbacks.observer(i) : nullptr;
       Record record = RunCase(specs[i], registry, stage, observer);
