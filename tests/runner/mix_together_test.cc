@@ -47,8 +47,9 @@ TEST(TogetherThreads, ANameSaysItsCase) {
 }
 
 TEST_F(TogetherTest, SetUpRunsOneCaseAtATimeAndTheScenariosSideBySide) {
-  const std::vector<CaseSpec> specs = {SharedNullCase("null:spin?us=200", 300), SharedNullCase("null:spin?us=200", 300),
-                                       SharedNullCase("null:sleep?us=500", 300)};
+  // Scenarios of a second each: far longer than the three set-ups, on a loaded machine too.
+  const std::vector<CaseSpec> specs = {SharedNullCase("null:spin?us=200", 1000), SharedNullCase("null:spin?us=200", 1000),
+                                       SharedNullCase("null:sleep?us=500", 1000)};
   std::mutex mutex;
   std::map<size_t, std::pair<int64_t, int64_t>> set_up;  // case: first stage, its "run"
   std::map<size_t, int64_t> ended;
@@ -107,11 +108,12 @@ TEST_F(TogetherTest, ASharedWorkerAnswersEachCaseAsItEnds) {
 
 TEST_F(TogetherTest, ACrashTakesTheUnfinishedCasesDownAndNamesWhoseThreadDied) {
   const std::string log = testing::TempFilePath("together", "stderr.txt");
-  // "done" ends in milliseconds, "cam" would run 3 s, "crasher" aborts on its 100th run (~0.1 s).
+  // "done" ends in milliseconds, "cam" would run 3 s, "crasher" aborts on its 1000th run (~1 s):
+  // whichever order the three set up in, "done" has ended long before.
   const auto outcome = RunWorkloadsTogether(testing::Executable(),
                                             {{"done", SharedNullCase("null:spin?us=100", 0)},
                                              {"cam", SharedNullCase("null:sleep?us=1000", 3000)},
-                                             {"crasher", SharedNullCase("null:sleep?us=1000&crash_at=100", 3000)}},
+                                             {"crasher", SharedNullCase("null:sleep?us=1000&crash_at=1000", 3000)}},
                                             registry_, log);
   EXPECT_EQ(outcome.exit_code, 128 + SIGABRT);
   EXPECT_EQ(outcome.crashed_workload, "crasher");
