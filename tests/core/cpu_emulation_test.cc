@@ -32,7 +32,9 @@ TEST(CpuEmulation, ThisMachineIsNativeUnlessItsKernelSaysOtherwise) {
   // The tests run natively on x86-64 and under qemu-user in the arm64 build (scripts/test-arm64).
   const std::string here = ReadCpuEmulation();
 #if defined(__aarch64__)
-  if (!here.empty()) EXPECT_EQ(here.rfind("qemu-user ", 0), 0u) << here;
+  if (!here.empty()) {
+    EXPECT_EQ(here.rfind("qemu-user ", 0), 0u) << here;
+  }
 #else
   EXPECT_EQ(here, "");
 #endif
