@@ -166,6 +166,22 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
   auto folder = [&](const std::string& phase, const std::string& workload) {
     return options.work_dir + (mix.rounds > 1 ? "/round-" + std::to_string(round) : "") + "/" + phase + "/" + workload;
   };
+  // A workload's process in a phase, before it starts: its folder made afresh, its command line
+  // (storing into the folder) and its log.
+  auto prepare = [&](const std::string& phase, const MixWorkload& w) -> Result<MixProcess> {
+    MixProcess p;
+    p.workload = w.name;
+    p.phase = phase;
+    p.round = round;
+    const std::string dir = folder(phase, w.name);
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Status::Error("cannot make '" + dir + "': " + ec.message());
+    p.argv = MixWorkloadArguments(mix, w, options.executable, dir + "/store", options.no_monitor);
+    p.log_path = dir + "/stderr.txt";
+    return p;
+  };
   auto run_phase = [&](const std::string& phase, const std::vector<const MixWorkload*>& workloads) -> Status {
     std::vector<std::pair<pid_t, size_t>> running;
     const bool together = phase == "mixed" && mix.isolation == "together";
@@ -176,17 +192,10 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
     if (together && !options.registry) return Status::Error("isolation: together needs the registry (MixRunOptions)");
     if (together) {
       for (const MixWorkload* w : workloads) {
-        MixProcess p;
-        p.workload = w->name;
-        p.phase = phase;
-        p.round = round;
+        auto prepared = prepare(phase, *w);
+        if (!prepared.ok()) return prepared.status();
+        MixProcess p = prepared.take();
         const std::string dir = folder(phase, w->name);
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-        std::filesystem::create_directories(dir, ec);
-        if (ec) return Status::Error("cannot make '" + dir + "': " + ec.message());
-        p.argv = MixWorkloadArguments(mix, *w, options.executable, dir + "/store", options.no_monitor);
-        p.log_path = dir + "/stderr.txt";
         auto spec = PlanWorkload(p.argv, dir, p.exit_code);
         if (!spec.ok()) {
           say(phase + " " + w->name + ": cannot join the shared process: " + spec.error());
@@ -227,20 +236,12 @@ Result<std::vector<MixProcess>> RunMix(const MixSpec& mix, const MixRunOptions& 
       }
     }
     for (const MixWorkload* w : together ? std::vector<const MixWorkload*>{} : workloads) {
-      MixProcess p;
-      p.workload = w->name;
-      p.phase = phase;
-      p.round = round;
-      const std::string dir = folder(phase, w->name);
-      std::error_code ec;
-      std::filesystem::remove_all(dir, ec);
-      std::filesystem::create_directories(dir, ec);
-      if (ec) return Status::Error("cannot make '" + dir + "': " + ec.message());
-      p.argv = MixWorkloadArguments(mix, *w, options.executable, dir + "/store", options.no_monitor);
-      p.log_path = dir + "/stderr.txt";
+      auto prepared = prepare(phase, *w);
+      if (!prepared.ok()) return prepared.status();
+      MixProcess p = prepared.take();
       p.phase_start_ns = phase_start;
       p.start_ns = NowNs();
-      auto pid = Start(p.argv, dir);
+      auto pid = Start(p.argv, folder(phase, w->name));
       if (!pid.ok()) {  // the ones already started are stopped, not left behind
         for (const auto& [started, unused] : running) ::kill(started, SIGTERM);
         WaitForAll(running, [](size_t, int) {});

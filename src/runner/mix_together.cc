@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 
+#include "core/strings.h"
 #include "load/settings.h"
 #include "load/finish_record.h"
 #include "runner/worker_process.h"
@@ -18,9 +19,9 @@ std::string SignalText(int signal) {
 }
 
 std::string Names(const std::vector<TogetherWorkload>& workloads) {
-  std::string names;
-  for (const TogetherWorkload& w : workloads) names += (names.empty() ? "" : ", ") + w.name;
-  return names;
+  std::vector<std::string> names;
+  for (const TogetherWorkload& w : workloads) names.push_back(w.name);
+  return Join(names, ", ");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "core/strings.h"
 #include "metrics/mix_interference.h"
 #include "report/html/device_series.h"
 
@@ -134,9 +135,7 @@ json RoundTimeline(const std::vector<const Record*>& mixed, const CaseLabels& la
     if (r->monitor && !r->monitor->series.t_ns.empty() && !(in_shared && shared_drawn)) {
       const MonitorSeries& s = r->monitor->series;
       if (in_shared) {
-        std::string names;
-        for (const std::string& n : shared) names += (names.empty() ? "" : ", ") + n;
-        lane["process_name"] = "shared process (" + names + ")";
+        lane["process_name"] = "shared process (" + Join(shared, ", ") + ")";
         shared_drawn = true;
       }
       lane["cpu"] = SeriesOnTimeline(s, base, {{"process_cpu_pct", Combine(s, ChannelKind::kProcessCpu, "sum"), 1},
