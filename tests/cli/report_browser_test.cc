@@ -489,20 +489,17 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                                   " --out " + others));
   // A mix (docs/mixes.md): a camera workload beside a steady one, each alone and then together,
   // in two rounds: a shared timeline per round and the interference table.
+  const std::string mix_workloads = "workloads:\n"
+                                    "  - name: cam\n    model: " + TestModel("drift_mlp_other.onnx") + "\n"
+                                    "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
+                                    "  - name: steady\n    model: " + TestModel("drift_mlp_other.onnx") + "\n"
+                                    "    target: null:sleep?us=1000\n    scenario: single-stream\n";
   const std::string mix = scratch + "/mix.yaml";
-  std::ofstream(mix) << "name: box\nduration: 1s\nrounds: 2\nworkloads:\n"
-                        "  - name: cam\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
-                        "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
-                        "  - name: steady\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
-                        "    target: null:sleep?us=1000\n    scenario: single-stream\n";
+  std::ofstream(mix) << "name: box\nduration: 1s\nrounds: 2\n" << mix_workloads;
   ASSERT_NO_FATAL_FAILURE(Make("mix", eb + " run " + mix + " --out " + others));
   // The same two workloads sharing one process: its CPU and memory drawn once.
   const std::string shared_mix = scratch + "/shared-mix.yaml";
-  std::ofstream(shared_mix) << "name: shared-box\nduration: 1s\nisolation: together\nworkloads:\n"
-                               "  - name: cam\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
-                               "    target: null:sleep?us=2000\n    scenario: camera:2@50fps\n"
-                               "  - name: steady\n    model: " << TestModel("drift_mlp_other.onnx") << "\n"
-                               "    target: null:sleep?us=1000\n    scenario: single-stream\n";
+  std::ofstream(shared_mix) << "name: shared-box\nduration: 1s\nisolation: together\n" << mix_workloads;
   ASSERT_NO_FATAL_FAILURE(Make("shared-mix", eb + " run " + shared_mix + " --out " + others));
   ASSERT_NO_FATAL_FAILURE(Make("accuracy", eb + " accuracy " +
                                                TestModel("fashion/fashion_softmax.json") +

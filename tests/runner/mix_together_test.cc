@@ -12,20 +12,15 @@
 
 #include "core/clock.h"
 #include "worker/together_cases.h"
+#include "../null_case.h"
 #include "../test_util.h"
 
 namespace edgebench {
 namespace {
 
+// A null case without the device monitor: these tests look at order, not samples.
 CaseSpec SharedNullCase(const std::string& target, int64_t min_duration_ms) {
-  CaseSpec spec;
-  spec.model = "null";
-  spec.artifact = "none";
-  spec.target = ParseTarget(target).take();
-  spec.settings.warmup_queries = 2;
-  spec.settings.min_queries = 20;
-  spec.settings.min_duration_ms = min_duration_ms;
-  spec.settings.max_duration_ms = min_duration_ms + 2000;
+  CaseSpec spec = testing::NullCase(target, min_duration_ms);
   spec.monitor.enabled = false;
   return spec;
 }

@@ -3,22 +3,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include "../null_case.h"
 #include "../test_util.h"
 
 namespace edgebench {
 namespace {
 
-CaseSpec NullCase(const std::string& target) {
-  CaseSpec spec;
-  spec.model = "null";
-  spec.artifact = "none";
-  spec.target = ParseTarget(target).take();
-  spec.settings.warmup_queries = 2;
-  spec.settings.min_queries = 20;
-  spec.settings.min_duration_ms = 0;
-  spec.settings.max_duration_ms = 2000;
-  return spec;
-}
+using testing::NullCase;
 
 class WorkerTest : public ::testing::Test {
  protected:
