@@ -50,7 +50,7 @@ class AccuracyMode : public CaseMode {
     if (!result.effective_target.empty()) r.effective_target = result.effective_target;
     r.placement = result.placement;
     r.load_ns = result.load_ns;
-    r.notes = result.notes;
+    r.notes.insert(r.notes.end(), result.notes.begin(), result.notes.end());  // after the base record's own
     r.monitor = AnswerMonitor(outcome, spec.monitor);
     if (result.nonfinite_outputs > 0) {
       r.notes.push_back(std::to_string(result.nonfinite_outputs) +

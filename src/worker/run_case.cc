@@ -90,7 +90,8 @@ Record RunLanguageModel(Record r, const CaseSpec& spec, Scenario& scenario, cons
   LlmSessionInfo info = session.value()->Info();
   r.effective_target = EffectiveTarget(resolved.target, info.effective_options);
   for (const auto& [key, value] : info.environment) r.environment.runtimes["llamacpp." + key] = value;
-  r.notes = info.notes;
+  // Appended: the record's own notes (an emulated CPU's label) come first.
+  r.notes.insert(r.notes.end(), info.notes.begin(), info.notes.end());
   r.llm->session = info;
 
   stage("run");
@@ -159,7 +160,9 @@ Record RunTensorModel(Record r, const CaseSpec& spec, Scenario& scenario, const 
   }
   r.load_ns = NowNs() - load_start;
   Session& first = *sessions.front();
-  r.notes = first.notes();
+  // Appended: the record's own notes (an emulated CPU's label) come first.
+  const std::vector<std::string> session_notes = first.notes();
+  r.notes.insert(r.notes.end(), session_notes.begin(), session_notes.end());
   r.placement = first.GetPlacement();
   r.effective_target = EffectiveTarget(resolved.target, first.effective_options());
 

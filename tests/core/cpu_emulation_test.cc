@@ -47,5 +47,20 @@ TEST(CpuEmulation, AnEmulatedRecordIsLabelledAsAnEmulatedDevice) {
   EXPECT_NE(r.notes.front().find("its latencies are the emulator's"), std::string::npos) << r.notes.front();
 }
 
+// A record made here under emulation keeps its label through the run (a session's notes are
+// added to it, not put in its place: seen on the arm64 fleet host, where the label was lost).
+TEST(CpuEmulation, ARecordMadeUnderEmulationSaysSo) {
+  const std::string here = ReadCpuEmulation();
+  if (here.empty()) GTEST_SKIP() << "this machine runs the build natively (the arm64 build under qemu-user runs this)";
+  auto r = testing::RunCommand(testing::Executable() +
+                               " run x -t null:cpu?us=100 --warmup 1 --min-queries 5 --min-duration 10 --format json 2>/dev/null");
+  const auto records = testing::JsonRecords(r.output);
+  ASSERT_EQ(records.size(), 1u) << r.output;
+  EXPECT_EQ(records[0]["environment"]["cpu_emulation"], here);
+  bool labelled = false;
+  for (const auto& note : records[0]["notes"]) labelled = labelled || note.get<std::string>().rfind("emulated: ", 0) == 0;
+  EXPECT_TRUE(labelled) << records[0]["notes"];
+}
+
 }  // namespace
 }  // namespace edgebench
