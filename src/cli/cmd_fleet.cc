@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -44,8 +45,40 @@ struct FleetOptions {
   std::string out_dir;
   std::string playbook;
   std::string limit;
+  std::vector<std::string> builds;  // --build ARCH=EXECUTABLE, for hosts of another architecture
   int forks = 0;
 };
+
+// Each host architecture's edgebench executable: this one for its own, and each --build
+// ARCH=EXECUTABLE (checked: the file is an ELF executable for ARCH). A host of an architecture
+// without one is refused by the playbook, its status saying which --build it needs.
+Result<std::map<std::string, std::string>> FleetExecutables(const std::string& running,
+                                                            const std::vector<std::string>& builds) {
+  std::map<std::string, std::string> executables;
+  auto own = ExecutableArchitecture("/proc/self/exe");
+  if (!own.ok()) return Status::Error("cannot tell this edgebench's own architecture: " + own.error());
+  executables[own.value()] = running;
+  std::set<std::string> given;
+  for (const std::string& b : builds) {
+    const size_t eq = b.find('=');
+    const std::string arch = CanonicalArchitecture(eq == std::string::npos ? "" : b.substr(0, eq));
+    if (eq == std::string::npos || arch.empty() || eq + 1 == b.size()) {
+      return Status::Error("--build '" + b + "': give ARCH=EXECUTABLE, ARCH one of x86_64 (amd64), aarch64 (arm64), "
+                           "riscv64, armv7l, i386 as Ansible names a host's architecture, e.g. --build "
+                           "aarch64=build-arm64/edgebench");
+    }
+    if (!given.insert(arch).second) return Status::Error("--build names " + arch + " twice");
+    const std::string executable = b.substr(eq + 1);
+    auto found = ExecutableArchitecture(executable);
+    if (!found.ok()) return Status::Error("--build " + b + ": " + found.error());
+    if (found.value() != arch) {
+      return Status::Error("--build " + b + ": '" + executable + "' is an edgebench for " + found.value() + ", not " +
+                           arch + " (scripts/test-arm64 makes the arm64 build in build-arm64/)");
+    }
+    executables[arch] = executable;
+  }
+  return executables;
+}
 
 // The first executable NAME on PATH; empty when there is none.
 std::string FindOnPath(const std::string& name) {
@@ -184,16 +217,21 @@ int Fleet(const FleetOptions& asked, CommandContext& context) {
   // The wheel runtimes go only where the suite's targets need them (OpenVINO's alone is 160 MB).
   std::set<std::string> backends;
   for (const Target& t : suite.value().targets) backends.insert(t.backend);
-  auto build_files = FleetBuildFiles(context.executable, backends);
-  if (!build_files.ok()) return fail(build_files.error());
+  auto executables = FleetExecutables(context.executable, o.builds);
+  if (!executables.ok()) return fail(executables.error());
+  nlohmann::json builds = nlohmann::json::object();
+  for (const auto& [arch, executable] : executables.value()) {
+    auto build_files = FleetBuildFiles(executable, backends);
+    if (!build_files.ok()) return fail("the " + arch + " build: " + build_files.error());
+    nlohmann::json& files = builds[arch] = nlohmann::json::array();
+    for (const FleetFile& f : build_files.value()) files.push_back({{"src", f.src}, {"dest", f.dest}, {"mode", f.mode}});
+  }
 
   const fs::path out = fs::absolute(o.out_dir).lexically_normal();
   const fs::path work = out / ".fleet";
   fs::create_directories(work, ec);
   if (ec) return fail("cannot create " + work.string() + ": " + ec.message());
 
-  nlohmann::json files = nlohmann::json::array();
-  for (const FleetFile& f : build_files.value()) files.push_back({{"src", f.src}, {"dest", f.dest}, {"mode", f.mode}});
   nlohmann::json models = nlohmann::json::array();
   int64_t model_bytes = 0;
   for (const FleetFile& f : FleetModelFiles(suite.value().model_files)) {
@@ -207,7 +245,7 @@ int Fleet(const FleetOptions& asked, CommandContext& context) {
   const fs::path host_suite = work / "host-suite.yaml";
   const fs::path vars = work / "vars.json";
   const nlohmann::json variables = {{"edgebench_out", out.string()},
-                                    {"edgebench_build_files", files},
+                                    {"edgebench_builds", builds},
                                     {"edgebench_model_files", models},
                                     {"edgebench_host_suite", host_suite.string()}};
   for (const auto& [path, text] : {std::pair{host_suite, suite.value().relocated_yaml},
@@ -283,6 +321,11 @@ void AddFleetCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--forks", o->forks, "hosts worked on at once (Ansible's --forks; default: Ansible's, 5)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--limit", o->limit, "only these hosts (Ansible's --limit pattern)")->check(NonEmpty());
+  cmd->add_option("--build", o->builds,
+                  "ARCH=EXECUTABLE: the edgebench build for hosts of another architecture (repeatable), e.g. "
+                  "aarch64=build-arm64/edgebench; hosts of this edgebench's own architecture get this build, a host "
+                  "of an architecture without one fails with that said")
+      ->check(NonEmpty());
   cmd->add_option("--playbook", o->playbook, "the playbook (default: ansible/fleet.yml of edgebench's source tree)")
       ->check(NonEmpty());
   cmd->callback([o, &context] { context.exit_code = Fleet(*o, context); });

@@ -1,6 +1,8 @@
 #include "fleet/fleet_files.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -66,6 +68,35 @@ Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable, co
     if (Status s = AddRuntimeFiles(backend, line.substr(a + 1, b - a - 1), on_host, files); !s.ok()) return s;
   }
   return files;
+}
+
+Result<std::string> ExecutableArchitecture(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Error("cannot read '" + path + "': " + std::strerror(errno));
+  unsigned char header[20] = {};
+  in.read(reinterpret_cast<char*>(header), sizeof header);
+  if (in.gcount() != sizeof header || header[0] != 0x7f || header[1] != 'E' || header[2] != 'L' || header[3] != 'F') {
+    return Status::Error("'" + path + "' is not an ELF executable (a build's bin/edgebench, as scripts/build makes it)");
+  }
+  // e_machine, in the file's own byte order (EI_DATA: 1 little-endian, 2 big-endian).
+  const int machine = header[5] == 2 ? (header[18] << 8) | header[19] : header[18] | (header[19] << 8);
+  switch (machine) {
+    case 62: return std::string("x86_64");
+    case 183: return std::string("aarch64");
+    case 243: return std::string("riscv64");
+    case 40: return std::string("armv7l");
+    case 3: return std::string("i386");
+    default:
+      return Status::Error("'" + path + "' is an ELF executable for machine " + std::to_string(machine) +
+                           ", which edgebench does not know (x86_64, aarch64, riscv64, armv7l, i386)");
+  }
+}
+
+std::string CanonicalArchitecture(const std::string& name) {
+  if (name == "x86_64" || name == "amd64" || name == "x86-64") return "x86_64";
+  if (name == "aarch64" || name == "arm64") return "aarch64";
+  if (name == "riscv64" || name == "armv7l" || name == "i386") return name;
+  return "";
 }
 
 std::string FleetHostModelPath(const std::string& resolved) {

@@ -27,6 +27,15 @@ struct FleetFile {
 // (its RUNPATH is $ORIGIN-based, as CMakeLists.txt sets); an error names what is missing.
 Result<std::vector<FleetFile>> FleetBuildFiles(const std::string& executable, const std::set<std::string>& backends);
 
+// The architecture an ELF executable runs on, named as Ansible names a host's
+// (`ansible_facts['architecture']`, uname -m): "x86_64", "aarch64", "riscv64", "armv7l" (32-bit Arm),
+// "i386"; an error for a file that is not an ELF executable or for another machine.
+Result<std::string> ExecutableArchitecture(const std::string& path);
+
+// An architecture as a user may write it (arm64, amd64, x86-64) in Ansible's name (aarch64,
+// x86_64); "" for one edgebench does not know.
+std::string CanonicalArchitecture(const std::string& name);
+
 // The host's path, relative to its working directory, of a model file at `resolved` here.
 std::string FleetHostModelPath(const std::string& resolved);
 

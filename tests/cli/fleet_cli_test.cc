@@ -257,6 +257,33 @@ TEST_F(FleetCli, BadArgumentsAreRefusedBeforeAnythingRuns) {
   EXPECT_NE(r.output.find("without reaching any host"), std::string::npos) << r.output;
 }
 
+// A build for another architecture (--build ARCH=EXECUTABLE) is checked before anything runs: an
+// unknown architecture, a file that is not an executable, an executable for another one.
+TEST_F(FleetCli, ABuildForAnotherArchitectureIsCheckedBeforeAnythingRuns) {
+  const std::string suite = WriteSuite();
+  const std::string inventory = *dir_ + "/one.ini";
+  std::ofstream(inventory) << "[fleet]\nnowhere ansible_host=127.0.0.1\n";
+  auto fleet = [&](const std::string& build) {
+    return RunCommand(Executable() + " fleet " + Quote(inventory) + " " + Quote(suite) + " --out " +
+                      Quote(*dir_ + "/arch") + " --build " + Quote(build) + " 2>&1");
+  };
+#if defined(__aarch64__)
+  const std::string other = "x86_64", own = "aarch64";
+#else
+  const std::string other = "aarch64", own = "x86_64";
+#endif
+  auto r = fleet(other + "=" + Executable());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("is an edgebench for " + own + ", not " + other), std::string::npos) << r.output;
+  r = fleet("mips=" + Executable());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("give ARCH=EXECUTABLE"), std::string::npos) << r.output;
+  r = fleet("arm64=" + suite);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("is not an ELF executable"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(*dir_ + "/arch")) << "a refused fleet wrote its output directory";
+}
+
 // One board without an inventory: --ssh makes it; a destination that would add inventory
 // variables is refused before anything runs.
 TEST_F(FleetCli, OneHostBySshNeedsNoInventory) {

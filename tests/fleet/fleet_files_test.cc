@@ -43,6 +43,36 @@ TEST(FleetFiles, OnlyTheSuitesBackendsBringTheirWheelRuntimes) {
   for (const FleetFile& f : without.value()) EXPECT_NE(f.dest.rfind("bin/runtimes/", 0), 0u) << f.dest;
 }
 
+// An executable's architecture from its ELF header, named as Ansible names a host's.
+TEST(FleetFiles, AnExecutablesArchitectureIsReadFromItsElfHeader) {
+  auto header = [](int machine, bool big_endian) {
+    std::string h = std::string("\x7f" "ELF", 4) + std::string(16, '\0');
+    h[4] = 2;  // 64-bit
+    h[5] = big_endian ? 2 : 1;
+    h[big_endian ? 19 : 18] = static_cast<char>(machine & 0xff);
+    h[big_endian ? 18 : 19] = static_cast<char>(machine >> 8);
+    return testing::WriteTempFile("elf_", std::to_string(machine) + (big_endian ? "be" : "le"), h);
+  };
+  EXPECT_EQ(ExecutableArchitecture(header(62, false)).value(), "x86_64");
+  EXPECT_EQ(ExecutableArchitecture(header(183, false)).value(), "aarch64");
+  EXPECT_EQ(ExecutableArchitecture(header(243, true)).value(), "riscv64");
+  auto unknown = ExecutableArchitecture(header(8, false));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().find("machine 8"), std::string::npos) << unknown.error();
+  auto text = ExecutableArchitecture(testing::WriteTempFile("elf_", "text", "#!/bin/sh\n"));
+  ASSERT_FALSE(text.ok());
+  EXPECT_NE(text.error().find("not an ELF executable"), std::string::npos) << text.error();
+  EXPECT_FALSE(ExecutableArchitecture("/nonexistent/edgebench").ok());
+#if defined(__x86_64__)
+  EXPECT_EQ(ExecutableArchitecture(testing::Executable()).value(), "x86_64");
+#elif defined(__aarch64__)
+  EXPECT_EQ(ExecutableArchitecture(testing::Executable()).value(), "aarch64");
+#endif
+  EXPECT_EQ(CanonicalArchitecture("arm64"), "aarch64");
+  EXPECT_EQ(CanonicalArchitecture("amd64"), "x86_64");
+  EXPECT_EQ(CanonicalArchitecture("mips"), "");
+}
+
 // A host without this machine's runtimes cache: the shipped files alone, the cache hidden under an
 // empty tmpfs in a mount namespace of its own, and OpenVINO still runs a model.
 TEST(FleetFiles, AHostWithoutTheCacheRunsOpenVinoFromTheShippedCopy) {
