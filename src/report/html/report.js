@@ -196,6 +196,7 @@
       ['Fleet host'].concat(hosts.map(function (h) { return h.host || '-'; })),
       ['Host'].concat(hosts.map(function (h) { return h.hostname; })),
       ['Architecture'].concat(hosts.map(function (h) { return h.architecture || '-'; })),
+      ['CPU emulated'].concat(hosts.map(function (h) { return h.cpu_emulation || 'no (native)'; })),
       ['CPU'].concat(hosts.map(function (h) { return h.cpu_model; })),
       ['Logical cores (usable)'].concat(hosts.map(function (h) {
         return h.logical_cores + (h.usable_cores ? ' (' + h.usable_cores + ')' : '');
@@ -228,7 +229,11 @@
       }));
     });
     var headers = [{label: 'Model'}, {label: 'Target'}, {label: 'Scenario'}].concat(
-        part.hosts.map(function (h) { return {label: h + ': p50 / p99 ms'}; }));
+        part.hosts.map(function (h, i) {
+          var d = (part.host_details || [])[i] || {};
+          var what = [d.architecture, d.cpu_emulation ? 'emulated: ' + d.cpu_emulation : ''].filter(Boolean).join(', ');
+          return {label: h + (what ? ' (' + what + ')' : '') + ': p50 / p99 ms'};
+        }));
     body.appendChild(table(headers, rows, {className: 'side-by-side'}));
   }
 

@@ -63,7 +63,7 @@ json EnvironmentSection(const ReportInputs& in) {
   std::vector<std::string> order;
   for (size_t i = 0; i < in.records.size(); ++i) {
     const Environment& e = in.records[i].environment;
-    const std::string key = e.host + "|" + e.hostname + "|" + e.cpu_model + "|" + e.os + "|" + e.kernel + "|" +
+    const std::string key = e.host + "|" + e.hostname + "|" + e.cpu_model + "|" + e.cpu_emulation + "|" + e.os + "|" + e.kernel + "|" +
                             std::to_string(e.usable_cores) + "|" + e.edgebench_version + "|" + e.edgebench_commit;
     auto [it, added] = hosts.try_emplace(key);
     json& h = it->second;
@@ -72,6 +72,7 @@ json EnvironmentSection(const ReportInputs& in) {
       h = {{"host", e.host},
            {"hostname", e.hostname},
            {"architecture", e.architecture},
+           {"cpu_emulation", e.cpu_emulation},
            {"usable_cores", e.usable_cores},
            {"os", e.os},
            {"kernel", e.kernel},
@@ -165,7 +166,22 @@ json HostsSection(const ReportInputs& in) {
     }
     rows.push_back(row);
   }
-  return {{"hosts", grouped.hosts}, {"rows", rows}};
+  // What each host is, from a record made there: its architecture, and whether its CPU was
+  // emulated (an arm64 namespace host under qemu-user): read beside its numbers, never ranked.
+  json details = json::array();
+  for (const std::string& host : grouped.hosts) {
+    const Record* seen = nullptr;
+    for (const CasesOnHosts::Row& case_row : grouped.rows) {
+      if (const auto it = case_row.by_host.find(host); it != case_row.by_host.end()) {
+        seen = it->second;
+        break;
+      }
+    }
+    details.push_back({{"host", host},
+                       {"architecture", seen ? seen->environment.architecture : ""},
+                       {"cpu_emulation", seen ? seen->environment.cpu_emulation : ""}});
+  }
+  return {{"hosts", grouped.hosts}, {"host_details", details}, {"rows", rows}};
 }
 
 // ---- latency ----------------------------------------------------------------------------
