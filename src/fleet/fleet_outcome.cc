@@ -137,7 +137,14 @@ std::string FleetOutcomeTable(const std::vector<FleetHostOutcome>& outcomes) {
     std::snprintf(line, sizeof line, "%-16s %-17s %-10s %-6s %-9s ", o.host.c_str(),
                   FleetHostStateName(o.state).c_str(), o.architecture.empty() ? "-" : o.architecture.c_str(),
                   cores.c_str(), records.c_str());
-    out << line << (o.reason.empty() ? "" : o.reason) << "\n";
+    // A host whose records were made on an emulated CPU (qemu-user): its latencies are the
+    // emulator's, read beside a native host's, never against them.
+    std::string reason = o.reason;
+    if (!o.records.empty() && !o.records.back().environment.cpu_emulation.empty()) {
+      reason = "emulated CPU (" + o.records.back().environment.cpu_emulation + "): its latencies are the emulator's" +
+               (reason.empty() ? "" : "; " + reason);
+    }
+    out << line << reason << "\n";
   }
   return out.str();
 }
