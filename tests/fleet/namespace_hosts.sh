@@ -6,9 +6,15 @@
 # nothing leaves the machine and no routed address is used. Needs root (CAP_SYS_ADMIN).
 #
 #   namespace_hosts.sh keys DIR                       an ssh key pair for the controller
-#   namespace_hosts.sh up DIR NAME [--cores LIST] [--hide FILE]...
+#   namespace_hosts.sh up DIR NAME [--cores LIST] [--hide FILE]... [--root ROOT [--qemu-cpu CPU]]
 #       starts host NAME (its sshd limited to cores LIST with taskset; FILEs hidden from it by a
-#       bind mount of /dev/null, as on a machine without that library); prints its inventory line
+#       bind mount of /dev/null, as on a machine without that library). With --root, a host of
+#       ROOT's architecture: every login is chrooted (sshd's ChrootDirectory) into ROOT's /usr,
+#       /etc, /var and /opt, with the host's own /dev, /proc, /sys, /tmp and /root, and DIR/hosts/NAME/home
+#       at its own path; ROOT's programs (its shell, python3, edgebench) run there through
+#       binfmt_misc (an arm64 root: qemu-aarch64, emulating CPU, default cortex-a76), so the host
+#       answers `uname -m` with its own architecture. The daemon itself is this machine's sshd:
+#       an arm64 sshd under qemu-user closes every connection.
 #   namespace_hosts.sh kill DIR NAME                  every process of the host, SIGKILL
 #   namespace_hosts.sh teardown DIR                   every host killed, every namespace deleted
 set -euo pipefail
@@ -41,11 +47,13 @@ case "$command" in
   up)
     name=${1:?host name}
     shift
-    cores="" hide=()
+    cores="" hide=() root="" qemu_cpu=cortex-a76
     while [ $# -gt 0 ]; do
       case "$1" in
         --cores) cores=$2; shift 2 ;;
         --hide) hide+=("$2"); shift 2 ;;
+        --root) root=$(cd "$2" && pwd) || die "no root directory $2"; shift 2 ;;
+        --qemu-cpu) qemu_cpu=$2; shift 2 ;;
         *) die "unknown option $1" ;;
       esac
     done
@@ -74,9 +82,29 @@ StrictModes no
 PidFile none
 Subsystem sftp internal-sftp
 CONFIG
+    if [ -n "$root" ]; then
+      [ -x "$root/usr/bin/sh" ] || die "--root $root: no usr/bin/sh there (a root as scripts/devroot --arch makes it)"
+      printf 'ChrootDirectory %s\nSetEnv QEMU_CPU=%s\n' "$hd/root" "$qemu_cpu" >> "$hd/sshd_config"
+    fi
     kill_host "$name"
     inner="hostname '$name'"
     for f in ${hide[@]+"${hide[@]}"}; do inner+="; mount --bind /dev/null '$f'"; done
+    if [ -n "$root" ]; then
+      # The chroot, made in the host's own mount namespace (nothing of ROOT is changed): a tmpfs
+      # holding ROOT's directories bound in, usrmerge's links, and the host's own devices,
+      # processes, /tmp, /root and working directory.
+      r="$hd/root"
+      mkdir -p "$r"
+      inner+="; mount -t tmpfs -o mode=755 tmpfs '$r'"
+      for d in usr etc var opt; do
+        [ -d "$root/$d" ] && inner+="; mkdir '$r/$d' && mount --rbind '$root/$d' '$r/$d'"
+      done
+      inner+="; ln -s usr/bin '$r/bin'; ln -s usr/lib '$r/lib'; ln -s usr/sbin '$r/sbin'"
+      inner+="; mkdir -m 755 '$r/dev' '$r/proc' '$r/sys' '$r/root' '$r/run' && mkdir -m 1777 '$r/tmp'"
+      inner+="; mount --rbind /dev '$r/dev'; mount -t proc proc '$r/proc'; mount --rbind /sys '$r/sys'"
+      inner+="; mount -t tmpfs -o mode=1777 tmpfs '$r/tmp'"
+      inner+="; mkdir -p '$r$hd/home' && mount --bind '$hd/home' '$r$hd/home'"
+    fi
     inner+="; exec ${cores:+taskset -c $cores} /usr/sbin/sshd -D -e -f '$hd/sshd_config'"
     # setsid: the host outlives this script; its log is the host's sshd.log.
     setsid ip netns exec "$ns" unshare --uts --mount --propagation private --pid --fork --kill-child \
