@@ -14,7 +14,7 @@ std::string ReadText(const char* path) {
   return text.str();
 }
 
-std::string Trimmed(std::string s) {
+std::string WithoutTrailingBlanks(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
   return s;
 }
@@ -36,7 +36,7 @@ const char* CompiledArchitecture() {
 std::string CpuEmulation(const std::string& compiled_for, const std::string& kernel_arch, const std::string& cpuinfo,
                          const std::string& qemu_cpu) {
   if (!Known(compiled_for)) return "";
-  const std::string kernel = Trimmed(kernel_arch);
+  const std::string kernel = WithoutTrailingBlanks(kernel_arch);
   bool emulated = Known(kernel) && kernel != compiled_for;
   if (kernel.empty() && compiled_for == "aarch64") {
     emulated = cpuinfo.find("GenuineIntel") != std::string::npos || cpuinfo.find("AuthenticAMD") != std::string::npos;
