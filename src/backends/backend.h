@@ -99,6 +99,9 @@ struct BackendInfo {
   // target carrying it may name a device this list does not have, which the library brings;
   // Load registers it and says what it found. Empty: the devices are only those listed.
   std::string device_library_option;
+  // Listed in a process of its own (backends/isolated_listing.h) and that process crashed while
+  // the runtime was asked: no devices known, `reason` says how it died.
+  bool listing_crashed = false;
 };
 
 // A backend's info as its description says, before its runtime is asked for its version and devices.

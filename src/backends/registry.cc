@@ -61,25 +61,24 @@ Backend* Registry::Find(const std::string& name) const {
 
 std::vector<BackendInfo> Registry::List() const {
   std::vector<BackendInfo> infos;
-  for (const std::string& name : order_) {
-    Entry& entry = entries_.at(name);
-    Create(entry);
-    if (entry.backend) {
-      infos.push_back(entry.backend->Info());
-      continue;
-    }
-    BackendInfo info = InfoFromDescription(entry.plugin.description);
-    info.name = entry.name;
-    if (entry.plugin_path.empty() && !entry.not_built_reason.empty()) {
-      info.built = false;
-      info.reason = entry.not_built_reason;
-    } else {
-      info.loaded = false;
-      if (!entry.open_error.empty()) info.reason = entry.open_error;
-    }
-    infos.push_back(std::move(info));
-  }
+  for (const std::string& name : order_) infos.push_back(InfoOf(name));
   return infos;
+}
+
+BackendInfo Registry::InfoOf(const std::string& name) const {
+  Entry& entry = entries_.at(name);
+  Create(entry);
+  if (entry.backend) return entry.backend->Info();
+  BackendInfo info = InfoFromDescription(entry.plugin.description);
+  info.name = entry.name;
+  if (entry.plugin_path.empty() && !entry.not_built_reason.empty()) {
+    info.built = false;
+    info.reason = entry.not_built_reason;
+  } else {
+    info.loaded = false;
+    if (!entry.open_error.empty()) info.reason = entry.open_error;
+  }
+  return info;
 }
 
 std::vector<std::string> Registry::Names() const { return order_; }

@@ -35,6 +35,8 @@ class Registry {
   // devices are known only to their runtimes); a plugin that cannot be opened, or that cannot run
   // here, is listed with loaded = false, the reason, and what it said of itself.
   std::vector<BackendInfo> List() const;
+  // One backend's info, as List() gives it (name must be one of Names()).
+  BackendInfo InfoOf(const std::string& name) const;
   // Every backend's name in registration order; opens nothing.
   std::vector<std::string> Names() const;
   // Whether backend `name`'s plugin has been opened (always true for a built-in backend).

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "backends/isolated_listing.h"
 #include "cli/commands.h"
 #include "cli/devices_limits.h"
 #include "core/clock.h"
@@ -121,8 +122,15 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
     const std::vector<TextColumn> columns = {
         {"target", false, 0}, {"available", false, 0}, {"runtime", false, 1}, {"details", false, 1, true}};
     std::vector<TextRow> rows;
-    for (const BackendInfo& info : context.registry.List()) {
+    // Each runtime asked in a process of its own: one whose probe crashes is said to have, and
+    // the others are listed.
+    const std::vector<BackendInfo> backends = ListBackendsIsolated(context.registry);
+    for (const BackendInfo& info : backends) {
       const std::string runtime = info.runtime + (info.version.empty() ? "" : " " + info.version);
+      if (info.listing_crashed) {
+        rows.push_back({{info.name + ":*", "crashed", runtime, info.reason}, ""});
+        continue;
+      }
       if (!info.built || !info.loaded) {
         rows.push_back({{info.name + ":*", info.built ? "unavailable" : "not built", runtime, info.reason}, ""});
         continue;
@@ -134,7 +142,7 @@ void AddDevicesCommand(CLI::App& app, CommandContext& context) {
       }
     }
     std::cout << RenderTextTable(columns, rows, {context.table.width, {}, ""});
-    PrintModelSafety(context.registry.List(), context.table.width);
+    PrintModelSafety(backends, context.table.width);
     std::string why;
     if (const auto cached = LoadMachineLimits(ReadEnvironment(), &why)) {
       std::cout << "\n"

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "backends/isolated_listing.h"
 #include "backends/target.h"
 #include "core/clock.h"
 #include "core/file_replace.h"
@@ -164,7 +165,9 @@ ComputePeakResults MeasureComputePeaks(Registry& registry, const ComputePeakOpti
            info.artifact_extensions.end();
   };
   std::vector<std::string> named_but_unseen = options.only_targets;
-  const std::vector<BackendInfo> backends = registry.List();
+  // Asked each in a process of its own, as `edgebench devices` does: a runtime whose probe
+  // crashes costs its own targets' peaks only.
+  const std::vector<BackendInfo> backends = ListBackendsIsolated(registry);
   for (const BackendInfo& info : backends) {
     for (const DeviceInfo& device : info.devices) {
       const std::string name = info.name + ":" + device.name;
