@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "core/strings.h"
 #include "report/compare.h"
 #include "report/compare_gate.h"
+#include "report/conformance_tables.h"
 #include "report/store.h"
 
 namespace edgebench {
@@ -70,7 +72,60 @@ Result<std::vector<Record>> LoadStore(const std::string& side, const std::string
   return records;
 }
 
+// Whether a store argument names conformance cells rather than measured records: a
+// conformance.jsonl, or a directory holding one and no results.jsonl.
+bool IsConformanceStore(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return std::filesystem::exists(std::filesystem::path(path) / "conformance.jsonl", ec) &&
+           !std::filesystem::exists(std::filesystem::path(path) / "results.jsonl", ec);
+  }
+  return std::filesystem::path(path).filename() == "conformance.jsonl";
+}
+
+// Two conformance runs: which cases broke, which were fixed, per target (report/conformance_tables.h).
+int CompareConformance(const CompareCommandOptions& command) {
+  std::vector<ConformanceColumn> sides[2];
+  const std::string names[2] = {"BASE", "NEW"};
+  const std::string paths[2] = {command.base, command.candidate};
+  for (int i = 0; i < 2; ++i) {
+    auto located = ConformanceStorePath(paths[i]);
+    auto store = located.ok() ? ReadConformanceStore(located.value()) : Result<ConformanceStore>(located.status());
+    if (!store.ok()) {
+      std::cerr << "edgebench compare: " << names[i] << ": " << store.error() << "\n";
+      return 2;
+    }
+    for (const std::string& warning : store.value().warnings) {
+      std::cerr << "edgebench compare: " << names[i] << ": " << warning << "\n";
+    }
+    sides[i] = ConformanceColumns(store.value().cells);
+    if (sides[i].empty()) {
+      std::cerr << "edgebench compare: " << names[i] << " '" << paths[i] << "' holds no conformance cell\n";
+      return 2;
+    }
+  }
+  const ConformanceDiff diff = DiffConformance(sides[0], sides[1]);
+  if (command.format == "json") {
+    std::cout << ConformanceDiffToJson(diff).dump(2) << "\n";
+  } else {
+    std::cout << FormatConformanceDiff(diff, {command.format == "markdown", {}});
+  }
+  if (!command.fail_if_slower_given) return 0;
+  // --fail-if-slower on conformance: a case that broke fails the gate.
+  int broke = 0;
+  for (const ConformanceChange& change : diff.changes) broke += change.Kind() == "broke" ? 1 : 0;
+  if (broke) std::cerr << "edgebench compare: " << broke << " conformance cases broke\n";
+  return broke ? 1 : 0;
+}
+
 int RunCompare(const CompareCommandOptions& command) {
+  const bool base_conformance = IsConformanceStore(command.base);
+  if (base_conformance != IsConformanceStore(command.candidate)) {
+    std::cerr << "edgebench compare: one of BASE and NEW holds conformance cells and the other measured records; "
+                 "compare two conformance runs (their conformance.jsonl) or two measured stores\n";
+    return 2;
+  }
+  if (base_conformance) return CompareConformance(command);
   CompareOptions options;
   auto threshold = ParseRelative("--noise-threshold", command.noise_threshold);
   if (!threshold.ok()) {
@@ -134,7 +189,8 @@ void AddCompareCommand(CLI::App& app, CommandContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "compare", "whether NEW's runs are slower or faster than BASE's, case by case, with a significance test");
   auto options = std::make_shared<CompareCommandOptions>();
-  cmd->add_option("base", options->base, "the store measured before (a directory with results.jsonl, or a .jsonl)")
+  cmd->add_option("base", options->base, "the store measured before (a directory with results.jsonl, or a .jsonl); or a conformance run's "
+                  "conformance.jsonl (or its directory): then which ONNX cases broke or were fixed")
       ->required();
   cmd->add_option("new", options->candidate, "the store measured after")->required();
   cmd->add_option("--format", options->format, "text, markdown (for a pull request) or json")

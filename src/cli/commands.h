@@ -23,6 +23,7 @@ void AddAccuracyCommand(CLI::App& app, CommandContext& context);
 void AddLlmCommand(CLI::App& app, CommandContext& context);
 void AddSuiteCommand(CLI::App& app, CommandContext& context);
 void AddShapesCommand(CLI::App& app, CommandContext& context);
+void AddConformanceCommand(CLI::App& app, CommandContext& context);
 void AddWorkerCommand(CLI::App& app, CommandContext& context);
 void AddCoverageCommand(CLI::App& app, CommandContext& context);
 void AddReportCommand(CLI::App& app, CommandContext& context);

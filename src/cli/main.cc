@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
   edgebench::AddLlmCommand(app, context);
   edgebench::AddSuiteCommand(app, context);
   edgebench::AddShapesCommand(app, context);
+  edgebench::AddConformanceCommand(app, context);
   edgebench::AddCoverageCommand(app, context);
   edgebench::AddReportCommand(app, context);
   edgebench::AddCompareCommand(app, context);

@@ -20,6 +20,7 @@
 
 #include "core/clock.h"
 #include "core/crash_note.h"
+#include "worker/conformance_case.h"
 #include "worker/together_cases.h"
 #include "core/process_memory.h"
 #include "monitor/device_sensors.h"
@@ -252,6 +253,28 @@ int WorkerMain(Registry& registry, int protocol_fd) {
     };
     RunCasesTogether(specs, registry, callbacks);
     result = {{"together", specs.size()}};
+  } else if (mode == "conformance") {
+    auto request = ConformanceRequestFromJson(json);
+    if (!request.ok()) {
+      std::cerr << "edgebench worker: " << request.error() << "\n";
+      return 2;
+    }
+    enter_sandbox({});
+    ConformanceCallbacks callbacks;
+    callbacks.runtime = [&](const ConformanceRuntime& runtime) {
+      WriteLine(protocol_fd, nlohmann::json{{"conformance_runtime",
+                                             {{"target", runtime.target},
+                                              {"runtime", runtime.runtime},
+                                              {"version", runtime.version},
+                                              {"error", runtime.error}}}}
+                                 .dump());
+    };
+    callbacks.begin = [&](size_t i) { WriteLine(protocol_fd, nlohmann::json{{"conformance_begin", i}}.dump()); };
+    callbacks.cell = [&](size_t i, const ConformanceCell& cell) {
+      WriteLine(protocol_fd, nlohmann::json{{"conformance_cell", ConformanceCellToJson(cell)}, {"case", i}}.dump());
+    };
+    RunConformanceCases(request.value(), registry, callbacks);
+    result = {{"conformance", request.value().cases.size()}};
   } else {
     auto spec = CaseSpecFromJson(json);
     if (!spec.ok()) {
@@ -320,6 +343,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   envp.push_back(nullptr);
 
   const std::string stderr_path = wrap ? wrap->stderr_path : std::string();
+  const int stderr_flags = O_WRONLY | O_CREAT | O_CLOEXEC | (wrap && wrap->stderr_append ? O_APPEND : O_TRUNC);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -336,7 +360,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     ::dup2(to_child[0], STDIN_FILENO);
     ::dup2(from_child[1], STDOUT_FILENO);
     if (!stderr_path.empty()) {
-      const int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      const int err = ::open(stderr_path.c_str(), stderr_flags, 0644);
       if (err >= 0) ::dup2(err, STDERR_FILENO);
     }
     ::execve(executable.c_str(), argv.data(), envp.data());

@@ -44,6 +44,7 @@ struct WorkerWrap {
   std::function<std::vector<std::string>(const std::string& scratch)> environment;
   std::function<void(const std::string& scratch, const WorkerOutcome& outcome)> after;
   std::string stderr_path;  // non-empty: the worker's stderr goes to this file
+  bool stderr_append = false;  // appended to rather than replaced (several workers, one log)
 };
 
 // `memory_limit_mb` (0: none): the worker's resident memory is sampled every 50 ms; over the

@@ -172,7 +172,7 @@ TEST(Cli, UnknownCommandNamesItAndListsTheCommands) {
     EXPECT_EQ(r.exit_code, 2) << args;
     // The hidden worker command is not offered.
     EXPECT_EQ(r.output,
-              "edgebench: unknown command 'bogus'; commands: devices, run, agree, drift, accuracy, llm, suite, shapes, coverage, report, compare, recommend, export, tune, fleet\n")
+              "edgebench: unknown command 'bogus'; commands: devices, run, agree, drift, accuracy, llm, suite, shapes, conformance, coverage, report, compare, recommend, export, tune, fleet\n")
         << args;
   }
 }
