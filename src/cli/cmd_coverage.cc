@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +17,8 @@
 #include "diagnose/coverage_check.h"
 #include "core/model_ops.h"
 #include "plan/model_spec.h"
+#include "report/conformance_tables.h"
+#include "report/text_table.h"
 #include "plan/plan.h"
 #include "runner/run_plan.h"
 #include "core/strings.h"
@@ -28,7 +32,54 @@ struct CoverageOptions {
   std::string tables_dir = DefaultSupportTablesDir();
   std::string format = "table";
   std::string against;  // --against TARGETS: compare with what these targets placed
+  std::string conformance;  // --conformance STORE: what `edgebench conformance` measured per operator
 };
+
+// The model's operators with what a conformance run measured for each on each of its targets:
+// "op -> {nodes, {target label -> state}}", in the model's order of first use.
+struct MeasuredOperators {
+  std::vector<std::string> targets;
+  std::vector<std::pair<std::string, int64_t>> ops;   // op type, nodes
+  std::map<std::string, std::vector<std::string>> states;  // op -> one per target
+};
+
+Result<MeasuredOperators> MeasureOperators(const ModelOps& model, const std::string& store) {
+  auto located = ConformanceStorePath(store);
+  if (!located.ok()) return located.status();
+  auto contents = ReadConformanceStore(located.value());
+  if (!contents.ok()) return contents.status();
+  const std::vector<ConformanceColumn> columns = ConformanceColumns(contents.value().cells);
+  if (columns.empty()) return Status::Error("'" + store + "' holds no conformance cell");
+  MeasuredOperators measured;
+  for (const ConformanceColumn& column : columns) measured.targets.push_back(column.Label());
+  std::map<std::string, int64_t> nodes;
+  for (const ModelNode& node : model.nodes) {
+    if (node.domain != "ai.onnx" && node.domain != "ai.onnx.ml" && !node.domain.empty()) continue;
+    if (nodes[node.op_type]++ == 0) measured.ops.push_back({node.op_type, 0});
+  }
+  for (auto& [op, count] : measured.ops) {
+    count = nodes[op];
+    for (const ConformanceColumn& column : columns) {
+      const std::string state = OperatorConformance(column, op);
+      measured.states[op].push_back(state.empty() ? "no case" : state);
+    }
+  }
+  return measured;
+}
+
+void PrintMeasured(const MeasuredOperators& measured, const std::string& store, const TableLayout& layout) {
+  std::cout << "\nmeasured: ONNX's node tests of the model's operators on each target (edgebench conformance, "
+            << store << "); a pass is the operator's test cases, not this model's shapes\n";
+  std::vector<TextColumn> columns = {{"operator", false, 0}, {"nodes", true, 1}};
+  for (const std::string& target : measured.targets) columns.push_back({target, false, 0});
+  std::vector<TextRow> rows;
+  for (const auto& [op, nodes] : measured.ops) {
+    TextRow row{{op, std::to_string(nodes)}, ""};
+    for (const std::string& state : measured.states.at(op)) row.cells.push_back(state);
+    rows.push_back(std::move(row));
+  }
+  std::cout << RenderTextTable(columns, rows, layout);
+}
 
 std::string OpList(const std::map<std::string, int64_t>& ops) {
   std::string list;
@@ -266,13 +317,37 @@ int RunCoverage(const CoverageOptions& options, CommandContext& context) {
     }
     checks = checked.take();
   }
+  std::optional<MeasuredOperators> measured;
+  if (!options.conformance.empty()) {
+    if (model.value().format != ModelFormat::kOnnx) {
+      std::cerr << "edgebench coverage: --conformance: ONNX's node tests measure ONNX operators; "
+                << options.model << " is not an ONNX model\n";
+      return 2;
+    }
+    auto read = MeasureOperators(model.value(), options.conformance);
+    if (!read.ok()) {
+      std::cerr << "edgebench coverage: --conformance: " << read.error() << "\n";
+      return 2;
+    }
+    measured = read.take();
+  }
   if (options.format == "json") {
     nlohmann::json out = ToJson(model.value(), options.model, results, missing);
     if (!options.against.empty()) out["against"] = ChecksToJson(checks, said);
+    if (measured) {
+      nlohmann::json ops = nlohmann::json::array();
+      for (const auto& [op, nodes] : measured->ops) {
+        nlohmann::json states = nlohmann::json::object();
+        for (size_t t = 0; t < measured->targets.size(); ++t) states[measured->targets[t]] = measured->states.at(op)[t];
+        ops.push_back({{"op", op}, {"nodes", nodes}, {"measured", states}});
+      }
+      out["measured"] = {{"store", options.conformance}, {"operators", ops}};
+    }
     std::cout << out.dump(2) << "\n";
   } else {
     PrintTable(model.value(), options.model, results, missing);
     PrintChecks(checks, said);
+    if (measured) PrintMeasured(*measured, options.conformance, context.table);
   }
   return 0;
 }
@@ -295,6 +370,10 @@ void AddCoverageCommand(CLI::App& app, CommandContext& context) {
   cmd->add_option("--against", options->against,
                   "targets to compare the prediction with: each runs the model once in its own worker and "
                   "its placement is checked against the table for its device (e.g. ort:xnnpack,litert:xnnpack)")
+      ->check(NonEmpty());
+  cmd->add_option("--conformance", options->conformance,
+                  "a conformance run's store (DIR or its conformance.jsonl): a \"measured\" table beside the "
+                  "published lists, what ONNX's node tests of each of the model's operators did on each target")
       ->check(NonEmpty());
   cmd->callback([&context, options] { context.exit_code = RunCoverage(*options, context); });
 }

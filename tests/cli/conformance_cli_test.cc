@@ -122,6 +122,34 @@ TEST(ConformanceCli, AStoreResumesWhereItStoppedAndCompareSaysWhatBroke) {
   std::filesystem::remove_all(now);
 }
 
+TEST(ConformanceCli, CoverageShowsWhatTheNodeTestsMeasuredBesideThePublishedLists) {
+  const std::string store = TempFilePath("conformance_", "coverage");
+  std::filesystem::remove_all(store);
+  // Relu passes; Add's answer is planted wrong; the model's MatMul has no case in this run.
+  auto run = RunCommand("EDGEBENCH_CONFORMANCE_PLANT=wrong:test_add " + Executable() + " conformance --cases " +
+                        Cases() + " --target ort:cpu --ops test_relu,test_add --out " + store + " 2>&1");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  auto json = RunCommand(Executable() + " coverage " + TestModel("mlp_dynamic.onnx") + " --conformance " + store +
+                         " --format json 2>&1");
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  const auto out = nlohmann::json::parse(json.output, nullptr, false);
+  ASSERT_FALSE(out.is_discarded()) << json.output;
+  std::map<std::string, std::string> measured;
+  for (const auto& op : out["measured"]["operators"]) {
+    measured[op["op"].get<std::string>()] = op["measured"].begin()->get<std::string>();
+  }
+  EXPECT_EQ(measured["Relu"], "pass") << json.output;
+  EXPECT_EQ(measured["MatMul"], "no case") << json.output;
+  if (measured.count("Add")) {
+    EXPECT_EQ(measured["Add"], "wrong") << json.output;
+  }
+  auto text = RunCommand(Executable() + " coverage " + TestModel("mlp_dynamic.onnx") + " --conformance " + store + " 2>&1");
+  EXPECT_NE(text.output.find("measured: ONNX's node tests"), std::string::npos) << text.output;
+  auto tflite = RunCommand(Executable() + " coverage " + TestModel("mlp_dynamic.onnx") + " --conformance /nonexistent 2>&1");
+  EXPECT_EQ(tflite.exit_code, 2) << tflite.output;
+  std::filesystem::remove_all(store);
+}
+
 TEST(ConformanceCli, BadArgumentsSayWhatToGive) {
   auto none = RunCommand(Executable() + " conformance --cases /nonexistent --no-store 2>&1");
   EXPECT_EQ(none.exit_code, 2) << none.output;
