@@ -466,6 +466,10 @@ TEST(ReportBrowser, AReportOfEveryKindOfRecordDrawsEverySectionOfflineWithoutACo
                                eb + " shapes none --target 'null:sleep?us=50&dynamic=true'"
                                     " --dim batch=1,2,4 --warmup 2 --min-queries 20"
                                     " --min-duration 0 --out " + loads));
+  // ONNX's node tests on ONNX Runtime, one answer planted wrong: the conformance matrix.
+  ASSERT_NO_FATAL_FAILURE(Make("conformance", "EDGEBENCH_CONFORMANCE_PLANT=wrong:test_abs " + eb +
+                                                  " conformance --cases " + TestModel("onnx-node-tests") +
+                                                  " --target ort:cpu --ops test_abs,test_gather_0 --out " + loads));
   // Store 2: a soak beside the fake board, LLM runs and drift, an accuracy pass.
   {
     FakeBoard board(scratch + "/board");

@@ -482,10 +482,10 @@ TEST(ReportPage, IsSelfContainedWithThePolicyTheLibraryAndEscapedData) {
     EXPECT_NE(policy.find(HtmlEscape(ScriptHashSource(body))), std::string::npos) << page.substr(at, 60);
     ++scripts;
   }
-  EXPECT_EQ(scripts, 5);  // the library, decisions, stages, mixes, the renderer
+  EXPECT_EQ(scripts, 6);  // the library, decisions, stages, mixes, conformance, the renderer
   size_t hashes = 0;
   for (size_t at = policy.find("sha256-"); at != std::string::npos; at = policy.find("sha256-", at + 1)) ++hashes;
-  EXPECT_EQ(hashes, 5u);
+  EXPECT_EQ(hashes, 6u);
   EXPECT_NE(page.find(std::string(ChartLibrarySha256())), std::string::npos);
   EXPECT_NE(page.find(std::string(ChartLibraryJs().substr(0, 200))), std::string::npos);
   EXPECT_NE(page.find("Apache License"), std::string::npos);

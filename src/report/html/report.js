@@ -8,7 +8,8 @@
   'use strict';
 
   var ORDER = ['environment', 'hosts', 'summary', 'rounds', 'latency', 'warmup', 'load', 'soak', 'memory',
-               'placement', 'pipelines', 'mixes', 'shapes', 'accuracy', 'llm', 'vlm', 'roofline', 'tradeoffs', 'tune'];
+               'placement', 'pipelines', 'mixes', 'shapes', 'accuracy', 'conformance', 'llm', 'vlm', 'roofline',
+               'tradeoffs', 'tune'];
   var TITLES = {
     environment: 'Environment and runtimes',
     hosts: 'The same cases on every host',
@@ -23,6 +24,7 @@
     mixes: 'Several workloads at once: timeline and interference',
     shapes: 'Shape sweep',
     accuracy: 'Accuracy and drift',
+    conformance: 'Operator conformance: ONNX\'s node tests',
     llm: 'Language models: TTFT and TPOT',
     vlm: 'Vision-language requests: where TTFT goes',
     roofline: 'How close to the machine\'s limit (roofline)',
@@ -706,11 +708,12 @@
   var decisions = window.edgebenchDecisionSections(helpers);
   var stages = window.edgebenchStageSections(helpers);
   var mixes = window.edgebenchMixSection(helpers);
+  var conformance = window.edgebenchConformanceSection(helpers);
 
   var RENDERERS = {
     environment: drawEnvironment, hosts: drawHosts, summary: drawSummary, latency: drawLatency, warmup: drawWarmup,
     load: drawLoad, soak: drawSoak, memory: drawMemory, placement: drawPlacement, shapes: drawShapes,
-    pipelines: stages.pipelines, mixes: mixes, accuracy: drawAccuracy, llm: drawLlm, vlm: stages.vlm,
+    pipelines: stages.pipelines, mixes: mixes, accuracy: drawAccuracy, conformance: conformance, llm: drawLlm, vlm: stages.vlm,
     roofline: decisions.roofline, tradeoffs: decisions.tradeoffs, tune: decisions.tune, rounds: decisions.rounds
   };
 

@@ -1,5 +1,6 @@
 #include "report/rounds_summary.h"
 #include "report/html/report_data.h"
+#include "report/html/report_conformance.h"
 #include "report/html/report_labels.h"
 
 #include "report/html/report_pipelines.h"
@@ -663,6 +664,7 @@ json BuildReportData(const ReportInputs& in) {
   add("pipelines", PipelinesSection(in.records, store_dirs, in.labels));
   add("shapes", ShapesSection(in));
   add("accuracy", AccuracySection(in));
+  if (!in.conformance.empty()) add("conformance", ConformanceSection(in.conformance));
   add("llm", LlmSection(in));
   add("vlm", VlmSection(in.records, in.labels));
   add("mixes", MixesSection(in.records, in.labels));

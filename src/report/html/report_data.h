@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/status.h"
+#include "record/conformance_cell.h"
 #include "record/record.h"
 #include "report/html/report_labels.h"
 
@@ -19,8 +20,8 @@ namespace edgebench {
 // Section ids, in page order; stable: the page's anchors and the browser test use them.
 inline const std::vector<std::string> kReportSectionIds = {
     "environment", "hosts",    "summary", "rounds", "latency", "warmup", "load",      "soak",
-    "memory",      "placement", "pipelines", "mixes", "shapes",  "accuracy", "llm",   "vlm",   "roofline", "tradeoffs",
-    "tune"};
+    "memory",      "placement", "pipelines", "mixes", "shapes",  "accuracy", "conformance", "llm",   "vlm",   "roofline",
+    "tradeoffs",   "tune"};
 
 // A series drawn over time holds at most this many points (every n-th sample, the last kept).
 inline constexpr size_t kMaxSeriesPoints = 2000;
@@ -43,13 +44,15 @@ struct ReportInputs {
   std::vector<Record> records;          // deduplicated by id, in store order
   std::vector<size_t> record_store;     // index into `stores`, one per record
   std::vector<nlohmann::json> token_drift;  // lines of the stores' token_drift.jsonl
+  std::vector<ConformanceCell> conformance;  // cells of the stores' conformance.jsonl
   std::vector<std::string> warnings;    // lines skipped, duplicates: shown in the page too
   nlohmann::json tradeoffs;             // TradeoffsSection (report_tradeoffs.h); null: none
   CaseLabels labels;                    // of `records` (ReadReportStores sets them)
 };
 
 // Reads each STORE (a directory holding results.jsonl, or a .jsonl file) and, beside a
-// directory's results.jsonl, its token_drift.jsonl. An error names the store that does not
+// directory's results.jsonl, its token_drift.jsonl and conformance.jsonl (a conformance.jsonl
+// may also be given itself). An error names the store that does not
 // exist or holds no records; lines that are not records are skipped with a warning naming
 // the file and line. Records already read from an earlier store (same id) are dropped.
 Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores);

@@ -6,17 +6,19 @@
 #include "report/html/chart_library.h"
 #include "report/html/embedded_file.h"
 
-// EDGEBENCH_REPORT_JS, EDGEBENCH_REPORT_DECISIONS_JS, EDGEBENCH_REPORT_STAGES_JS, EDGEBENCH_REPORT_MIXES_JS and EDGEBENCH_REPORT_CSS: the files' paths in the source tree (see
+// EDGEBENCH_REPORT_JS, EDGEBENCH_REPORT_DECISIONS_JS, EDGEBENCH_REPORT_STAGES_JS, EDGEBENCH_REPORT_MIXES_JS, EDGEBENCH_REPORT_CONFORMANCE_JS and EDGEBENCH_REPORT_CSS: the files' paths in the source tree (see
 // CMakeLists.txt, which rebuilds this file when they change).
 EDGEBENCH_EMBED(edgebench_report_js, EDGEBENCH_REPORT_JS);
 EDGEBENCH_EMBED(edgebench_report_decisions_js, EDGEBENCH_REPORT_DECISIONS_JS);
 EDGEBENCH_EMBED(edgebench_report_stages_js, EDGEBENCH_REPORT_STAGES_JS);
 EDGEBENCH_EMBED(edgebench_report_mixes_js, EDGEBENCH_REPORT_MIXES_JS);
+EDGEBENCH_EMBED(edgebench_report_conformance_js, EDGEBENCH_REPORT_CONFORMANCE_JS);
 EDGEBENCH_EMBED(edgebench_report_css, EDGEBENCH_REPORT_CSS);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_js);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_decisions_js);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_stages_js);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_mixes_js);
+EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_conformance_js);
 EDGEBENCH_EMBEDDED_EXTERN(edgebench_report_css);
 
 namespace edgebench {
@@ -90,9 +92,13 @@ std::string RenderReportPage(const nlohmann::json& data) {
       "\n" + std::string(EmbeddedBytes(edgebench_report_stages_js_begin, edgebench_report_stages_js_end)) + "\n";
   const std::string mixes_body =
       "\n" + std::string(EmbeddedBytes(edgebench_report_mixes_js_begin, edgebench_report_mixes_js_end)) + "\n";
+  const std::string conformance_body =
+      "\n" +
+      std::string(EmbeddedBytes(edgebench_report_conformance_js_begin, edgebench_report_conformance_js_end)) + "\n";
   const std::string renderer_body = "\n" + std::string(ReportScript()) + "\n";
   page += "<meta http-equiv=\"Content-Security-Policy\" content=\"";
-  page += HtmlEscape(ReportContentSecurityPolicy({library_body, decisions_body, stages_body, mixes_body, renderer_body}));
+  page += HtmlEscape(ReportContentSecurityPolicy(
+      {library_body, decisions_body, stages_body, mixes_body, conformance_body, renderer_body}));
   page += "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   page += "<meta name=\"generator\" content=\"edgebench " + std::string(kEdgebenchVersion) +
           "\">\n";
@@ -116,6 +122,8 @@ std::string RenderReportPage(const nlohmann::json& data) {
   page += stages_body;
   page += "</script>\n<script id=\"report-mixes\">";
   page += mixes_body;
+  page += "</script>\n<script id=\"report-conformance\">";
+  page += conformance_body;
   page += "</script>\n<script id=\"report-renderer\">";
   page += renderer_body;
   page += "</script>\n<footer class=\"page-footer\">\n<p>Drawn with " +

@@ -21,10 +21,13 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
     std::error_code ec;
     std::filesystem::path path = given;
     std::filesystem::path drift_path;
+    std::filesystem::path conformance_path;
     if (std::filesystem::is_directory(path, ec)) {
       drift_path = path / "token_drift.jsonl";
+      conformance_path = path / "conformance.jsonl";
       path /= "results.jsonl";
-      if (!std::filesystem::exists(path, ec) && !std::filesystem::exists(drift_path, ec)) {
+      if (!std::filesystem::exists(path, ec) && !std::filesystem::exists(drift_path, ec) &&
+          !std::filesystem::exists(conformance_path, ec)) {
         return Status::Error("store '" + given +
                              "' holds no results.jsonl: give a directory that `edgebench run "
                              "--out` wrote, or a .jsonl file");
@@ -33,9 +36,21 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
       return Status::Error("store '" + given +
                            "' does not exist: give a results directory or a .jsonl file");
     }
-    ReportStore store{given, path.string()};
+    if (path.filename() == "conformance.jsonl") {
+      conformance_path = path;
+      path.clear();
+    }
+    ReportStore store{given, path.empty() ? conformance_path.string() : path.string()};
     const size_t index = inputs.stores.size();
-    if (std::filesystem::exists(path, ec)) {
+    size_t conformance_read = 0;
+    if (!conformance_path.empty() && std::filesystem::exists(conformance_path, ec)) {
+      auto cells = ReadConformanceStore(conformance_path.string());
+      if (!cells.ok()) return Status::Error("store '" + given + "': " + cells.error());
+      for (const std::string& w : cells.value().warnings) inputs.warnings.push_back(w);
+      conformance_read = cells.value().cells.size();
+      for (ConformanceCell& cell : cells.value().cells) inputs.conformance.push_back(std::move(cell));
+    }
+    if (!path.empty() && std::filesystem::exists(path, ec)) {
       auto contents = ReadStore(path.string());
       if (!contents.ok()) return Status::Error("store '" + given + "': " + contents.error());
       // ReadStore's warnings name the file and line already.
@@ -70,7 +85,7 @@ Result<ReportInputs> ReadReportStores(const std::vector<std::string>& stores) {
         inputs.token_drift.push_back(std::move(j));
       }
     }
-    if (store.records_read == 0 && inputs.token_drift.empty()) {
+    if (store.records_read == 0 && inputs.token_drift.empty() && conformance_read == 0) {
       std::string why = "store '" + given + "' (" + path.string() + ") holds no records";
       for (const std::string& w : inputs.warnings) {
         if (w.rfind(path.string() + ":", 0) == 0) {
