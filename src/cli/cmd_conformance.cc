@@ -13,6 +13,7 @@
 
 #include "cli/command_support.h"
 #include "cli/commands.h"
+#include "cli/conformance_command.h"
 #include "core/strings.h"
 #include "plan/resolve_target.h"
 #include "report/conformance_tables.h"
@@ -22,17 +23,6 @@
 namespace edgebench {
 namespace {
 
-struct ConformanceOptions {
-  std::string cases_dir;
-  std::string targets = "ort:cpu";
-  std::string ops;
-  int64_t timeout_ms = 30000;
-  int64_t case_memory_mb = 0;
-  std::string format = "table";
-  std::string out_dir;
-  bool all_operators = false;
-  bool details = false;
-};
 
 // Orders "onnx-node-tests-1.9.0" before "onnx-node-tests-1.20.0": digit runs as numbers.
 bool VersionTextLess(const std::string& a, const std::string& b) {
@@ -79,7 +69,9 @@ std::string DefaultCasesDir() {
   return found.empty() ? "" : found.back();
 }
 
-int Conformance(const ConformanceOptions& o, CommandContext& context) {
+}  // namespace
+
+int RunConformanceCommand(const ConformanceCommandOptions& o, CommandContext& context) {
   auto fail = [](const std::string& message) {
     std::cerr << "edgebench conformance: " << message << "\n";
     return 2;
@@ -137,7 +129,7 @@ int Conformance(const ConformanceOptions& o, CommandContext& context) {
     ConformanceRunOutcome outcome = RunConformanceTarget(request);
     for (const std::string& warning : outcome.warnings) std::cerr << "edgebench conformance: " << warning << "\n";
     if (!outcome.runtime.error.empty()) {
-      std::cerr << "edgebench conformance: " << target.text << " cannot run here: " << outcome.runtime.error << "\n";
+      std::cerr << "edgebench conformance: " << target.text << ": " << outcome.runtime.error << "\n";
       exit_code = 1;
       continue;
     }
@@ -161,7 +153,7 @@ int Conformance(const ConformanceOptions& o, CommandContext& context) {
     std::cout << nlohmann::json{{"onnx_version", cases.value().onnx_version}, {"cases_dir", dir}, {"cells", cells}}
                      .dump(1)
               << "\n";
-  } else if (o.format == "table" || o.format == "markdown") {
+  } else if ((o.format == "table" || o.format == "markdown") && !columns.empty()) {
     ConformanceTableOptions table{o.format == "markdown", context.table};
     const std::string h = table.markdown ? "### " : "";
     std::cout << "\n" << h << "ONNX node tests (onnx " << cases.value().onnx_version << ", " << selected.value().size()
@@ -183,10 +175,8 @@ int Conformance(const ConformanceOptions& o, CommandContext& context) {
   return exit_code;
 }
 
-}  // namespace
-
 void AddConformanceCommand(CLI::App& app, CommandContext& context) {
-  auto options = std::make_shared<ConformanceOptions>();
+  auto options = std::make_shared<ConformanceCommandOptions>();
   CLI::App* cmd = app.add_subcommand(
       "conformance",
       "run ONNX's own node test cases (one operator each, with expected outputs) on targets that read ONNX: "
@@ -227,7 +217,7 @@ void AddConformanceCommand(CLI::App& app, CommandContext& context) {
          "--no-store", [options] { options->out_dir.clear(); },
          "keep no store: print the tables only (and resume nothing)")
       ->excludes(out);
-  cmd->callback([options, &context] { context.exit_code = Conformance(*options, context); });
+  cmd->callback([options, &context] { context.exit_code = RunConformanceCommand(*options, context); });
 }
 
 }  // namespace edgebench

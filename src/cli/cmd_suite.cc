@@ -11,6 +11,7 @@
 #include "cli/monitor_options.h"
 #include "cli/round_options.h"
 #include "cli/commands.h"
+#include "cli/conformance_command.h"
 #include "runner/suite_modes.h"
 #include "cli/mix_command.h"
 #include "cli/record_output.h"
@@ -170,6 +171,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
             << (o.resume.resume ? ", " + std::to_string(plan.value().size() - to_run) + " already in " + store_path : "")
             << ", " << to_run << " to run"
             << (s.mixes.empty() ? "" : ", then " + std::to_string(s.mixes.size()) + " mix(es)")
+            << (s.conformance ? ", then ONNX's node tests on " + std::to_string(s.targets.size()) + " targets" : "")
             << "; records go to " << store_path << "\n";
   if (o.dry_run) {
     for (const PlannedCase& c : plan.value()) {
@@ -181,6 +183,10 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
                 << (done(c) ? "  (in the store)" : "")
                 << (c.skip_reason.empty() ? "" : "  (skipped: " + c.skip_reason + ")") << "\n";
     }
+    if (s.conformance) {
+      std::cout << "conformance  " << (s.conformance->ops.empty() ? "every case" : s.conformance->ops) << "  on "
+                << s.targets.size() << " targets  (cases already in " << out_dir << "/conformance.jsonl are kept)\n";
+    }
     for (const MixSpec& mix : s.mixes) {
       std::cout << "mix " << mix.name << "  " << mix.path << "  " << mix.workloads.size() << " workloads, "
                 << mix.duration_ms / 1000.0 << " s a phase" << (mix_done(mix) ? "  (in the store)" : "") << "\n";
@@ -188,7 +194,7 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
     return 0;
   }
   int exit_code = 0;
-  if (!plan.value().empty() || s.mixes.empty()) {
+  if (!plan.value().empty() || (s.mixes.empty() && !s.conformance)) {
     exit_code = RunPlanAndReport(plan.value(), context, {"suite", o.format, out_dir, o.in_process, done_keys.value(),
                                                          o.fail_on_invalid, monitor.value().cooldown,
                                                          request.monitor.sysfs_root, o.trace_path, ""});
@@ -201,6 +207,24 @@ int Suite(const SuiteOptions& o, CommandContext& context) {
     }
     const int mixed = RunMixCommand({mix.path, o.format, out_dir, o.monitor.no_monitor}, context);
     exit_code = std::max(exit_code, mixed == 2 ? 1 : mixed);
+  }
+  // ONNX's node tests on the suite's targets, into the same store (docs/conformance.md). The
+  // command goes on where the store's cells stop, so --resume and a plain run mean the same.
+  if (s.conformance) {
+    ConformanceCommandOptions conformance;
+    conformance.cases_dir = s.conformance->cases;
+    conformance.ops = s.conformance->ops;
+    conformance.timeout_ms = s.conformance->timeout_ms;
+    for (const Target& target : s.targets) {
+      conformance.targets += (conformance.targets.empty() ? "" : ",") + target.Canonical();
+    }
+    conformance.format = o.format == "markdown" || o.format == "json" || o.format == "jsonl" ? o.format : "table";
+    conformance.out_dir = out_dir;
+    const int ran = RunConformanceCommand(conformance, context);
+    if (ran == 2) {
+      std::cerr << "edgebench suite: " << o.file << ":" << s.conformance->line << ": conformance: see above\n";
+    }
+    exit_code = std::max(exit_code, ran == 2 ? 1 : ran);
   }
   return exit_code;
 }

@@ -34,7 +34,9 @@ namespace {
 
 // The keys each mapping accepts, in the order errors list them.
 constexpr std::string_view kTopKeys[] = {"name",    "out",    "settings",  "models", "targets",
-                                         "params",  "scenarios", "llm",    "accuracy", "agree", "drift", "mixes"};
+                                         "params",  "scenarios", "llm",    "accuracy", "agree", "drift", "mixes",
+                                         "conformance"};
+constexpr std::string_view kConformanceKeys[] = {"cases", "ops", "timeout"};
 constexpr std::string_view kSettingsKeys[] = {
     "warmup", "min_queries", "min_duration_ms", "max_duration_ms", "max_queries", "seed",
     "max_cv", "timeout_ms", "sessions", "concurrency", "batch", "streams", "window_ms",
@@ -389,11 +391,16 @@ class SuiteParser : public SuiteYaml {
     if (Status s = Head(f, suite); !s.ok()) return s;
     // A suite of mixes alone needs no models or targets: each mix names its own.
     const bool mixes_only = f.count("mixes") && !f.count("models") && !f.count("targets");
+    // A suite of ONNX's node tests alone needs targets and no models.
+    const bool conformance_only = f.count("conformance") && !f.count("models") && f.count("targets");
     if (!mixes_only) {
-      if (Status s = Models(root, f, suite); !s.ok()) return s;
+      if (!conformance_only) {
+        if (Status s = Models(root, f, suite); !s.ok()) return s;
+      }
       if (Status s = Targets(root, f, suite); !s.ok()) return s;
     }
     if (Status s = Mixes(f, suite); !s.ok()) return s;
+    if (Status s = Conformance(f, suite); !s.ok()) return s;
     if (Status s = Scenarios(f, suite); !s.ok()) return s;
     if (Status s = Modes(f, suite); !s.ok()) return s;
     return suite;
@@ -531,6 +538,42 @@ class SuiteParser : public SuiteYaml {
       names[mix.value().name] = Line(entry);
       suite.mixes.push_back(mix.take());
     }
+    return Status::Ok();
+  }
+
+  // `conformance:`: `edgebench conformance`'s flags, run on the suite's targets.
+  Status Conformance(FieldMap& f, SuiteSpec& suite) const {
+    if (!f.count("conformance")) return Status::Ok();
+    const YAML::Node& node = f["conformance"];
+    if (options_.relocate) {
+      return At(node, "conformance: a fleet does not copy ONNX's node tests to its hosts yet; run edgebench "
+                      "conformance on each host and report the stores together");
+    }
+    SuiteConformance conformance;
+    conformance.line = Line(node);
+    if (!node.IsNull()) {
+      auto fields = Fields(node, "conformance", kConformanceKeys);
+      if (!fields.ok()) return fields.status();
+      auto& c = fields.value();
+      if (c.count("cases")) {
+        auto raw = String(c["cases"], "conformance: cases");
+        if (!raw.ok()) return raw.status();
+        auto path = ResolvePath(raw.value(), c["cases"]);
+        if (!path.ok()) return path.status();
+        conformance.cases = path.take();
+      }
+      if (c.count("ops")) {
+        auto ops = String(c["ops"], "conformance: ops");
+        if (!ops.ok()) return ops.status();
+        conformance.ops = ops.take();
+      }
+      if (c.count("timeout")) {
+        auto timeout = Integer(c["timeout"], "conformance: timeout", 1);
+        if (!timeout.ok()) return timeout.status();
+        conformance.timeout_ms = timeout.value();
+      }
+    }
+    suite.conformance = conformance;
     return Status::Ok();
   }
 

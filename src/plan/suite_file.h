@@ -48,6 +48,10 @@
 //     candidate: int8
 //   mixes: [mixes/box.yaml]         # optional mix files (docs/mixes.md), run after the cases;
 //                                   # with mixes, models and targets may both be left out
+//   conformance:                    # optional: ONNX's node tests on the suite's targets, after
+//     ops: "Conv*,Resize"           #   the cases and mixes, into the same store (docs/
+//     cases: DIR                    #   conformance.md); `edgebench conformance`'s flags; with
+//     timeout: 30000                #   conformance, models may be left out
 //
 // Option lists expand as llama-bench expands its lists: each target becomes one target per
 // combination of its list values (the cartesian product, the first key varying slowest; keys of
@@ -102,6 +106,14 @@ struct LlmLists {
   LlmSlo slo{};
 };
 
+// `conformance:` (docs/conformance.md): `edgebench conformance` on the suite's targets.
+struct SuiteConformance {
+  std::string cases;  // resolved --cases; empty: the newest in the cache
+  std::string ops;    // --ops
+  int64_t timeout_ms = 30000;
+  int line = 0;
+};
+
 struct SuiteSpec {
   std::string path;      // the suite file, as given
   std::string name;      // `name:`, or the file's stem
@@ -125,6 +137,7 @@ struct SuiteSpec {
   // The modes listed in `scenarios` (accuracy, agree, drift) with their blocks of flags.
   std::map<std::string, SuiteModeBlock> modes;
   std::vector<MixSpec> mixes;  // `mixes:`, read, in file order
+  std::optional<SuiteConformance> conformance;  // `conformance:`
   // Every file the models read, resolved, each once, in file order: model files, manifests and
   // the files the manifests name (what `edgebench fleet` copies to a host).
   std::vector<std::string> model_files;

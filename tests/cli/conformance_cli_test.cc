@@ -150,6 +150,32 @@ TEST(ConformanceCli, CoverageShowsWhatTheNodeTestsMeasuredBesideThePublishedList
   std::filesystem::remove_all(store);
 }
 
+TEST(ConformanceCli, ASuiteRunsTheNodeTestsOnItsTargetsIntoItsStore) {
+  const std::string dir = TempFilePath("conformance_", "suite");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/ops.yaml") << "name: ops\ntargets: [ort:cpu]\nconformance:\n  cases: " << Cases()
+                                   << "\n  ops: \"test_abs,Relu\"\n  timeout: 20000\n";
+  auto first = RunCommand(Executable() + " suite " + dir + "/ops.yaml --out " + dir + "/store 2>&1");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_NE(first.output.find("then ONNX's node tests on 1 targets"), std::string::npos) << first.output;
+  int cells = 0;
+  {
+    std::ifstream in(dir + "/store/conformance.jsonl");
+    for (std::string line; std::getline(in, line);) cells += line.find("\"conformance_cell\"") != std::string::npos;
+  }
+  EXPECT_EQ(cells, 2);
+  // Run again: the cells are in the store, nothing runs twice.
+  auto again = RunCommand(Executable() + " suite " + dir + "/ops.yaml --out " + dir + "/store 2>&1");
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("2 cases of ONNX 1.20.0, 2 of them from"), std::string::npos) << again.output;
+  std::ofstream(dir + "/bad.yaml") << "targets: [ort:cpu]\nconformance:\n  opps: Abs\n";
+  auto bad = RunCommand(Executable() + " suite " + dir + "/bad.yaml --out " + dir + "/store 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("bad.yaml:3:"), std::string::npos) << bad.output;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ConformanceCli, BadArgumentsSayWhatToGive) {
   auto none = RunCommand(Executable() + " conformance --cases /nonexistent --no-store 2>&1");
   EXPECT_EQ(none.exit_code, 2) << none.output;
