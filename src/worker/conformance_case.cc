@@ -182,6 +182,14 @@ void RunConformanceCases(const ConformanceRequest& request, Registry& registry, 
       target = resolution.resolved;
       runtime.runtime = target->backend_info.runtime;
       runtime.version = target->backend_info.version;
+      const auto& extensions = target->backend_info.artifact_extensions;
+      if (std::find(extensions.begin(), extensions.end(), ".onnx") == extensions.end()) {
+        std::string reads;
+        for (const std::string& e : extensions) reads += (reads.empty() ? "" : ", ") + e;
+        runtime.error = runtime.runtime + " reads " + (reads.empty() ? "no model files" : reads) +
+                        ", not ONNX models: ONNX's node tests run on targets that read .onnx (ort, openvino, opencv)";
+        target.reset();
+      }
     } else {
       runtime.error = resolution.error;
     }

@@ -186,6 +186,11 @@ TEST(ConformanceCli, BadArgumentsSayWhatToGive) {
   EXPECT_NE(ops.output.find("Abs"), std::string::npos) << ops.output;
   auto target = RunCommand(Executable() + " conformance --cases " + Cases() + " --target nosuch:cpu --no-store 2>&1");
   EXPECT_EQ(target.exit_code, 2) << target.output;
+  // A runtime that does not read ONNX says what it reads, and no case runs.
+  auto tflite = RunCommand(Executable() + " conformance --cases " + Cases() + " --target litert:cpu --no-store 2>&1");
+  EXPECT_EQ(tflite.exit_code, 1) << tflite.output;
+  EXPECT_NE(tflite.output.find("reads .tflite, not ONNX models"), std::string::npos) << tflite.output;
+  EXPECT_EQ(tflite.output.find("by operator family"), std::string::npos) << tflite.output;
 }
 
 }  // namespace
