@@ -6,9 +6,10 @@
 
 #include <cerrno>
 #include <csignal>
-#include <cstring>
 
 #include <nlohmann/json.hpp>
+
+#include "core/crash_note.h"
 
 namespace edgebench {
 
@@ -54,9 +55,7 @@ std::string ReadAll(int fd) {
 // How the child ended, for a reader.
 std::string HowItEnded(int status) {
   if (WIFSIGNALED(status)) {
-    const int signal = WTERMSIG(status);
-    const char* name = ::strsignal(signal);
-    return "crashed on signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : "");
+    return "crashed on " + SignalText(WTERMSIG(status));
   }
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   return "ended";

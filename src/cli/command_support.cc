@@ -3,11 +3,11 @@
 #include <cmath>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/record_output.h"
+#include "core/crash_note.h"
 #include "core/log.h"
 #include "plan/plan_file.h"
 #include "report/rounds_summary.h"
@@ -235,8 +235,8 @@ int PlanExitCode(const RunPlanTotals& totals, const std::string& command, bool f
   if (totals.interrupted_by != 0) {
     const bool resumable = command == "suite" || command == "accuracy" || command == "agree" || command == "drift";
     const int done = totals.measured + totals.not_measured + totals.skipped;
-    std::cerr << "edgebench " << command << ": interrupted by signal " << totals.interrupted_by << " ("
-              << ::strsignal(totals.interrupted_by) << ") after " << done << " of " << totals.cases << " cases; ";
+    std::cerr << "edgebench " << command << ": interrupted by " << SignalText(totals.interrupted_by) << " after "
+              << done << " of " << totals.cases << " cases; ";
     if (out_dir.empty()) {
       std::cerr << "nothing is kept but the rows above (no store: --out DIR keeps every record)\n";
     } else {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 namespace edgebench {
 namespace {
@@ -75,6 +76,11 @@ void InstallCrashNoteHandlers(int fd) {
   for (size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
     ::sigaction(kSignals[i], &action, &previous_actions[i]);
   }
+}
+
+std::string SignalText(int signal) {
+  const char* name = ::strsignal(signal);
+  return "signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : std::string());
 }
 
 }  // namespace edgebench

@@ -23,4 +23,7 @@ void InstallCrashNoteHandlers(int fd);
 // thread died.
 void NameCrashingThread(bool name);
 
+// "signal 11 (Segmentation fault)": a signal as every message about a process it ended says it.
+std::string SignalText(int signal);
+
 }  // namespace edgebench

@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "core/crash_note.h"
 #include "core/environment.h"
 #include "report/store.h"
 #include "runner/interrupt.h"
@@ -64,11 +64,6 @@ ConformanceWorkerPass RunConformancePass(const ConformanceRunRequest& request, c
   return pass;
 }
 
-std::string ConformanceSignalText(int signal) {
-  const char* name = ::strsignal(signal);
-  return "signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : std::string());
-}
-
 // The cell of a case its worker did not survive.
 ConformanceCell ConformanceDiedCell(ConformanceCell cell, const WorkerOutcome& outcome, int64_t timeout_ms) {
   if (outcome.signal == SIGALRM || outcome.status == CaseStatus::kTimeout) {
@@ -77,7 +72,7 @@ ConformanceCell ConformanceDiedCell(ConformanceCell cell, const WorkerOutcome& o
                   "if the case is this slow)";
   } else {
     cell.state = ConformanceState::kCrashed;
-    cell.detail = outcome.signal ? "the worker died on " + ConformanceSignalText(outcome.signal) : outcome.message;
+    cell.detail = outcome.signal ? "the worker died on " + SignalText(outcome.signal) : outcome.message;
     if (outcome.status == CaseStatus::kOom) cell.detail = outcome.message;
   }
   return cell;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <csignal>
-#include <cstring>
 #include <optional>
 
+#include "core/crash_note.h"
 #include "core/strings.h"
 #include "load/settings.h"
 #include "load/finish_record.h"
@@ -13,10 +13,6 @@
 
 namespace edgebench {
 namespace {
-
-std::string SignalText(int signal) {
-  return "signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")";
-}
 
 std::string Names(const std::vector<TogetherWorkload>& workloads) {
   std::vector<std::string> names;

@@ -461,8 +461,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
   } else if (WIFSIGNALED(wait_status) && outcome.result) {
     // The case finished and answered; the runtime crashed while being released.
     const int sig = WTERMSIG(wait_status);
-    outcome.after_result = std::string("after the case finished, the worker died on signal ") +
-                           std::to_string(sig) + " (" + ::strsignal(sig) + ") " +
+    outcome.after_result = "after the case finished, the worker died on " + SignalText(sig) + " " +
                            (outcome.released ? "while the process exited (static teardown)"
                                              : "while releasing the runtime") +
                            "; the results are kept";
@@ -471,8 +470,7 @@ WorkerOutcome RunWorker(const std::string& executable, const nlohmann::json& req
     outcome.result.reset();
     outcome.status = CaseStatus::kCrashed;
     outcome.signal = sig;
-    outcome.message = std::string("the worker died on signal ") + std::to_string(sig) + " (" +
-                      ::strsignal(sig) + ") during stage '" + stage + "'";
+    outcome.message = "the worker died on " + SignalText(sig) + " during stage '" + stage + "'";
     if (sig == SIGKILL) {
       outcome.message += "; killed from outside edgebench: the kernel's OOM killer does this when the machine runs "
                          "out of memory (see dmesg), or another process did";
