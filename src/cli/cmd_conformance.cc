@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -24,31 +23,6 @@ namespace edgebench {
 namespace {
 
 
-// Orders "onnx-node-tests-1.9.0" before "onnx-node-tests-1.20.0": digit runs as numbers.
-bool VersionTextLess(const std::string& a, const std::string& b) {
-  size_t i = 0;
-  size_t j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      size_t ei = i;
-      size_t ej = j;
-      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
-      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
-      const std::string x = a.substr(i, ei - i);
-      const std::string y = b.substr(j, ej - j);
-      if (x.size() != y.size()) return x.size() < y.size();
-      if (x != y) return x < y;
-      i = ei;
-      j = ej;
-    } else {
-      if (a[i] != b[j]) return a[i] < b[j];
-      ++i;
-      ++j;
-    }
-  }
-  return a.size() - i < b.size() - j;
-}
-
 // The newest onnx-node-tests-VERSION under the cache (scripts/models/onnx-node-tests), or "".
 std::string DefaultCasesDir() {
   std::string cache;
@@ -65,7 +39,7 @@ std::string DefaultCasesDir() {
       found.push_back(entry.path().string());
     }
   }
-  std::sort(found.begin(), found.end(), VersionTextLess);
+  std::sort(found.begin(), found.end(), NaturalLess);
   return found.empty() ? "" : found.back();
 }
 

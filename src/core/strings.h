@@ -87,6 +87,28 @@ inline std::optional<double> ParseFiniteNumber(const std::string& text) {
   return value;
 }
 
+// cpu2 < cpu10, onnx-node-tests-1.9.0 < onnx-node-tests-1.20.0: digit runs compare as numbers.
+inline bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
 // {"a", "b", ""} from "a,b," split on `separator`; "" gives {""}, so an empty item stays
 // visible to the caller's check.
 inline std::vector<std::string> SplitList(const std::string& text, char separator = ',') {

@@ -66,7 +66,6 @@ OutputVerdict CompareOutput(const Tensor& got, const Tensor& expected, Conforman
   const bool floating = IsConformanceFloat(expected.dtype);
   double largest = 0;
   int64_t outside = 0;
-  int64_t first = -1;
   int64_t worst = -1;
   double worst_excess = -1;
   for (size_t i = 0; i < e.size() && i < a.size(); ++i) {
@@ -89,7 +88,6 @@ OutputVerdict CompareOutput(const Tensor& got, const Tensor& expected, Conforman
     }
     if (!ok) {
       ++outside;
-      if (first < 0) first = static_cast<int64_t>(i);
       const double excess = std::isnan(error) ? INFINITY : error;
       if (excess > worst_excess) {
         worst_excess = excess;

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/strings.h"
+
 namespace edgebench {
 
 Result<std::string> ReadSmallTextFile(const std::string& path) {
@@ -69,32 +71,6 @@ Result<int64_t> ReadIntegerFile(const std::string& path) { return ReadIntegerUpT
 Result<int64_t> ReadIntegerBeforeAt(const std::string& path) {
   return ReadIntegerUpTo(path, '@', "not an integer before '@'");
 }
-
-namespace {
-
-// cpu2 < cpu10: digit runs compare as numbers.
-bool NaturalLess(const std::string& a, const std::string& b) {
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
-      size_t ie = i, je = j;
-      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
-      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
-      const std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
-      if (na.size() != nb.size()) return na.size() < nb.size();
-      if (na != nb) return na < nb;
-      i = ie;
-      j = je;
-      continue;
-    }
-    if (a[i] != b[j]) return a[i] < b[j];
-    ++i;
-    ++j;
-  }
-  return a.size() - i < b.size() - j;
-}
-
-}  // namespace
 
 std::vector<std::string> ListDirectory(const std::string& path, const std::string& prefix) {
   std::vector<std::string> names;

@@ -164,7 +164,6 @@ ConformanceCell BlankConformanceCell(const ConformanceCase& c, const Conformance
   cell.domain = c.domain;
   cell.family = c.family;
   cell.expanded = c.expanded;
-  cell.ran_on = "";
   return cell;
 }
 
